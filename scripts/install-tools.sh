@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Installs, only where missing, every tool that building the web app and running the
+# tests needs. Pinned versions: Trunk must find exactly the versions that Trunk.toml
+# names, or it tries to download them from GitHub, which is unreachable here.
+set -euo pipefail
+
+TRUNK_VERSION=0.21.14
+WASM_BINDGEN_VERSION=0.2.130
+BINARYEN_VERSION=132
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+tools="$root/.tools"
+mkdir -p "$tools"
+
+need_browser=0
+for arg in "$@"; do
+  case "$arg" in
+    --browser) need_browser=1 ;;
+  esac
+done
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  echo "==> adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if ! command -v trunk >/dev/null || ! trunk --version | grep -q " $TRUNK_VERSION"; then
+  echo "==> installing trunk $TRUNK_VERSION (about 12 minutes on 2 cores)"
+  cargo install --locked trunk --version "$TRUNK_VERSION"
+fi
+
+if ! command -v wasm-bindgen >/dev/null || ! wasm-bindgen --version | grep -q " $WASM_BINDGEN_VERSION"; then
+  echo "==> installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 6 minutes)"
+  # Not --locked: its lockfile names a webpki-roots version crates.io no longer serves.
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+# Debian's binaryen (wasm-opt 108) silently breaks wasm-bindgen output; npm's 132 works.
+if [ ! -x "$tools/node_modules/.bin/wasm-opt" ] || ! "$tools/node_modules/.bin/wasm-opt" --version | grep -q "version $BINARYEN_VERSION"; then
+  echo "==> installing wasm-opt from npm binaryen@$BINARYEN_VERSION"
+  npm install --silent --no-audit --no-fund --prefix "$tools" "binaryen@$BINARYEN_VERSION"
+fi
+
+if [ "$need_browser" = 1 ]; then
+  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    echo "==> installing chromium and chromium-driver from Debian"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
+fi

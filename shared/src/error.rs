@@ -1,0 +1,110 @@
+//! Errors a user can act on: where (byte offset into the decompressed data, or 1-based line),
+//! in which kind of record, what was expected and what was there instead (shortened).
+
+use std::fmt;
+
+/// Where in the input an error is. Offsets count decompressed bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Location {
+    Offset(u64),
+    Line(u64),
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Location::Offset(o) => write!(f, "byte {o}"),
+            Location::Line(l) => write!(f, "line {l}"),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LogError {
+    #[error("not an rcssserver game log: {found}")]
+    UnknownFormat { found: String },
+    #[error("the file is empty")]
+    Empty,
+    #[error("{at}: {record} record: expected {expected}, found {found}")]
+    Malformed {
+        at: Location,
+        record: &'static str,
+        expected: &'static str,
+        found: String,
+    },
+    #[error("{at}: the data ends inside a {record} record")]
+    Truncated { at: Location, record: &'static str },
+    #[error("{at}: {record} record of {size} bytes is larger than the {limit}-byte limit")]
+    TooLarge {
+        at: Location,
+        record: &'static str,
+        size: u64,
+        limit: u64,
+    },
+    #[error("gzip data is corrupt after {decompressed} decompressed bytes: {reason}")]
+    Gzip { decompressed: u64, reason: String },
+    #[error("this is an rcssserver 18 JSON log whose records differ from the rcssserver 19 format; it is not supported ({detail})")]
+    UnsupportedJson18 { detail: String },
+}
+
+impl LogError {
+    pub fn location(&self) -> Option<Location> {
+        match self {
+            LogError::Malformed { at, .. }
+            | LogError::Truncated { at, .. }
+            | LogError::TooLarge { at, .. } => Some(*at),
+            LogError::Gzip { decompressed, .. } => Some(Location::Offset(*decompressed)),
+            _ => None,
+        }
+    }
+}
+
+/// Errors decoding one live datagram.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum DatagramError {
+    #[error("empty datagram")]
+    Empty,
+    #[error("zlib data does not inflate: {0}")]
+    Zlib(String),
+    #[error("datagram of {0} bytes inflates to more than the 1 MiB limit")]
+    TooLarge(usize),
+    #[error("byte {offset}: {record}: expected {expected}, found {found}")]
+    Malformed {
+        offset: usize,
+        record: &'static str,
+        expected: &'static str,
+        found: String,
+    },
+    #[error("unrecognised datagram: {found}")]
+    Unknown { found: String },
+}
+
+/// A parse failure inside one record, before the caller adds where the record is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Fail {
+    /// Offset of the offending byte inside the record.
+    pub pos: usize,
+    pub expected: &'static str,
+}
+
+/// Shows at most 40 bytes of `bytes` starting at `pos`, escaping what is not printable ASCII.
+pub(crate) fn excerpt(bytes: &[u8], pos: usize) -> String {
+    let start = pos.min(bytes.len());
+    let end = (start + 40).min(bytes.len());
+    if start == end {
+        return "end of record".to_owned();
+    }
+    let mut s = String::from("\"");
+    for &b in &bytes[start..end] {
+        if (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\' {
+            s.push(b as char);
+        } else {
+            s.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    s.push('"');
+    if end < bytes.len() {
+        s.push('…');
+    }
+    s
+}

@@ -1,0 +1,31 @@
+//! The one place that understands rcssserver's monitor protocol and game logs.
+//!
+//! Bytes in, match model out: no IO, no clock, no platform, so the relay (native) and the web
+//! monitor (wasm32) share every parser and writer.
+//!
+//! Layout:
+//! - [`model`]: frames, players, teams, params, messages: what the rest of the program uses.
+//! - [`playmode`]: the play-mode table (wire index and name).
+//! - [`text`]: S-expression records (text monitor shows v3-v5, text logs ULG4-6).
+//! - [`json`]: JSON logs and the JSON monitor protocol.
+//! - [`binary`]: v1/v2/v3 logs and v1/v2 datagrams.
+//! - [`log`]: format detection and the push-style log decoder, [`log::Match`].
+//! - [`datagram`]: one live monitor datagram (plain or zlib) to records.
+//! - [`write`]: ULG6 logs and v5 monitor shows, in the exact format rcssserver writes.
+//! - [`number`]: fast number parsing and `%g`-style printing.
+
+pub mod binary;
+pub mod datagram;
+pub mod error;
+pub mod json;
+pub mod log;
+pub mod model;
+pub mod number;
+pub mod playmode;
+pub mod text;
+pub mod write;
+
+pub use error::{DatagramError, Location, LogError};
+pub use log::{parse_log, LogDecoder, LogVersion, Match};
+pub use model::*;
+pub use playmode::PlayMode;

@@ -1,0 +1,574 @@
+//! Push-style game-log decoding: feed byte chunks of any size, get records as soon as they are
+//! complete. The format is detected from the content (gzip, `ULG` + version, JSON, or the
+//! header-less v1), never from a file name. A log that breaks part-way keeps every record
+//! before the break; the error says where and what.
+
+use crate::error::{excerpt, Location, LogError};
+use crate::model::{Record, Team};
+use crate::playmode::PlayMode;
+use crate::{binary, json, text};
+use std::io::Write;
+
+/// Longest line or record accepted; a real `server_param` line is ~4 KB and a show ~3.5 KB,
+/// a JSON show ~8 KB. Anything longer is not a log this reader can trust.
+pub const MAX_RECORD_BYTES: usize = 1 << 20;
+
+/// Log format versions rcssserver writes (`server::game_log_version`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum LogVersion {
+    V1,
+    V2,
+    V3,
+    V4,
+    V5,
+    V6,
+    /// rcssserver 19 JSON (`game_log_version = -1`).
+    Json,
+    /// rcssserver 18 JSON (first line `JSON`), read where its records match the 19 format.
+    Json18,
+}
+
+impl LogVersion {
+    /// 1..6, or `None` for JSON.
+    pub fn number(self) -> Option<u8> {
+        Some(match self {
+            LogVersion::V1 => 1,
+            LogVersion::V2 => 2,
+            LogVersion::V3 => 3,
+            LogVersion::V4 => 4,
+            LogVersion::V5 => 5,
+            LogVersion::V6 => 6,
+            LogVersion::Json | LogVersion::Json18 => return None,
+        })
+    }
+
+    fn is_line_based(self) -> bool {
+        !matches!(self, LogVersion::V1 | LogVersion::V2 | LogVersion::V3)
+    }
+}
+
+impl std::fmt::Display for LogVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.number() {
+            Some(n) => write!(f, "{n}"),
+            None if *self == LogVersion::Json18 => f.write_str("json (rcssserver 18)"),
+            None => f.write_str("json"),
+        }
+    }
+}
+
+/// Inflates gzip input incrementally.
+struct Gunzip {
+    decoder: flate2::write::GzDecoder<Vec<u8>>,
+}
+
+/// Feed it bytes with [`LogDecoder::feed`]; call [`LogDecoder::finish`] at the end of input.
+pub struct LogDecoder {
+    gunzip: Option<Gunzip>,
+    sniffed_gzip: bool,
+    /// Decompressed bytes not yet consumed.
+    pending: Vec<u8>,
+    /// Decompressed offset of `pending[0]`.
+    offset: u64,
+    /// 1-based number of the next line (line-based formats).
+    line: u64,
+    version: Option<LogVersion>,
+    mode: PlayMode,
+    teams: [Team; 2],
+    error: Option<LogError>,
+    raw_fed: u64,
+    finished: bool,
+}
+
+impl Default for LogDecoder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl LogDecoder {
+    pub fn new() -> Self {
+        LogDecoder {
+            gunzip: None,
+            sniffed_gzip: false,
+            pending: Vec::new(),
+            offset: 0,
+            line: 1,
+            version: None,
+            mode: PlayMode::NULL,
+            teams: Default::default(),
+            error: None,
+            raw_fed: 0,
+            finished: false,
+        }
+    }
+
+    /// The detected version, once enough bytes were seen.
+    pub fn version(&self) -> Option<LogVersion> {
+        self.version
+    }
+
+    pub fn is_compressed(&self) -> bool {
+        self.gunzip.is_some()
+    }
+
+    /// Input bytes (compressed, as fed) taken so far: progress for a progress bar.
+    pub fn bytes_fed(&self) -> u64 {
+        self.raw_fed
+    }
+
+    /// Decompressed bytes turned into records so far.
+    pub fn bytes_decoded(&self) -> u64 {
+        self.offset
+    }
+
+    /// The error that stopped decoding, if any.
+    pub fn error(&self) -> Option<&LogError> {
+        self.error.as_ref()
+    }
+
+    /// Decodes what `chunk` completes, appending records to `out`. After an error nothing more is
+    /// decoded and the same error is returned again.
+    pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<Record>) -> Result<(), LogError> {
+        if let Some(e) = &self.error {
+            return Err(e.clone());
+        }
+        self.raw_fed += chunk.len() as u64;
+        if !self.sniffed_gzip {
+            // Decide on gzip from the first two bytes of the raw input.
+            let mut head = self.pending.clone();
+            head.extend_from_slice(&chunk[..chunk.len().min(2)]);
+            if head.len() < 2 && !chunk.is_empty() {
+                self.pending.extend_from_slice(chunk);
+                return Ok(());
+            }
+            if head.len() >= 2 {
+                self.sniffed_gzip = true;
+                if head[..2] == [0x1f, 0x8b] {
+                    let early = std::mem::take(&mut self.pending);
+                    self.gunzip = Some(Gunzip {
+                        decoder: flate2::write::GzDecoder::new(Vec::new()),
+                    });
+                    self.inflate(&early)?;
+                    self.inflate(chunk)?;
+                    return self.decode(out, false);
+                }
+            }
+        }
+        if self.gunzip.is_some() {
+            self.inflate(chunk)?;
+        } else if self.pending.is_empty() && self.version.is_some() {
+            // Fast path: decode straight from the caller's chunk, keep only the incomplete tail.
+            let used = self.decode_from(chunk, out, false);
+            self.pending.extend_from_slice(&chunk[used..]);
+            return self.check();
+        } else {
+            self.pending.extend_from_slice(chunk);
+        }
+        self.decode(out, false)
+    }
+
+    /// Signals the end of input: decodes a last line without newline and reports a record or
+    /// gzip stream that was cut off.
+    pub fn finish(&mut self, out: &mut Vec<Record>) -> Result<(), LogError> {
+        if let Some(e) = &self.error {
+            return Err(e.clone());
+        }
+        if self.finished {
+            return Ok(());
+        }
+        self.finished = true;
+        if let Some(gz) = &mut self.gunzip {
+            let res = gz.decoder.try_finish();
+            let produced = std::mem::take(gz.decoder.get_mut());
+            self.pending.extend_from_slice(&produced);
+            if let Err(e) = res {
+                // Keep every complete record; the cut-off one is reported as a gzip error.
+                self.decode(out, false)?;
+                return self.set_error(LogError::Gzip {
+                    decompressed: self.offset + self.pending.len() as u64,
+                    reason: format!("the compressed stream is cut off or damaged ({e})"),
+                });
+            }
+        }
+        if self.version.is_none() && self.pending.is_empty() && self.offset == 0 {
+            return self.set_error(LogError::Empty);
+        }
+        self.decode(out, true)
+    }
+
+    fn inflate(&mut self, chunk: &[u8]) -> Result<(), LogError> {
+        let Some(gz) = &mut self.gunzip else {
+            return Ok(());
+        };
+        if let Err(e) = gz.decoder.write_all(chunk) {
+            let produced = std::mem::take(gz.decoder.get_mut());
+            self.pending.extend_from_slice(&produced);
+            let at = self.offset + self.pending.len() as u64;
+            return self.set_error(LogError::Gzip {
+                decompressed: at,
+                reason: e.to_string(),
+            });
+        }
+        let produced = std::mem::take(gz.decoder.get_mut());
+        if self.pending.is_empty() {
+            self.pending = produced;
+        } else {
+            self.pending.extend_from_slice(&produced);
+        }
+        Ok(())
+    }
+
+    fn set_error<T>(&mut self, e: LogError) -> Result<T, LogError> {
+        self.error = Some(e.clone());
+        Err(e)
+    }
+
+    fn check(&mut self) -> Result<(), LogError> {
+        match &self.error {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        }
+    }
+
+    fn decode(&mut self, out: &mut Vec<Record>, at_end: bool) -> Result<(), LogError> {
+        let pending = std::mem::take(&mut self.pending);
+        let used = self.decode_from(&pending, out, at_end);
+        self.pending = pending;
+        self.pending.drain(..used);
+        self.check()
+    }
+
+    /// Decodes complete records from `buf` (which starts at `self.offset`); returns bytes used.
+    fn decode_from(&mut self, buf: &[u8], out: &mut Vec<Record>, at_end: bool) -> usize {
+        let mut pos = 0;
+        if self.version.is_none() {
+            match detect(buf, at_end) {
+                Detect::NeedMore => return 0,
+                Detect::Unknown(found) => {
+                    self.error = Some(if buf.is_empty() {
+                        LogError::Empty
+                    } else {
+                        LogError::UnknownFormat { found }
+                    });
+                    return 0;
+                }
+                Detect::Found(v, header) => {
+                    self.version = Some(v);
+                    pos = header;
+                    if v.is_line_based() && header > 0 {
+                        self.line += 1;
+                    }
+                }
+            }
+        }
+        let Some(version) = self.version else {
+            return 0;
+        };
+        if version.is_line_based() {
+            pos = self.decode_lines(version, buf, pos, out, at_end);
+        } else {
+            pos = self.decode_binary(version, buf, pos, out, at_end);
+        }
+        self.offset += pos as u64;
+        pos
+    }
+
+    fn decode_lines(
+        &mut self,
+        version: LogVersion,
+        buf: &[u8],
+        mut pos: usize,
+        out: &mut Vec<Record>,
+        at_end: bool,
+    ) -> usize {
+        while pos < buf.len() {
+            let rest = &buf[pos..];
+            let (line, used) = match memchr_nl(rest) {
+                Some(n) => (&rest[..n], n + 1),
+                None if at_end => (rest, rest.len()),
+                None => {
+                    if rest.len() > MAX_RECORD_BYTES {
+                        self.error = Some(LogError::TooLarge {
+                            at: Location::Line(self.line),
+                            record: text::kind_of(rest),
+                            size: rest.len() as u64,
+                            limit: MAX_RECORD_BYTES as u64,
+                        });
+                    }
+                    break;
+                }
+            };
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            if line.len() > MAX_RECORD_BYTES {
+                self.error = Some(LogError::TooLarge {
+                    at: Location::Line(self.line),
+                    record: text::kind_of(line),
+                    size: line.len() as u64,
+                    limit: MAX_RECORD_BYTES as u64,
+                });
+                break;
+            }
+            if !line.iter().all(|b| b.is_ascii_whitespace()) {
+                let first = out.len();
+                let res = if matches!(version, LogVersion::Json | LogVersion::Json18) {
+                    json::parse_log_line(line, out).map(|s| (s, "json"))
+                } else {
+                    text::parse_record(line, out).map(|s| (s, text::kind_of(line)))
+                };
+                match res {
+                    Ok((shape, _)) => self.complete(&mut out[first..], shape),
+                    Err(fail) => {
+                        out.truncate(first);
+                        let is_last = at_end && used == rest.len();
+                        let record = if matches!(version, LogVersion::Json | LogVersion::Json18) {
+                            json::kind_of(line)
+                        } else {
+                            text::kind_of(line)
+                        };
+                        self.error = Some(if is_last && fail.pos >= line.len() {
+                            LogError::Truncated {
+                                at: Location::Line(self.line),
+                                record,
+                            }
+                        } else {
+                            LogError::Malformed {
+                                at: Location::Line(self.line),
+                                record,
+                                expected: fail.expected,
+                                found: excerpt(line, fail.pos),
+                            }
+                        });
+                        break;
+                    }
+                }
+            }
+            pos += used;
+            self.line += 1;
+        }
+        pos
+    }
+
+    fn decode_binary(
+        &mut self,
+        version: LogVersion,
+        buf: &[u8],
+        mut pos: usize,
+        out: &mut Vec<Record>,
+        at_end: bool,
+    ) -> usize {
+        while pos < buf.len() {
+            let first = out.len();
+            match binary::decode_log_record(version, &buf[pos..], out) {
+                Ok(binary::Step::Record { len, shape }) => {
+                    self.complete(&mut out[first..], shape);
+                    pos += len;
+                }
+                Ok(binary::Step::NeedMore { record }) => {
+                    if at_end {
+                        self.error = Some(LogError::Truncated {
+                            at: Location::Offset(self.offset + pos as u64),
+                            record,
+                        });
+                    }
+                    break;
+                }
+                Err((record, fail)) => {
+                    out.truncate(first);
+                    self.error = Some(LogError::Malformed {
+                        at: Location::Offset(self.offset + (pos + fail.pos) as u64),
+                        record,
+                        expected: fail.expected,
+                        found: excerpt(&buf[pos..], fail.pos),
+                    });
+                    break;
+                }
+            }
+        }
+        pos
+    }
+
+    /// Tracks play mode and score across records and completes log shows that lack them.
+    fn complete(&mut self, records: &mut [Record], shape: text::ShowShape) {
+        for r in records {
+            match r {
+                Record::PlayMode { mode, .. } => self.mode = *mode,
+                Record::Team { teams, .. } => self.teams = teams.clone(),
+                Record::Show(frame) => {
+                    if shape.has_mode {
+                        self.mode = frame.mode;
+                    } else {
+                        frame.mode = self.mode;
+                    }
+                    if shape.has_teams {
+                        self.teams = frame.teams.clone();
+                    } else {
+                        frame.teams = self.teams.clone();
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+fn memchr_nl(s: &[u8]) -> Option<usize> {
+    s.iter().position(|&b| b == b'\n')
+}
+
+enum Detect {
+    NeedMore,
+    Unknown(String),
+    Found(LogVersion, usize),
+}
+
+/// Recognises the format from the first decompressed bytes; returns the header length.
+fn detect(buf: &[u8], at_end: bool) -> Detect {
+    let need = |n: usize| buf.len() < n && !at_end;
+    if buf.starts_with(b"ULG") || (b"ULG".starts_with(buf) && !at_end) {
+        if need(4) {
+            return Detect::NeedMore;
+        }
+        match buf.get(3) {
+            Some(2) => return Detect::Found(LogVersion::V2, 4),
+            Some(3) => return Detect::Found(LogVersion::V3, 4),
+            Some(b'4'..=b'6') => {
+                if need(5) {
+                    return Detect::NeedMore;
+                }
+                let v = match buf[3] {
+                    b'4' => LogVersion::V4,
+                    b'5' => LogVersion::V5,
+                    _ => LogVersion::V6,
+                };
+                let header = match buf.get(4) {
+                    Some(b'\n') => 5,
+                    Some(b'\r') if buf.get(5) == Some(&b'\n') => 6,
+                    None => 4,
+                    _ => return Detect::Unknown(excerpt(buf, 0)),
+                };
+                return Detect::Found(v, header);
+            }
+            _ => return Detect::Unknown(format!("ULG header with unknown version: {}", excerpt(buf, 0))),
+        }
+    }
+    let trimmed = buf
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .map(|i| &buf[i..]);
+    match trimmed {
+        None if !at_end => return Detect::NeedMore,
+        None => return Detect::Unknown("only whitespace".into()),
+        Some(t) if t[0] == b'[' => return Detect::Found(LogVersion::Json, 0),
+        Some(t) if t.starts_with(b"JSON") => return Detect::Found(LogVersion::Json18, 0),
+        Some(t) if b"JSON".starts_with(t) && !at_end => return Detect::NeedMore,
+        _ => {}
+    }
+    // v1 has no header: it is a sequence of 2052-byte dispinfo_t records that start with
+    // a big-endian SHOW (1) or MSG (2) mode.
+    if need(2) {
+        return Detect::NeedMore;
+    }
+    if binary::looks_like_v1(buf) {
+        return Detect::Found(LogVersion::V1, 0);
+    }
+    Detect::Unknown(excerpt(buf, 0))
+}
+
+/// Everything a whole log holds, accumulated from its records.
+#[derive(Clone, Debug, Default)]
+pub struct Match {
+    pub version: Option<LogVersion>,
+    pub compressed: bool,
+    pub server_param: Option<crate::model::Params>,
+    pub player_param: Option<crate::model::Params>,
+    pub player_types: Vec<crate::model::Params>,
+    pub frames: Vec<crate::model::Frame>,
+    pub messages: Vec<crate::model::Message>,
+    pub team_graphics: Vec<crate::model::TeamGraphic>,
+    /// Every play-mode change with its cycle, from mode records or from the shows themselves.
+    pub mode_changes: Vec<(u32, PlayMode)>,
+    /// The last team record (text/JSON/v3 logs), which holds the final score and penalties.
+    pub last_team: Option<[Team; 2]>,
+    /// Why decoding stopped early, if it did; every frame before it is kept.
+    pub error: Option<LogError>,
+    last_mode: Option<PlayMode>,
+}
+
+/// Cap on frames kept from one log: a week of play, far beyond any real game, but bounded.
+const MAX_FRAMES: usize = 4_000_000;
+
+impl Match {
+    pub fn push(&mut self, record: Record) {
+        match record {
+            Record::ServerParam(p) => self.server_param = Some(p),
+            Record::PlayerParam(p) => self.player_param = Some(p),
+            Record::PlayerType(p) => {
+                if self.player_types.len() < 256 {
+                    self.player_types.push(p)
+                }
+            }
+            Record::PlayMode { time, mode } => {
+                self.mode_changes.push((time, mode));
+                self.last_mode = Some(mode);
+            }
+            Record::Team { teams, .. } => self.last_team = Some(teams),
+            Record::Show(frame) => {
+                if self.last_mode != Some(frame.mode) {
+                    self.mode_changes.push((frame.time, frame.mode));
+                    self.last_mode = Some(frame.mode);
+                }
+                if self.frames.len() < MAX_FRAMES {
+                    self.frames.push(frame);
+                }
+            }
+            Record::Msg(m) => self.messages.push(m),
+            Record::TeamGraphic(t) => self.team_graphics.push(t),
+        }
+    }
+
+    /// Team names and score at the end: the last team record, else the last frame.
+    pub fn final_teams(&self) -> [Team; 2] {
+        if let Some(t) = &self.last_team {
+            return t.clone();
+        }
+        self.frames
+            .last()
+            .map(|f| f.teams.clone())
+            .unwrap_or_default()
+    }
+
+    /// `(cycle, side)` of every goal, one per `goal_l`/`goal_r` play mode.
+    pub fn goals(&self) -> Vec<(u32, crate::Side)> {
+        self.mode_changes
+            .iter()
+            .filter_map(|(t, m)| m.goal_side().map(|s| (*t, s)))
+            .collect()
+    }
+
+    /// Number of distinct show times.
+    pub fn distinct_cycles(&self) -> usize {
+        let mut times: Vec<u32> = self.frames.iter().map(|f| f.time).collect();
+        times.sort_unstable();
+        times.dedup();
+        times.len()
+    }
+}
+
+/// Decodes a whole log held in memory (compressed or not).
+pub fn parse_log(bytes: &[u8]) -> Match {
+    let mut decoder = LogDecoder::new();
+    let mut records = Vec::new();
+    let mut m = Match::default();
+    let res = decoder
+        .feed(bytes, &mut records)
+        .and_then(|_| decoder.finish(&mut records));
+    m.version = decoder.version();
+    m.compressed = decoder.is_compressed();
+    m.frames.reserve(records.len());
+    for r in records {
+        m.push(r);
+    }
+    m.error = res.err();
+    m
+}

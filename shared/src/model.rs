@@ -1,0 +1,263 @@
+//! The match model: what the rest of the program uses, whatever wire format or log version it
+//! came from. Readers convert into these types once; nothing downstream looks at wire syntax.
+//!
+//! Per-frame numbers are `f32`: every value rcssserver prints has at most 6 significant digits,
+//! which `f32` carries exactly through a parse/print round trip, at half the memory of `f64`
+//! (a full game holds ~143,000 player states).
+
+use crate::playmode::PlayMode;
+use serde::{Deserialize, Serialize};
+
+/// Field side. The wire uses `l`/`r` in text and 1/-1 in binary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Side {
+    Left,
+    Right,
+}
+
+impl Side {
+    pub fn letter(self) -> char {
+        match self {
+            Side::Left => 'l',
+            Side::Right => 'r',
+        }
+    }
+
+    pub fn from_letter(b: u8) -> Option<Side> {
+        match b {
+            b'l' => Some(Side::Left),
+            b'r' => Some(Side::Right),
+            _ => None,
+        }
+    }
+
+    pub fn index(self) -> usize {
+        match self {
+            Side::Left => 0,
+            Side::Right => 1,
+        }
+    }
+}
+
+/// Player state bits (rcssserver types.h).
+pub mod state {
+    pub const STAND: u32 = 0x1;
+    pub const KICK: u32 = 0x2;
+    pub const KICK_FAULT: u32 = 0x4;
+    pub const GOALIE: u32 = 0x8;
+    pub const CATCH: u32 = 0x10;
+    pub const CATCH_FAULT: u32 = 0x20;
+    pub const DISCARD: u32 = 0x100;
+    pub const BALL_COLLIDE: u32 = 0x400;
+    pub const PLAYER_COLLIDE: u32 = 0x800;
+    pub const TACKLE: u32 = 0x1000;
+    pub const TACKLE_FAULT: u32 = 0x2000;
+    pub const FOUL_CHARGED: u32 = 0x20000;
+    pub const YELLOW_CARD: u32 = 0x40000;
+    pub const RED_CARD: u32 = 0x80000;
+}
+
+/// One team's name and score at some moment.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Team {
+    /// `None` while no team has connected (the wire says `null` or an empty name).
+    pub name: Option<String>,
+    pub score: u32,
+    /// Penalty shoot-out kicks scored and missed, once the team has taken one.
+    pub penalty: Option<PenaltyTally>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PenaltyTally {
+    pub scored: u32,
+    pub missed: u32,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Ball {
+    pub x: f32,
+    pub y: f32,
+    pub vx: f32,
+    pub vy: f32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum ViewQuality {
+    #[default]
+    High,
+    Low,
+}
+
+/// Stamina model values; `capacity` only from formats that carry it (text v4+, JSON).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Stamina {
+    pub stamina: f32,
+    pub effort: f32,
+    pub recovery: f32,
+    pub capacity: Option<f32>,
+}
+
+/// Command counters in the text order: kick dash turn catch move turn_neck change_view say
+/// tackle pointto attentionto change_focus. `len` says how many the source carried (7 in
+/// binary, 11 in text v3/v4 monitor shows, 12 in v5 and JSON logs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    pub values: [u32; 12],
+    pub len: u8,
+}
+
+impl Counts {
+    pub const KICK: usize = 0;
+    pub const DASH: usize = 1;
+    pub const TURN: usize = 2;
+    pub const CATCH: usize = 3;
+    pub const MOVE: usize = 4;
+    pub const TURN_NECK: usize = 5;
+    pub const CHANGE_VIEW: usize = 6;
+    pub const SAY: usize = 7;
+    pub const TACKLE: usize = 8;
+    pub const POINTTO: usize = 9;
+    pub const ATTENTIONTO: usize = 10;
+    pub const CHANGE_FOCUS: usize = 11;
+    pub const NAMES: [&'static str; 12] = [
+        "kick",
+        "dash",
+        "turn",
+        "catch",
+        "move",
+        "turn_neck",
+        "change_view",
+        "say",
+        "tackle",
+        "pointto",
+        "attentionto",
+        "change_focus",
+    ];
+}
+
+/// One player in one frame. Fields a format does not carry are `None` (v1 has only
+/// position and body angle; text logs before v6 have no focus point, and so on).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Player {
+    pub side: Option<Side>,
+    pub unum: u8,
+    pub player_type: i16,
+    /// State bits, see [`state`]. 0 = not on the field (not connected or discarded).
+    pub state: u32,
+    pub x: f32,
+    pub y: f32,
+    pub vx: f32,
+    pub vy: f32,
+    /// Body direction in degrees, field coordinates (y down, as on the wire).
+    pub body: f32,
+    /// Neck direction relative to the body, degrees.
+    pub neck: f32,
+    /// Absolute point the player points to, only while pointing.
+    pub point: Option<(f32, f32)>,
+    pub view: Option<(ViewQuality, f32)>,
+    /// Focus point `(distance, direction)` (text v5 monitor shows / ULG6, live JSON).
+    pub focus: Option<(f32, f32)>,
+    pub stamina: Option<Stamina>,
+    pub attention: Option<(Side, u8)>,
+    pub counts: Option<Counts>,
+}
+
+impl Player {
+    pub fn is_enabled(&self) -> bool {
+        self.state != 0
+    }
+    pub fn is_goalie(&self) -> bool {
+        self.state & state::GOALIE != 0
+    }
+}
+
+/// One simulation step as a monitor draws it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Frame {
+    pub time: u32,
+    /// Stoppage time, where the format gives it (JSON live shows, binary v1-v3 never).
+    pub stime: Option<u32>,
+    pub mode: PlayMode,
+    pub teams: [Team; 2],
+    pub ball: Ball,
+    /// Always 22 entries in l1..l11, r1..r11 order.
+    pub players: Vec<Player>,
+}
+
+/// A `(msg T BOARD "…")` record. The text is kept as bytes: real logs hold bytes that are not
+/// UTF-8 after the message (server bug), and those must survive a round trip.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    pub time: u32,
+    pub board: i32,
+    pub text: Vec<u8>,
+}
+
+impl Message {
+    pub fn text_lossy(&self) -> String {
+        String::from_utf8_lossy(&self.text).into_owned()
+    }
+}
+
+/// One 8×8 tile of a team logo (`team_graphic_l`), XPM lines.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TeamGraphic {
+    pub side: Side,
+    pub x: u32,
+    pub y: u32,
+    pub xpm: Vec<String>,
+}
+
+/// A parameter value as the server printed it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ParamValue {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Text(String),
+}
+
+impl ParamValue {
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            ParamValue::Int(i) => Some(*i as f64),
+            ParamValue::Float(f) => Some(*f),
+            ParamValue::Bool(b) => Some(f64::from(u8::from(*b))),
+            ParamValue::Text(_) => None,
+        }
+    }
+}
+
+/// `server_param`, `player_param` or one `player_type`: name/value pairs in wire order, so a
+/// writer can reproduce them exactly and a reader can look any of them up.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Params {
+    pub entries: Vec<(String, ParamValue)>,
+}
+
+impl Params {
+    pub fn get(&self, name: &str) -> Option<&ParamValue> {
+        self.entries.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+    pub fn get_f64(&self, name: &str) -> Option<f64> {
+        self.get(name).and_then(ParamValue::as_f64)
+    }
+}
+
+/// One record of a log or one live datagram, after decoding.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Record {
+    ServerParam(Params),
+    PlayerParam(Params),
+    PlayerType(Params),
+    /// A play-mode change (text/JSON logs, v3 PM records).
+    PlayMode { time: u32, mode: PlayMode },
+    /// A team/score change (text/JSON logs, v3 TEAM records). `time` is absent in v3.
+    Team { time: Option<u32>, teams: [Team; 2] },
+    /// A show. For log formats whose shows carry no play mode or score, the decoder fills them
+    /// in from the latest `PlayMode`/`Team` record, so every frame is complete on its own.
+    Show(Frame),
+    Msg(Message),
+    /// A team-graphic tile. Text logs carry these inside a msg; the msg is reported too.
+    TeamGraphic(TeamGraphic),
+}

@@ -1,0 +1,633 @@
+//! The S-expression records of text monitor shows (versions 3-5) and text logs (ULG4-6).
+//!
+//! One record is one line (log) or one datagram (live). The parser walks the bytes once with a
+//! cursor and never allocates for numbers; it accepts every show shape the real server sends
+//! (v3/v4/v5 player layouts, with or without `(pm)`/`(tm)`, optional point-to, focus point and
+//! attention fields) because a v5 monitor may receive any of them (server show-cache bug).
+
+use crate::error::Fail;
+use crate::model::{
+    Ball, Counts, Frame, Message, Params, ParamValue, PenaltyTally, Player, Record, Side, Stamina,
+    Team, TeamGraphic, ViewQuality,
+};
+use crate::number::{parse_f64_prefix, parse_u64_prefix};
+use crate::playmode::PlayMode;
+
+/// Limit on parameters in one params record, so hostile input cannot grow memory unboundedly.
+const MAX_PARAMS: usize = 1024;
+/// Limit on XPM lines in one team-graphic tile.
+const MAX_XPM_LINES: usize = 64;
+
+pub(crate) struct Cursor<'a> {
+    pub buf: &'a [u8],
+    pub pos: usize,
+}
+
+type R<T> = Result<T, Fail>;
+
+impl<'a> Cursor<'a> {
+    pub fn new(buf: &'a [u8]) -> Self {
+        Cursor { buf, pos: 0 }
+    }
+
+    fn fail<T>(&self, expected: &'static str) -> R<T> {
+        Err(Fail {
+            pos: self.pos,
+            expected,
+        })
+    }
+
+    #[inline]
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\r' | b'\n') = self.buf.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.buf.get(self.pos).copied()
+    }
+
+    /// Skips spaces, then consumes `lit` if it is next.
+    #[inline]
+    fn eat(&mut self, lit: &[u8]) -> bool {
+        self.skip_ws();
+        if self.buf[self.pos..].starts_with(lit) {
+            self.pos += lit.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    #[inline]
+    fn expect(&mut self, lit: &[u8], what: &'static str) -> R<()> {
+        if self.eat(lit) {
+            Ok(())
+        } else {
+            self.fail(what)
+        }
+    }
+
+    #[inline]
+    fn f64(&mut self, what: &'static str) -> R<f64> {
+        self.skip_ws();
+        match parse_f64_prefix(&self.buf[self.pos..]) {
+            Some((v, n)) => {
+                self.pos += n;
+                Ok(v)
+            }
+            None => self.fail(what),
+        }
+    }
+
+    #[inline]
+    fn f32(&mut self, what: &'static str) -> R<f32> {
+        self.f64(what).map(|v| v as f32)
+    }
+
+    #[inline]
+    fn u64(&mut self, what: &'static str) -> R<u64> {
+        self.skip_ws();
+        match parse_u64_prefix(&self.buf[self.pos..]) {
+            Some((v, n)) => {
+                self.pos += n;
+                Ok(v)
+            }
+            None => self.fail(what),
+        }
+    }
+
+    #[inline]
+    fn u32(&mut self, what: &'static str) -> R<u32> {
+        let start = self.pos;
+        let v = self.u64(what)?;
+        u32::try_from(v).or_else(|_| {
+            self.pos = start;
+            self.fail(what)
+        })
+    }
+
+    fn i64(&mut self, what: &'static str) -> R<i64> {
+        self.skip_ws();
+        let neg = self.peek() == Some(b'-');
+        if neg {
+            self.pos += 1;
+        }
+        let v = self.u64(what)?;
+        let v = i64::try_from(v).or_else(|_| self.fail(what))?;
+        Ok(if neg { -v } else { v })
+    }
+
+    /// A bare word: up to the next space or parenthesis.
+    fn word(&mut self, what: &'static str) -> R<&'a [u8]> {
+        self.skip_ws();
+        let start = self.pos;
+        while let Some(c) = self.peek() {
+            if matches!(c, b' ' | b'(' | b')' | b'\t' | b'\r' | b'\n') {
+                break;
+            }
+            self.pos += 1;
+        }
+        if self.pos == start {
+            self.fail(what)
+        } else {
+            Ok(&self.buf[start..self.pos])
+        }
+    }
+
+    fn side(&mut self) -> R<Side> {
+        self.skip_ws();
+        match self.peek().and_then(Side::from_letter) {
+            Some(s) => {
+                self.pos += 1;
+                Ok(s)
+            }
+            None => self.fail("side l or r"),
+        }
+    }
+
+    /// State bits: hex with `0x`, or a plain `0`.
+    fn state(&mut self) -> R<u32> {
+        self.skip_ws();
+        if self.buf[self.pos..].starts_with(b"0x") {
+            self.pos += 2;
+            let start = self.pos;
+            let mut v: u32 = 0;
+            while let Some(d) = self.peek().and_then(|c| (c as char).to_digit(16)) {
+                v = match v.checked_mul(16) {
+                    Some(v) => v | d,
+                    None => return self.fail("state bits that fit 32 bits"),
+                };
+                self.pos += 1;
+            }
+            if self.pos == start {
+                return self.fail("hex state bits");
+            }
+            Ok(v)
+        } else {
+            self.u32("state bits")
+        }
+    }
+
+    fn at_end(&mut self) -> bool {
+        self.skip_ws();
+        while self.peek() == Some(0) {
+            self.pos += 1;
+        }
+        self.pos >= self.buf.len()
+    }
+}
+
+/// What a show record looked like, beyond its frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ShowShape {
+    /// `(pm N)` was present (live shows); log shows take the mode from playmode lines.
+    pub has_mode: bool,
+    /// `(tm …)` was present.
+    pub has_teams: bool,
+}
+
+/// Parses `(show T [(pm N)] [(tm …)] ((b) …) PLAYER×22)`.
+pub(crate) fn parse_show(buf: &[u8]) -> R<(Frame, ShowShape)> {
+    let mut c = Cursor::new(buf);
+    c.expect(b"(show", "(show")?;
+    let time = c.u32("show time")?;
+    let mut frame = Frame {
+        time,
+        players: Vec::with_capacity(22),
+        ..Frame::default()
+    };
+    let mut shape = ShowShape::default();
+    if c.eat(b"(pm") {
+        let n = c.u32("play mode number")?;
+        frame.mode = match PlayMode::from_index(n) {
+            Some(m) => m,
+            None => {
+                return Err(Fail {
+                    pos: c.pos - 1,
+                    expected: "a play mode number 0..51",
+                })
+            }
+        };
+        c.expect(b")", ") after play mode")?;
+        shape.has_mode = true;
+    }
+    if c.eat(b"(tm") {
+        frame.teams = parse_team_fields(&mut c)?;
+        c.expect(b")", ") after team fields")?;
+        shape.has_teams = true;
+    }
+    c.expect(b"((b)", "((b) ball")?;
+    frame.ball = Ball {
+        x: c.f32("ball x")?,
+        y: c.f32("ball y")?,
+        vx: c.f32("ball vx")?,
+        vy: c.f32("ball vy")?,
+    };
+    c.expect(b")", ") after ball")?;
+    for _ in 0..22 {
+        frame.players.push(parse_player(&mut c)?);
+    }
+    c.expect(b")", ") closing the show")?;
+    if !c.at_end() {
+        return c.fail("end of show after 22 players");
+    }
+    Ok((frame, shape))
+}
+
+fn parse_player(c: &mut Cursor<'_>) -> R<Player> {
+    c.expect(b"((", "((SIDE UNUM) player")?;
+    let side = c.side()?;
+    let unum = c.u32("uniform number")?;
+    if !(1..=11).contains(&unum) {
+        return c.fail("uniform number 1..11");
+    }
+    c.expect(b")", ") after uniform number")?;
+    let player_type = c.i64("player type")?;
+    let player_type = i16::try_from(player_type).or_else(|_| c.fail("player type"))?;
+    let state = c.state()?;
+    let mut p = Player {
+        side: Some(side),
+        unum: unum as u8,
+        player_type,
+        state,
+        x: c.f32("player x")?,
+        y: c.f32("player y")?,
+        vx: c.f32("player vx")?,
+        vy: c.f32("player vy")?,
+        body: c.f32("body angle")?,
+        neck: c.f32("neck angle")?,
+        ..Player::default()
+    };
+    c.skip_ws();
+    if c.peek() != Some(b'(') {
+        let px = c.f32("point-to x or (v")?;
+        let py = c.f32("point-to y")?;
+        p.point = Some((px, py));
+    }
+    c.expect(b"(v", "(v QUALITY WIDTH)")?;
+    c.skip_ws();
+    let q = match c.peek() {
+        Some(b'h') => ViewQuality::High,
+        Some(b'l') => ViewQuality::Low,
+        _ => return c.fail("view quality h or l"),
+    };
+    c.pos += 1;
+    let width = c.f32("view width")?;
+    p.view = Some((q, width));
+    c.expect(b")", ") after view")?;
+    if c.eat(b"(fp") {
+        let d = c.f32("focus distance")?;
+        let dir = c.f32("focus direction")?;
+        p.focus = Some((d, dir));
+        c.expect(b")", ") after focus point")?;
+    }
+    c.expect(b"(s", "(s STAMINA EFFORT RECOVERY [CAPACITY])")?;
+    let mut st = Stamina {
+        stamina: c.f32("stamina")?,
+        effort: c.f32("effort")?,
+        recovery: c.f32("recovery")?,
+        capacity: None,
+    };
+    if !c.eat(b")") {
+        st.capacity = Some(c.f32("stamina capacity")?);
+        c.expect(b")", ") after stamina")?;
+    }
+    p.stamina = Some(st);
+    if c.eat(b"(f") {
+        let s = c.side()?;
+        let n = c.u32("attention uniform number")?;
+        p.attention = Some((s, n.min(255) as u8));
+        c.expect(b")", ") after attention")?;
+    }
+    c.expect(b"(c", "(c COUNTS…)")?;
+    let mut counts = Counts::default();
+    loop {
+        if c.eat(b")") {
+            break;
+        }
+        if counts.len as usize >= counts.values.len() {
+            return c.fail("at most 12 counts");
+        }
+        counts.values[counts.len as usize] = c.u32("command count")?;
+        counts.len += 1;
+    }
+    p.counts = Some(counts);
+    c.expect(b")", ") closing the player")?;
+    Ok(p)
+}
+
+/// `L R SL SR [LPS LPM RPS RPM]` as in `(tm …)` and `(team T …)`.
+fn parse_team_fields(c: &mut Cursor<'_>) -> R<[Team; 2]> {
+    let name = |w: &[u8]| -> Option<String> {
+        (w != b"null" && !w.is_empty()).then(|| String::from_utf8_lossy(w).into_owned())
+    };
+    let l = name(c.word("left team name")?);
+    let r = name(c.word("right team name")?);
+    let sl = c.u32("left score")?;
+    let sr = c.u32("right score")?;
+    let mut teams = [
+        Team {
+            name: l,
+            score: sl,
+            penalty: None,
+        },
+        Team {
+            name: r,
+            score: sr,
+            penalty: None,
+        },
+    ];
+    c.skip_ws();
+    if c.peek() != Some(b')') {
+        let lps = c.u32("left penalties scored")?;
+        let lpm = c.u32("left penalties missed")?;
+        let rps = c.u32("right penalties scored")?;
+        let rpm = c.u32("right penalties missed")?;
+        teams[0].penalty = Some(PenaltyTally {
+            scored: lps,
+            missed: lpm,
+        });
+        teams[1].penalty = Some(PenaltyTally {
+            scored: rps,
+            missed: rpm,
+        });
+    }
+    Ok(teams)
+}
+
+/// `(msg T BOARD "TEXT")`. The text runs to the last `")` of the record: real logs hold
+/// unescaped quotes (team graphics) and trailing garbage inside it.
+pub(crate) fn parse_msg(buf: &[u8]) -> R<Message> {
+    let mut c = Cursor::new(buf);
+    c.expect(b"(msg", "(msg")?;
+    let time = c.u32("msg time")?;
+    let board = c.i64("msg board")?;
+    let board = i32::try_from(board).or_else(|_| c.fail("msg board"))?;
+    c.expect(b"\"", "\" opening the msg text")?;
+    let start = c.pos;
+    let mut end = buf.len();
+    while end > start && matches!(buf[end - 1], 0 | b'\n' | b'\r' | b' ') {
+        end -= 1;
+    }
+    if end < start + 2 || &buf[end - 2..end] != b"\")" {
+        return Err(Fail {
+            pos: end,
+            expected: "\") closing the msg",
+        });
+    }
+    Ok(Message {
+        time,
+        board,
+        text: buf[start..end - 2].to_vec(),
+    })
+}
+
+/// The tile inside a `(team_graphic_l (X Y "xpm" …))` message text, if it is one.
+pub fn parse_team_graphic(text: &[u8]) -> Option<TeamGraphic> {
+    let side = if text.starts_with(b"(team_graphic_l") {
+        Side::Left
+    } else if text.starts_with(b"(team_graphic_r") {
+        Side::Right
+    } else {
+        return None;
+    };
+    let mut c = Cursor::new(text);
+    c.pos = b"(team_graphic_l".len();
+    c.expect(b"(", "(").ok()?;
+    let x = c.u32("x").ok()?;
+    let y = c.u32("y").ok()?;
+    let mut xpm = Vec::new();
+    loop {
+        c.skip_ws();
+        match c.peek() {
+            Some(b'"') => {
+                let start = c.pos + 1;
+                let len = text[start..].iter().position(|&b| b == b'"')?;
+                if xpm.len() >= MAX_XPM_LINES {
+                    return None;
+                }
+                xpm.push(String::from_utf8_lossy(&text[start..start + len]).into_owned());
+                c.pos = start + len + 1;
+            }
+            Some(b')') => break,
+            _ => return None,
+        }
+    }
+    Some(TeamGraphic { side, x, y, xpm })
+}
+
+/// `(playmode T NAME)`.
+pub(crate) fn parse_playmode(buf: &[u8]) -> R<(u32, PlayMode)> {
+    let mut c = Cursor::new(buf);
+    c.expect(b"(playmode", "(playmode")?;
+    let time = c.u32("playmode time")?;
+    let start = c.pos;
+    let name = c.word("play mode name")?;
+    let mode = PlayMode::from_name(name).ok_or(Fail {
+        pos: start + 1,
+        expected: "a known play mode name",
+    })?;
+    c.expect(b")", ") closing playmode")?;
+    Ok((time, mode))
+}
+
+/// `(team T L R SL SR [pen…])`.
+pub(crate) fn parse_team(buf: &[u8]) -> R<(u32, [Team; 2])> {
+    let mut c = Cursor::new(buf);
+    c.expect(b"(team", "(team")?;
+    let time = c.u32("team time")?;
+    let teams = parse_team_fields(&mut c)?;
+    c.expect(b")", ") closing team")?;
+    Ok((time, teams))
+}
+
+/// `(server_param (name value)…)`, `(player_param …)`, `(player_type (id N)…)`.
+pub(crate) fn parse_params(buf: &[u8], head: &[u8]) -> R<Params> {
+    let mut c = Cursor::new(buf);
+    c.expect(head, "a params record")?;
+    let mut entries = Vec::new();
+    loop {
+        if c.eat(b")") {
+            break;
+        }
+        c.expect(b"(", "( opening a parameter")?;
+        let name = c.word("parameter name")?;
+        let name = String::from_utf8_lossy(name).into_owned();
+        c.skip_ws();
+        let value = if c.peek() == Some(b'"') {
+            let start = c.pos + 1;
+            let len = match buf[start..].iter().position(|&b| b == b'"') {
+                Some(l) => l,
+                None => return c.fail("closing \" of a text parameter"),
+            };
+            c.pos = start + len + 1;
+            ParamValue::Text(String::from_utf8_lossy(&buf[start..start + len]).into_owned())
+        } else {
+            let w = c.word("parameter value")?;
+            if w == b"true" {
+                ParamValue::Bool(true)
+            } else if w == b"false" {
+                ParamValue::Bool(false)
+            } else if w.iter().all(|b| b.is_ascii_digit() || *b == b'-') {
+                match std::str::from_utf8(w).ok().and_then(|s| s.parse().ok()) {
+                    Some(i) => ParamValue::Int(i),
+                    None => return c.fail("an integer parameter value"),
+                }
+            } else {
+                match parse_f64_prefix(w) {
+                    Some((v, n)) if n == w.len() => ParamValue::Float(v),
+                    _ => ParamValue::Text(String::from_utf8_lossy(w).into_owned()),
+                }
+            }
+        };
+        c.expect(b")", ") closing a parameter")?;
+        if entries.len() >= MAX_PARAMS {
+            return c.fail("at most 1024 parameters");
+        }
+        entries.push((name, value));
+    }
+    Ok(Params { entries })
+}
+
+/// The record kind of a text line, for error messages.
+pub(crate) fn kind_of(line: &[u8]) -> &'static str {
+    for (head, kind) in [
+        (&b"(show "[..], "show"),
+        (b"(msg ", "msg"),
+        (b"(playmode ", "playmode"),
+        (b"(team ", "team"),
+        (b"(server_param", "server_param"),
+        (b"(player_param", "player_param"),
+        (b"(player_type", "player_type"),
+    ] {
+        if line.starts_with(head) {
+            return kind;
+        }
+    }
+    "unknown"
+}
+
+/// Parses one text record (a log line or a text datagram without its NUL) into records:
+/// a team-graphic msg yields the msg and its tile.
+pub(crate) fn parse_record(line: &[u8], out: &mut Vec<Record>) -> Result<ShowShape, Fail> {
+    match kind_of(line) {
+        "show" => {
+            let (frame, shape) = parse_show(line)?;
+            out.push(Record::Show(frame));
+            return Ok(shape);
+        }
+        "msg" => {
+            let m = parse_msg(line)?;
+            let tile = parse_team_graphic(&m.text);
+            out.push(Record::Msg(m));
+            if let Some(t) = tile {
+                out.push(Record::TeamGraphic(t));
+            }
+        }
+        "playmode" => {
+            let (time, mode) = parse_playmode(line)?;
+            out.push(Record::PlayMode { time, mode });
+        }
+        "team" => {
+            let (time, teams) = parse_team(line)?;
+            out.push(Record::Team {
+                time: Some(time),
+                teams,
+            });
+        }
+        "server_param" => out.push(Record::ServerParam(parse_params(line, b"(server_param")?)),
+        "player_param" => out.push(Record::PlayerParam(parse_params(line, b"(player_param")?)),
+        "player_type" => out.push(Record::PlayerType(parse_params(line, b"(player_type")?)),
+        _ => {
+            return Err(Fail {
+                pos: 0,
+                expected: "(show, (msg, (playmode, (team or a params record",
+            })
+        }
+    }
+    Ok(ShowShape::default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const V5_LIVE: &[u8] = b"(show 1132 (pm 3) (tm HELIOS_L HELIOS_R 0 1) ((b) -19.9997 -16.9524 0.2946 0.3614) ((l 10) 16 0x1 -10.4958 19.7347 -0 -0 -102.887 -5 (v h 180) (fp 0 0) (s 6355.02 0.800302 1 77301) (c 11 723 523 0 2 1259 76 165 0 0 1190 0))";
+
+    fn show_with(player: &str, n: usize) -> Vec<u8> {
+        let mut s = String::from("(show 7 (pm 3) (tm A null 1 0) ((b) 1 2 3 4)");
+        for i in 0..n {
+            let side = if i < 11 { 'l' } else { 'r' };
+            s.push(' ');
+            s.push_str(&player.replace("SIDE", &side.to_string()).replace("UNUM", &(i % 11 + 1).to_string()));
+        }
+        s.push(')');
+        s.into_bytes()
+    }
+
+    #[test]
+    fn v5_player_fields() {
+        let player = std::str::from_utf8(&V5_LIVE[V5_LIVE.iter().position(|&b| b == b'(').unwrap() + 1..]).unwrap();
+        let player = &player[player.find("((l").unwrap()..player.len() - 1];
+        let tmpl = player.replace("(l 10)", "(SIDE UNUM)");
+        let (frame, shape) = parse_show(&show_with(&tmpl, 22)).unwrap();
+        assert!(shape.has_mode && shape.has_teams);
+        assert_eq!(frame.teams[0].name.as_deref(), Some("A"));
+        assert_eq!(frame.teams[1].name, None);
+        let p = &frame.players[9];
+        assert_eq!((p.side, p.unum, p.player_type, p.state), (Some(Side::Left), 10, 16, 1));
+        assert_eq!((p.x, p.y, p.body, p.neck), (-10.4958, 19.7347, -102.887, -5.0));
+        assert_eq!(p.focus, Some((0.0, 0.0)));
+        assert_eq!(p.stamina.unwrap().capacity, Some(77301.0));
+        assert_eq!(p.counts.unwrap().len, 12);
+        assert_eq!(p.counts.unwrap().values[Counts::CHANGE_VIEW], 76);
+        assert_eq!(frame.players[12].side, Some(Side::Right));
+    }
+
+    #[test]
+    fn v3_shape_with_point_to_and_attention() {
+        let tmpl = "((SIDE UNUM) 0 0x9 -50.0706 1.8438 0 0 -88.613 87 12.5 -3 (v l 60) (s 8000 1 1) (f l 8) (c 0 146 503 0 2 651 15 81 0 0 576))";
+        let (frame, shape) = parse_show(&show_with(tmpl, 22)).unwrap();
+        assert!(shape.has_mode);
+        let p = &frame.players[0];
+        assert_eq!(p.point, Some((12.5, -3.0)));
+        assert_eq!(p.view, Some((ViewQuality::Low, 60.0)));
+        assert_eq!(p.attention, Some((Side::Left, 8)));
+        assert_eq!(p.stamina.unwrap().capacity, None);
+        assert_eq!(p.counts.unwrap().len, 11);
+    }
+
+    #[test]
+    fn rejects_what_is_not_a_show_with_a_position() {
+        let tmpl = "((SIDE UNUM) 0 0x9 -50.0706 1.8438 0 0 -88.613 87 (v h 180) (s 8000 1 1) (c 0))";
+        assert!(parse_show(&show_with(tmpl, 22)).is_ok());
+        let err = parse_show(&show_with(tmpl, 21)).unwrap_err();
+        assert_eq!(err.expected, "((SIDE UNUM) player");
+        let bad = show_with(&tmpl.replace("1.8438", "abc"), 22);
+        let err = parse_show(&bad).unwrap_err();
+        assert_eq!(err.expected, "player y");
+        assert_eq!(&bad[err.pos..err.pos + 3], b"abc");
+    }
+
+    #[test]
+    fn msg_text_ends_at_the_last_quote_paren() {
+        let m = parse_msg(b"(msg 0 1 \"(team_graphic_l (22 3 \"8 8 1 1\" \"w c gray100\" \"wwwwwwww\"))\")").unwrap();
+        assert_eq!(m.text, b"(team_graphic_l (22 3 \"8 8 1 1\" \"w c gray100\" \"wwwwwwww\"))");
+        let t = parse_team_graphic(&m.text).unwrap();
+        assert_eq!((t.side, t.x, t.y, t.xpm.len()), (Side::Left, 22, 3, 3));
+        let m = parse_msg(b"(msg 0 2 \"Recv REC_L_10: (init REC_L (version 18))\xe4\xf8\x9f\x80\")").unwrap();
+        assert!(m.text.ends_with(b"\xe4\xf8\x9f\x80"));
+        assert!(parse_msg(b"(msg 0 2 \"unterminated").is_err());
+    }
+
+    #[test]
+    fn team_line_with_penalties() {
+        let (t, teams) = parse_team(b"(team 375 PEN_L PEN_R 0 0 2 0 1 0)").unwrap();
+        assert_eq!(t, 375);
+        assert_eq!(teams[0].penalty, Some(PenaltyTally { scored: 2, missed: 0 }));
+        assert_eq!(teams[1].penalty, Some(PenaltyTally { scored: 1, missed: 0 }));
+    }
+}

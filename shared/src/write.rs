@@ -1,0 +1,255 @@
+//! Writers in rcssserver's own formats: ULG6 text logs (so a match seen live can be saved and
+//! opened by any tool) and v5 monitor shows (so a log can be replayed to monitors as if live).
+//! Numbers use `%g`-style 6 significant digits, as the server's iostreams do.
+
+use crate::model::{Frame, Message, Params, ParamValue, Player, Record, Team};
+use crate::number::write_g6;
+use crate::playmode::PlayMode;
+use std::fmt::Write;
+
+fn num(out: &mut String, v: f32) {
+    write_g6(out, f64::from(v));
+}
+
+fn team_fields(out: &mut String, teams: &[Team; 2]) {
+    for t in teams {
+        out.push(' ');
+        out.push_str(t.name.as_deref().filter(|n| !n.is_empty()).unwrap_or("null"));
+    }
+    let _ = write!(out, " {} {}", teams[0].score, teams[1].score);
+    if teams[0].penalty.is_some() || teams[1].penalty.is_some() {
+        let l = teams[0].penalty.unwrap_or_default();
+        let r = teams[1].penalty.unwrap_or_default();
+        let _ = write!(out, " {} {} {} {}", l.scored, l.missed, r.scored, r.missed);
+    }
+}
+
+/// The ball and the 22 players, as in both a v5 monitor show and a ULG6 show line. Fields the
+/// source did not carry are written with the server's defaults (zeros, `(v h 90)`).
+fn show_body(out: &mut String, frame: &Frame) {
+    let b = &frame.ball;
+    out.push_str(" ((b) ");
+    num(out, b.x);
+    out.push(' ');
+    num(out, b.y);
+    out.push(' ');
+    num(out, b.vx);
+    out.push(' ');
+    num(out, b.vy);
+    out.push(')');
+    for (i, p) in frame.players.iter().enumerate() {
+        player(out, p, i);
+    }
+}
+
+fn player(out: &mut String, p: &Player, index: usize) {
+    let side = p
+        .side
+        .map(|s| s.letter())
+        .unwrap_or(if index < 11 { 'l' } else { 'r' });
+    let _ = write!(out, " (({side} {}) {} ", p.unum, p.player_type);
+    if p.state == 0 {
+        out.push('0');
+    } else {
+        let _ = write!(out, "{:#x}", p.state);
+    }
+    for v in [p.x, p.y, p.vx, p.vy, p.body, p.neck] {
+        out.push(' ');
+        num(out, v);
+    }
+    if let Some((x, y)) = p.point {
+        out.push(' ');
+        num(out, x);
+        out.push(' ');
+        num(out, y);
+    }
+    let (q, w) = p.view.unwrap_or((crate::model::ViewQuality::High, 90.0));
+    out.push_str(match q {
+        crate::model::ViewQuality::High => " (v h ",
+        crate::model::ViewQuality::Low => " (v l ",
+    });
+    num(out, w);
+    out.push_str(") (fp ");
+    let (d, dir) = p.focus.unwrap_or((0.0, 0.0));
+    num(out, d);
+    out.push(' ');
+    num(out, dir);
+    out.push_str(") (s ");
+    let s = p.stamina.unwrap_or_default();
+    num(out, s.stamina);
+    out.push(' ');
+    num(out, s.effort);
+    out.push(' ');
+    num(out, s.recovery);
+    out.push(' ');
+    num(out, s.capacity.unwrap_or(0.0));
+    out.push(')');
+    if let Some((s, n)) = p.attention {
+        let _ = write!(out, " (f {} {n})", s.letter());
+    }
+    out.push_str(" (c");
+    let c = p.counts.unwrap_or_default();
+    for v in c.values {
+        let _ = write!(out, " {v}");
+    }
+    out.push_str("))");
+}
+
+/// A v5 monitor show, `(show T (pm N) (tm …) …)`, without the trailing NUL.
+pub fn monitor_show_v5(frame: &Frame) -> String {
+    let mut out = String::with_capacity(3600);
+    let _ = write!(out, "(show {} (pm {}) (tm", frame.time, frame.mode.index());
+    team_fields(&mut out, &frame.teams);
+    out.push(')');
+    show_body(&mut out, frame);
+    out.push(')');
+    out
+}
+
+fn params(out: &mut String, head: &str, p: &Params) {
+    out.push('(');
+    out.push_str(head);
+    for (name, v) in &p.entries {
+        let _ = write!(out, "({name} ");
+        match v {
+            ParamValue::Int(i) => {
+                let _ = write!(out, "{i}");
+            }
+            ParamValue::Float(f) => write_g6(out, *f),
+            ParamValue::Bool(b) => out.push(if *b { '1' } else { '0' }),
+            ParamValue::Text(t) => {
+                let _ = write!(out, "\"{t}\"");
+            }
+        }
+        out.push(')');
+    }
+    out.push_str(")\n");
+}
+
+/// A `(msg T B "…")` line: bytes are copied verbatim, newlines become spaces (as the server does).
+pub fn msg_line(out: &mut Vec<u8>, m: &Message) {
+    out.extend_from_slice(format!("(msg {} {} \"", m.time, m.board).as_bytes());
+    out.extend(m.text.iter().map(|&b| if b == b'\n' { b' ' } else { b }));
+    out.extend_from_slice(b"\")\n");
+}
+
+/// Writes a ULG6 log record by record, keeping the play-mode/team state so that it emits
+/// `(playmode …)` and `(team …)` lines only when they change, as the server's logger does.
+pub struct Ulg6Writer {
+    out: Vec<u8>,
+    mode: Option<PlayMode>,
+    teams: Option<[Team; 2]>,
+    line: String,
+}
+
+impl Default for Ulg6Writer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Ulg6Writer {
+    pub fn new() -> Self {
+        Ulg6Writer {
+            out: b"ULG6\n".to_vec(),
+            mode: None,
+            teams: None,
+            line: String::new(),
+        }
+    }
+
+    fn flush_line(&mut self) {
+        self.out.extend_from_slice(self.line.as_bytes());
+        self.line.clear();
+    }
+
+    pub fn record(&mut self, r: &Record) {
+        match r {
+            Record::ServerParam(p) => params(&mut self.line, "server_param ", p),
+            Record::PlayerParam(p) => params(&mut self.line, "player_param ", p),
+            Record::PlayerType(p) => params(&mut self.line, "player_type ", p),
+            Record::PlayMode { time, mode } => self.playmode(*time, *mode),
+            Record::Team { time, teams } => self.team(time.unwrap_or(0), teams, true),
+            Record::Show(f) => self.show(f),
+            Record::Msg(m) => msg_line(&mut self.out, m),
+            // Tiles are written through their msg record.
+            Record::TeamGraphic(_) => {}
+        }
+        self.flush_line();
+    }
+
+    fn playmode(&mut self, time: u32, mode: PlayMode) {
+        let _ = writeln!(self.line, "(playmode {time} {})", mode.name());
+        self.mode = Some(mode);
+    }
+
+    fn team(&mut self, time: u32, teams: &[Team; 2], force: bool) {
+        if !force && self.teams.as_ref() == Some(teams) {
+            return;
+        }
+        let _ = write!(self.line, "(team {time}");
+        team_fields(&mut self.line, teams);
+        self.line.push_str(")\n");
+        self.teams = Some(teams.clone());
+    }
+
+    /// A show; play-mode and team lines are written first when they changed. The server logs
+    /// nothing before kick-off, and neither does this.
+    pub fn show(&mut self, f: &Frame) {
+        if f.mode == PlayMode::BEFORE_KICK_OFF || f.mode == PlayMode::NULL {
+            return;
+        }
+        if self.mode != Some(f.mode) {
+            self.playmode(f.time, f.mode);
+        }
+        let teams_changed = self.teams.as_ref().is_none_or(|t| {
+            t.iter()
+                .zip(&f.teams)
+                .any(|(a, b)| a.name != b.name || a.score != b.score || a.penalty != b.penalty)
+        });
+        if teams_changed {
+            self.team(f.time, &f.teams, true);
+        }
+        let _ = write!(self.line, "(show {}", f.time);
+        show_body(&mut self.line, f);
+        self.line.push_str(")\n");
+        self.flush_line();
+    }
+
+    pub fn finish(self) -> Vec<u8> {
+        self.out
+    }
+}
+
+/// Writes a whole match as ULG6.
+pub fn ulg6(m: &crate::log::Match) -> Vec<u8> {
+    let mut w = Ulg6Writer::new();
+    if let Some(p) = &m.server_param {
+        w.record(&Record::ServerParam(p.clone()));
+    }
+    if let Some(p) = &m.player_param {
+        w.record(&Record::PlayerParam(p.clone()));
+    }
+    for p in &m.player_types {
+        w.record(&Record::PlayerType(p.clone()));
+    }
+    // Messages go before the first show with a later time, as the server interleaves them.
+    let mut msgs = m.messages.iter().peekable();
+    for f in &m.frames {
+        while let Some(msg) = msgs.next_if(|msg| msg.time < f.time) {
+            w.record(&Record::Msg(msg.clone()));
+        }
+        w.show(f);
+    }
+    for msg in msgs {
+        w.record(&Record::Msg(msg.clone()));
+    }
+    if let Some(t) = &m.last_team {
+        let time = m.frames.last().map_or(0, |f| f.time);
+        w.record(&Record::Team {
+            time: Some(time),
+            teams: t.clone(),
+        });
+    }
+    w.finish()
+}
