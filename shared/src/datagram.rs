@@ -47,7 +47,9 @@ pub fn inflate(bytes: &[u8]) -> Result<Vec<u8>, DatagramError> {
             }
         }
         if z.total_in() == before_in && z.total_out() == before_out && out.len() < out.capacity() {
-            return Err(DatagramError::Zlib("no progress: the data is cut off".into()));
+            return Err(DatagramError::Zlib(
+                "no progress: the data is cut off".into(),
+            ));
         }
     }
     Ok(out)
@@ -130,8 +132,14 @@ mod tests {
     #[test]
     fn garbage_is_an_error_not_a_panic() {
         assert!(matches!(parse_datagram(b""), Err(DatagramError::Empty)));
-        assert!(matches!(parse_datagram(b"hello"), Err(DatagramError::Unknown { .. })));
-        assert!(matches!(parse_datagram(b"(show 1 (pm 3"), Err(DatagramError::Malformed { .. })));
+        assert!(matches!(
+            parse_datagram(b"hello"),
+            Err(DatagramError::Unknown { .. })
+        ));
+        assert!(matches!(
+            parse_datagram(b"(show 1 (pm 3"),
+            Err(DatagramError::Malformed { .. })
+        ));
         assert!(parse_datagram(&[0x78, 0x9c, 1, 2, 3]).is_err());
         assert_eq!(
             parse_datagram(b"(error illegal_client_version)\0").unwrap(),

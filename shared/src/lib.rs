@@ -11,12 +11,14 @@
 //! - [`binary`]: v1/v2/v3 logs and v1/v2 datagrams.
 //! - [`log`]: format detection and the push-style log decoder, [`log::Match`].
 //! - [`datagram`]: one live monitor datagram (plain or zlib) to records.
+//! - [`feed`]: the notices the relay sends browsers next to server datagrams.
 //! - [`write`]: ULG6 logs and v5 monitor shows, in the exact format rcssserver writes.
 //! - [`number`]: fast number parsing and `%g`-style printing.
 
 pub mod binary;
 pub mod datagram;
 pub mod error;
+pub mod feed;
 pub mod json;
 pub mod log;
 pub mod model;

@@ -78,6 +78,10 @@ pub struct LogDecoder {
     error: Option<LogError>,
     raw_fed: u64,
     finished: bool,
+    /// Time of the last show, for binary records that carry none (msgs, v3 PM/TEAM).
+    last_time: u32,
+    /// v3 PM/TEAM records wait here for the show they precede, whose time they take.
+    held: Vec<Record>,
 }
 
 impl Default for LogDecoder {
@@ -100,6 +104,8 @@ impl LogDecoder {
             error: None,
             raw_fed: 0,
             finished: false,
+            last_time: 0,
+            held: Vec::new(),
         }
     }
 
@@ -361,6 +367,7 @@ impl LogDecoder {
             let first = out.len();
             match binary::decode_log_record(version, &buf[pos..], out) {
                 Ok(binary::Step::Record { len, shape }) => {
+                    self.place_binary(out, first);
                     self.complete(&mut out[first..], shape);
                     pos += len;
                 }
@@ -385,7 +392,41 @@ impl LogDecoder {
                 }
             }
         }
+        if at_end && pos == buf.len() && !self.held.is_empty() {
+            let first = out.len();
+            let time = self.last_time;
+            for mut r in self.held.drain(..) {
+                set_time(&mut r, time);
+                out.push(r);
+            }
+            self.complete(&mut out[first..], text::ShowShape::default());
+        }
         pos
+    }
+
+    /// Gives binary records the times their format leaves out: a msg gets the time of the
+    /// show before it; a v3 PM or TEAM record, written just before the show of the cycle it
+    /// changed in, waits for that show and takes its time.
+    fn place_binary(&mut self, out: &mut Vec<Record>, first: usize) {
+        let new = out.split_off(first);
+        for mut r in new {
+            match &mut r {
+                Record::PlayMode { .. } | Record::Team { .. } => self.held.push(r),
+                Record::Show(f) => {
+                    let time = f.time;
+                    for mut h in self.held.drain(..) {
+                        set_time(&mut h, time);
+                        out.push(h);
+                    }
+                    out.push(r);
+                }
+                Record::Msg(m) => {
+                    m.time = self.last_time;
+                    out.push(r);
+                }
+                _ => out.push(r),
+            }
+        }
     }
 
     /// Tracks play mode and score across records and completes log shows that lack them.
@@ -395,6 +436,7 @@ impl LogDecoder {
                 Record::PlayMode { mode, .. } => self.mode = *mode,
                 Record::Team { teams, .. } => self.teams = teams.clone(),
                 Record::Show(frame) => {
+                    self.last_time = frame.time;
                     if shape.has_mode {
                         self.mode = frame.mode;
                     } else {
@@ -409,6 +451,14 @@ impl LogDecoder {
                 _ => {}
             }
         }
+    }
+}
+
+fn set_time(r: &mut Record, t: u32) {
+    match r {
+        Record::PlayMode { time, .. } => *time = t,
+        Record::Team { time, .. } => *time = Some(t),
+        _ => {}
     }
 }
 
@@ -449,7 +499,12 @@ fn detect(buf: &[u8], at_end: bool) -> Detect {
                 };
                 return Detect::Found(v, header);
             }
-            _ => return Detect::Unknown(format!("ULG header with unknown version: {}", excerpt(buf, 0))),
+            _ => {
+                return Detect::Unknown(format!(
+                    "ULG header with unknown version: {}",
+                    excerpt(buf, 0)
+                ))
+            }
         }
     }
     let trimmed = buf

@@ -251,9 +251,15 @@ pub enum Record {
     PlayerParam(Params),
     PlayerType(Params),
     /// A play-mode change (text/JSON logs, v3 PM records).
-    PlayMode { time: u32, mode: PlayMode },
+    PlayMode {
+        time: u32,
+        mode: PlayMode,
+    },
     /// A team/score change (text/JSON logs, v3 TEAM records). `time` is absent in v3.
-    Team { time: Option<u32>, teams: [Team; 2] },
+    Team {
+        time: Option<u32>,
+        teams: [Team; 2],
+    },
     /// A show. For log formats whose shows carry no play mode or score, the decoder fills them
     /// in from the latest `PlayMode`/`Team` record, so every frame is complete on its own.
     Show(Frame),

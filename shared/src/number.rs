@@ -129,7 +129,12 @@ pub fn write_g6(out: &mut String, v: f64) {
     };
     if !(-4..6).contains(&exp) {
         let mant = trim_zeros(mant);
-        let _ = write!(out, "{mant}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
+        let _ = write!(
+            out,
+            "{mant}e{}{:02}",
+            if exp < 0 { '-' } else { '+' },
+            exp.abs()
+        );
     } else {
         let decimals = (5 - exp).max(0) as usize;
         let fixed = format!("{:.*}", decimals, v);
@@ -158,14 +163,26 @@ mod tests {
     #[test]
     fn parses_what_the_server_prints() {
         for text in [
-            "-50.0706", "0", "-0", "130555", "0.800302", "1e-05", "2.5e+06", "31.6843", "-0.0001",
-            "5206.89", "12345678901234567890",
+            "-50.0706",
+            "0",
+            "-0",
+            "130555",
+            "0.800302",
+            "1e-05",
+            "2.5e+06",
+            "31.6843",
+            "-0.0001",
+            "5206.89",
+            "12345678901234567890",
         ] {
             let (v, n) = parse_f64_prefix(text.as_bytes()).unwrap();
             assert_eq!(n, text.len(), "{text}");
             assert_eq!(v, text.parse::<f64>().unwrap(), "{text}");
         }
-        assert_eq!(parse_f64_prefix(b"-0").unwrap().0.to_bits(), (-0.0f64).to_bits());
+        assert_eq!(
+            parse_f64_prefix(b"-0").unwrap().0.to_bits(),
+            (-0.0f64).to_bits()
+        );
         assert_eq!(parse_f64_prefix(b"12)").unwrap(), (12.0, 2));
         assert!(parse_f64_prefix(b"x").is_none());
         assert!(parse_f64_prefix(b"-").is_none());

@@ -58,7 +58,9 @@ const NAMES: [&str; 52] = [
 ];
 
 /// A play mode, stored as its wire index so that frames stay small and copyable.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub struct PlayMode(u8);
 
 impl PlayMode {
@@ -122,7 +124,10 @@ mod tests {
     fn index_and_name_agree_with_the_server_table() {
         assert_eq!(PlayMode::from_index(3).map(PlayMode::name), Some("play_on"));
         assert_eq!(PlayMode::from_name(b"goal_r"), Some(PlayMode::GOAL_R));
-        assert_eq!(PlayMode::from_name(b"illegal_defense_r").map(PlayMode::index), Some(51));
+        assert_eq!(
+            PlayMode::from_name(b"illegal_defense_r").map(PlayMode::index),
+            Some(51)
+        );
         assert_eq!(PlayMode::from_index(52), None);
         assert_eq!(PlayMode::from_name(b"no_such_mode"), None);
         for i in 0..52 {

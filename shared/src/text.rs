@@ -7,7 +7,7 @@
 
 use crate::error::Fail;
 use crate::model::{
-    Ball, Counts, Frame, Message, Params, ParamValue, PenaltyTally, Player, Record, Side, Stamina,
+    Ball, Counts, Frame, Message, ParamValue, Params, PenaltyTally, Player, Record, Side, Stamina,
     Team, TeamGraphic, ViewQuality,
 };
 use crate::number::{parse_f64_prefix, parse_u64_prefix};
@@ -562,7 +562,11 @@ mod tests {
         for i in 0..n {
             let side = if i < 11 { 'l' } else { 'r' };
             s.push(' ');
-            s.push_str(&player.replace("SIDE", &side.to_string()).replace("UNUM", &(i % 11 + 1).to_string()));
+            s.push_str(
+                &player
+                    .replace("SIDE", &side.to_string())
+                    .replace("UNUM", &(i % 11 + 1).to_string()),
+            );
         }
         s.push(')');
         s.into_bytes()
@@ -570,16 +574,22 @@ mod tests {
 
     #[test]
     fn v5_player_fields() {
-        let player = std::str::from_utf8(&V5_LIVE[V5_LIVE.iter().position(|&b| b == b'(').unwrap() + 1..]).unwrap();
-        let player = &player[player.find("((l").unwrap()..player.len() - 1];
+        let text = std::str::from_utf8(V5_LIVE).unwrap();
+        let player = &text[text.find("((l 10)").unwrap()..];
         let tmpl = player.replace("(l 10)", "(SIDE UNUM)");
         let (frame, shape) = parse_show(&show_with(&tmpl, 22)).unwrap();
         assert!(shape.has_mode && shape.has_teams);
         assert_eq!(frame.teams[0].name.as_deref(), Some("A"));
         assert_eq!(frame.teams[1].name, None);
         let p = &frame.players[9];
-        assert_eq!((p.side, p.unum, p.player_type, p.state), (Some(Side::Left), 10, 16, 1));
-        assert_eq!((p.x, p.y, p.body, p.neck), (-10.4958, 19.7347, -102.887, -5.0));
+        assert_eq!(
+            (p.side, p.unum, p.player_type, p.state),
+            (Some(Side::Left), 10, 16, 1)
+        );
+        assert_eq!(
+            (p.x, p.y, p.body, p.neck),
+            (-10.4958, 19.7347, -102.887, -5.0)
+        );
         assert_eq!(p.focus, Some((0.0, 0.0)));
         assert_eq!(p.stamina.unwrap().capacity, Some(77301.0));
         assert_eq!(p.counts.unwrap().len, 12);
@@ -602,7 +612,8 @@ mod tests {
 
     #[test]
     fn rejects_what_is_not_a_show_with_a_position() {
-        let tmpl = "((SIDE UNUM) 0 0x9 -50.0706 1.8438 0 0 -88.613 87 (v h 180) (s 8000 1 1) (c 0))";
+        let tmpl =
+            "((SIDE UNUM) 0 0x9 -50.0706 1.8438 0 0 -88.613 87 (v h 180) (s 8000 1 1) (c 0))";
         assert!(parse_show(&show_with(tmpl, 22)).is_ok());
         let err = parse_show(&show_with(tmpl, 21)).unwrap_err();
         assert_eq!(err.expected, "((SIDE UNUM) player");
@@ -614,11 +625,19 @@ mod tests {
 
     #[test]
     fn msg_text_ends_at_the_last_quote_paren() {
-        let m = parse_msg(b"(msg 0 1 \"(team_graphic_l (22 3 \"8 8 1 1\" \"w c gray100\" \"wwwwwwww\"))\")").unwrap();
-        assert_eq!(m.text, b"(team_graphic_l (22 3 \"8 8 1 1\" \"w c gray100\" \"wwwwwwww\"))");
+        let m = parse_msg(
+            b"(msg 0 1 \"(team_graphic_l (22 3 \"8 8 1 1\" \"w c gray100\" \"wwwwwwww\"))\")",
+        )
+        .unwrap();
+        assert_eq!(
+            m.text,
+            b"(team_graphic_l (22 3 \"8 8 1 1\" \"w c gray100\" \"wwwwwwww\"))"
+        );
         let t = parse_team_graphic(&m.text).unwrap();
         assert_eq!((t.side, t.x, t.y, t.xpm.len()), (Side::Left, 22, 3, 3));
-        let m = parse_msg(b"(msg 0 2 \"Recv REC_L_10: (init REC_L (version 18))\xe4\xf8\x9f\x80\")").unwrap();
+        let m =
+            parse_msg(b"(msg 0 2 \"Recv REC_L_10: (init REC_L (version 18))\xe4\xf8\x9f\x80\")")
+                .unwrap();
         assert!(m.text.ends_with(b"\xe4\xf8\x9f\x80"));
         assert!(parse_msg(b"(msg 0 2 \"unterminated").is_err());
     }
@@ -627,7 +646,19 @@ mod tests {
     fn team_line_with_penalties() {
         let (t, teams) = parse_team(b"(team 375 PEN_L PEN_R 0 0 2 0 1 0)").unwrap();
         assert_eq!(t, 375);
-        assert_eq!(teams[0].penalty, Some(PenaltyTally { scored: 2, missed: 0 }));
-        assert_eq!(teams[1].penalty, Some(PenaltyTally { scored: 1, missed: 0 }));
+        assert_eq!(
+            teams[0].penalty,
+            Some(PenaltyTally {
+                scored: 2,
+                missed: 0
+            })
+        );
+        assert_eq!(
+            teams[1].penalty,
+            Some(PenaltyTally {
+                scored: 1,
+                missed: 0
+            })
+        );
     }
 }

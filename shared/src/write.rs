@@ -2,7 +2,7 @@
 //! opened by any tool) and v5 monitor shows (so a log can be replayed to monitors as if live).
 //! Numbers use `%g`-style 6 significant digits, as the server's iostreams do.
 
-use crate::model::{Frame, Message, Params, ParamValue, Player, Record, Team};
+use crate::model::{Frame, Message, ParamValue, Params, Player, Record, Team};
 use crate::number::write_g6;
 use crate::playmode::PlayMode;
 use std::fmt::Write;
@@ -14,7 +14,12 @@ fn num(out: &mut String, v: f32) {
 fn team_fields(out: &mut String, teams: &[Team; 2]) {
     for t in teams {
         out.push(' ');
-        out.push_str(t.name.as_deref().filter(|n| !n.is_empty()).unwrap_or("null"));
+        out.push_str(
+            t.name
+                .as_deref()
+                .filter(|n| !n.is_empty())
+                .unwrap_or("null"),
+        );
     }
     let _ = write!(out, " {} {}", teams[0].score, teams[1].score);
     if teams[0].penalty.is_some() || teams[1].penalty.is_some() {
@@ -252,4 +257,26 @@ pub fn ulg6(m: &crate::log::Match) -> Vec<u8> {
         });
     }
     w.finish()
+}
+
+/// A record as a text monitor (v5) would receive it, without the NUL: what the relay sends
+/// when it plays a log as if live. Play-mode and team records are `None`: a live monitor gets
+/// them inside each show.
+pub fn monitor_datagram(r: &Record) -> Option<Vec<u8>> {
+    let mut s = String::new();
+    match r {
+        Record::ServerParam(p) => params(&mut s, "server_param ", p),
+        Record::PlayerParam(p) => params(&mut s, "player_param ", p),
+        Record::PlayerType(p) => params(&mut s, "player_type ", p),
+        Record::Show(f) => return Some(monitor_show_v5(f).into_bytes()),
+        Record::Msg(m) => {
+            let mut out = Vec::new();
+            msg_line(&mut out, m);
+            out.pop();
+            return Some(out);
+        }
+        Record::PlayMode { .. } | Record::Team { .. } | Record::TeamGraphic(_) => return None,
+    }
+    s.pop();
+    Some(s.into_bytes())
 }

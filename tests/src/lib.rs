@@ -1,1 +1,15 @@
-//! placeholder
+//! Test support: real fixtures, a fake rcssserver that replays captured monitor traffic, and
+//! helpers to run the relay in-process on port 0.
+//!
+//! Layout:
+//! - [`fixtures`]: paths to the real logs and captures copied into `tests/fixtures/`.
+//! - [`browser`]: headless Chromium driven through chromedriver.
+//! - [`capture`]: reads the `.dgrams` capture format (4-byte big-endian length + payload).
+//! - [`fake_server`]: answers `(dispinit …)` from a new port and replays a capture.
+//! - [`relay_harness`]: starts the relay against a source and returns its address.
+
+pub mod browser;
+pub mod capture;
+pub mod fake_server;
+pub mod fixtures;
+pub mod relay_harness;

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Runs the whole test suite, installing what it needs first: formatting and lints, the web
+# build (the browser tests load it), then every test of the workspace, browser tests included.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+bash scripts/install-tools.sh --browser
+export PATH="$root/.tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+
+echo "==> cargo fmt --check"
+cargo fmt --all -- --check
+echo "==> building the web app"
+bash scripts/build-web.sh
+echo "==> cargo clippy"
+cargo clippy --locked --workspace --all-targets -- -D warnings
+echo "==> cargo test"
+cargo test --locked --workspace --exclude web

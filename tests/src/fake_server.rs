@@ -1,0 +1,70 @@
+//! A fake rcssserver for tests: listens on a "player port", and for every `(dispinit …)`
+//! answers from a new UDP socket (as the real server does) with the datagrams of a real
+//! capture, at a fixed pace. Optionally slips in garbage to check that the relay survives it.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::UdpSocket;
+
+pub struct FakeServer {
+    pub addr: SocketAddr,
+    /// Number of `(dispinit …)` received so far.
+    pub inits: Arc<AtomicUsize>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+#[derive(Clone)]
+pub struct Script {
+    pub datagrams: Vec<Vec<u8>>,
+    pub pace: Duration,
+    /// Garbage datagrams to send before datagram `index`.
+    pub garbage_at: Vec<(usize, Vec<u8>)>,
+}
+
+impl FakeServer {
+    pub async fn start(script: Script) -> FakeServer {
+        let socket = UdpSocket::bind("127.0.0.1:0")
+            .await
+            .expect("bind fake server");
+        let addr = socket.local_addr().expect("fake server address");
+        let inits = Arc::new(AtomicUsize::new(0));
+        let counter = inits.clone();
+        let task = tokio::spawn(async move {
+            let mut buf = vec![0u8; 8192];
+            loop {
+                let Ok((n, peer)) = socket.recv_from(&mut buf).await else {
+                    return;
+                };
+                if !buf[..n].starts_with(b"(dispinit") {
+                    let _ = socket.send_to(b"(error unknown_command)\0", peer).await;
+                    continue;
+                }
+                counter.fetch_add(1, Ordering::SeqCst);
+                let script = script.clone();
+                tokio::spawn(async move {
+                    let Ok(dedicated) = UdpSocket::bind("127.0.0.1:0").await else {
+                        return;
+                    };
+                    for (i, d) in script.datagrams.iter().enumerate() {
+                        for (_, g) in script.garbage_at.iter().filter(|(at, _)| *at == i) {
+                            let _ = dedicated.send_to(g, peer).await;
+                        }
+                        if dedicated.send_to(d, peer).await.is_err() {
+                            return;
+                        }
+                        tokio::time::sleep(script.pace).await;
+                    }
+                });
+            }
+        });
+        FakeServer { addr, inits, task }
+    }
+}
+
+impl Drop for FakeServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}

@@ -1,0 +1,48 @@
+//! Runs the relay in-process on a free port.
+
+use relay::{Config, Source};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+pub struct RunningRelay {
+    pub addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+/// The web app built by `trunk build` (scripts/test.sh builds it before the tests).
+pub fn dist() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../dist")
+}
+
+pub async fn start(source: Source) -> RunningRelay {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind relay");
+    let addr = listener.local_addr().expect("relay address");
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let config = Config {
+        source,
+        dist: dist(),
+    };
+    let task = tokio::spawn(async move {
+        let _ = relay::run(listener, config, async {
+            let _ = rx.await;
+        })
+        .await;
+    });
+    RunningRelay {
+        addr,
+        stop: Some(tx),
+        task,
+    }
+}
+
+impl Drop for RunningRelay {
+    fn drop(&mut self) {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+        self.task.abort();
+    }
+}

@@ -1,0 +1,156 @@
+//! The real page in headless Chromium: the live feed advances, a dropped logfile replays with
+//! the right teams and final score, and bad files get a clear message. Screenshots go to
+//! `tests/artifacts/`.
+//!
+//! Needs the web app built into `dist/` (scripts/test.sh does it) and Debian's chromium and
+//! chromium-driver.
+
+use fantoccini::key::Key;
+use fantoccini::Locator;
+use pitchside_tests::browser::Browser;
+use pitchside_tests::{capture, fake_server, fixtures, relay_harness};
+use relay::monitor::MonitorConfig;
+use relay::Source;
+use std::time::Duration;
+
+fn require_dist() {
+    let index = relay_harness::dist().join("index.html");
+    assert!(
+        index.is_file(),
+        "{} is missing: build the web app first (scripts/test.sh runs `trunk build --release --offline`)",
+        index.display()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn live_page_shows_the_cycle_advancing() {
+    require_dist();
+    let datagrams = capture::split(&fixtures::read(fixtures::V5_CAPTURE)).unwrap();
+    let server = fake_server::FakeServer::start(fake_server::Script {
+        datagrams,
+        pace: Duration::from_millis(40),
+        garbage_at: vec![],
+    })
+    .await;
+    let mut mc = MonitorConfig::new(server.addr);
+    mc.retry = Duration::from_millis(200);
+    let relay = relay_harness::start(Source::Server(mc)).await;
+    let b = Browser::start().await;
+    b.client
+        .goto(&format!("http://{}/", relay.addr))
+        .await
+        .unwrap();
+    b.wait_text("#source", "the live badge", |t| t.starts_with("Live"))
+        .await;
+    let first: u32 = b
+        .wait_text("#cycle", "a cycle of the capture", |t| {
+            t.parse::<u32>().is_ok_and(|c| c >= 1032)
+        })
+        .await
+        .parse()
+        .unwrap();
+    let later: u32 = b
+        .wait_text("#cycle", "the cycle to advance", |t| {
+            t.parse::<u32>().is_ok_and(|c| c > first + 5)
+        })
+        .await
+        .parse()
+        .unwrap();
+    assert!(later > first);
+    assert_eq!(b.text("#team-l").await, "HELIOS_L");
+    assert_eq!(b.text("#team-r").await, "HELIOS_R");
+    let shot = b.screenshot("live").await;
+    eprintln!("screenshot: {}", shot.display());
+    b.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn uploaded_log_replays_to_the_final_score_and_bad_files_are_explained() {
+    require_dist();
+    // The relay's own feed is a slow replay; opening a file must take over the view.
+    let script =
+        relay::replay::Script::from_log(relay::replay::BUNDLED_NAME, relay::replay::BUNDLED_LOG)
+            .unwrap();
+    let relay = relay_harness::start(Source::Replay {
+        script,
+        step: Duration::from_millis(500),
+    })
+    .await;
+    let b = Browser::start().await;
+    b.client
+        .goto(&format!("http://{}/", relay.addr))
+        .await
+        .unwrap();
+    b.wait_text("#source", "the replay badge", |t| t.starts_with("Replay"))
+        .await;
+
+    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
+    let path = fixtures::path(fixtures::SHORT_V6);
+    input.send_keys(&path.display().to_string()).await.unwrap();
+    b.wait_text("#frames", "all 679 shows", |t| t.ends_with("/ 679"))
+        .await;
+    assert!(b
+        .text("#source")
+        .await
+        .contains("20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz"));
+    // Jump to the end with the keyboard, as a user would.
+    b.client
+        .find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .send_keys(&Key::End.to_string())
+        .await
+        .unwrap();
+    b.wait_text("#cycle", "the last cycle", |t| t == "600")
+        .await;
+    assert_eq!(b.text("#team-l").await, "SHORT_L_a");
+    assert_eq!(b.text("#team-r").await, "SHORT_R_a");
+    assert_eq!(b.text("#score-l").await, "0");
+    assert_eq!(b.text("#score-r").await, "1");
+    assert_eq!(b.text("#playmode").await, "time over");
+    assert_eq!(b.text("#error").await, "", "a good file shows no error");
+    b.screenshot("file-final").await;
+
+    // Not a log at all.
+    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
+    let not_a_log = fixtures::dir().join("README.md");
+    input
+        .send_keys(&not_a_log.display().to_string())
+        .await
+        .unwrap();
+    let err = b
+        .wait_text("#error", "an error about the format", |t| !t.is_empty())
+        .await;
+    assert!(
+        err.contains("Cannot open README.md") && err.contains("not an rcssserver game log"),
+        "{err}"
+    );
+    b.screenshot("file-not-a-log").await;
+
+    // A log cut off in the middle of a show line.
+    let full = fixtures::read(fixtures::SHORT_V6);
+    let cut = full.len() / 2;
+    let truncated =
+        std::env::temp_dir().join(format!("pitchside-truncated-{}.rcg", std::process::id()));
+    std::fs::write(&truncated, &full[..cut]).unwrap();
+    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
+    input
+        .send_keys(&truncated.display().to_string())
+        .await
+        .unwrap();
+    let err = b
+        .wait_text("#error", "an error about the cut", |t| {
+            t.contains("damaged")
+        })
+        .await;
+    assert!(err.contains("line"), "the error says where: {err}");
+    let frames = b.text("#frames").await;
+    let n: usize = frames.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!(
+        n > 200 && n < 679,
+        "frames before the cut are kept: {frames}"
+    );
+    b.screenshot("file-truncated").await;
+    let _ = std::fs::remove_file(truncated);
+    b.close().await;
+}

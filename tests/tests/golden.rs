@@ -1,0 +1,117 @@
+//! Golden summaries: `pitchside-inspect --json` of every real logfile fixture must equal the
+//! checked-in `tests/golden/<fixture>.json`. `PITCHSIDE_BLESS=1 cargo test -p pitchside-tests
+//! --test golden` rewrites them (then read the diff before committing it).
+
+use pitchside_shared::parse_log;
+use pitchside_tests::fixtures;
+use relay::inspect::summarize;
+use std::path::{Path, PathBuf};
+
+fn log_fixtures() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let logs = fixtures::dir().join("logs");
+    for dir in std::fs::read_dir(&logs).expect("tests/fixtures/logs") {
+        let dir = dir.unwrap().path();
+        for f in std::fs::read_dir(&dir).unwrap() {
+            let f = f.unwrap().path();
+            let name = f.to_string_lossy();
+            if name.ends_with(".rcg") || name.ends_with(".rcg.gz") {
+                out.push(f);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn golden_path(fixture: &Path) -> PathBuf {
+    let dir = fixture
+        .parent()
+        .and_then(|p| p.file_name())
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("golden")
+        .join(format!("{dir}.json"))
+}
+
+#[test]
+fn every_log_fixture_matches_its_golden_summary() {
+    let bless = std::env::var_os("PITCHSIDE_BLESS").is_some();
+    let fixtures = log_fixtures();
+    assert!(fixtures.len() >= 6, "fixtures found: {fixtures:?}");
+    let mut failures = Vec::new();
+    for f in &fixtures {
+        let bytes = std::fs::read(f).unwrap();
+        let summary = summarize(&parse_log(&bytes));
+        let text = serde_json::to_string_pretty(&summary).unwrap() + "\n";
+        let golden = golden_path(f);
+        if bless {
+            std::fs::create_dir_all(golden.parent().unwrap()).unwrap();
+            std::fs::write(&golden, &text).unwrap();
+            continue;
+        }
+        match std::fs::read_to_string(&golden) {
+            Ok(expected) if expected == text => {}
+            Ok(expected) => failures.push(format!(
+                "{}: summary differs from {}\n--- expected\n{expected}\n--- got\n{text}",
+                f.display(),
+                golden.display()
+            )),
+            Err(e) => failures.push(format!(
+                "{}: no golden file {} ({e})",
+                f.display(),
+                golden.display()
+            )),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The goldens agree with what the fixture set documents about each game, so a blessed golden
+/// cannot silently hold a wrong summary.
+#[test]
+fn goldens_agree_with_the_documented_facts() {
+    let read = |name: &str| -> serde_json::Value {
+        let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("golden")
+            .join(format!("{name}.json"));
+        serde_json::from_str(
+            &std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())),
+        )
+        .unwrap()
+    };
+    let v6 = read("short-v6");
+    assert_eq!(v6["version"], 6);
+    assert_eq!(v6["shows"], 679);
+    assert_eq!(v6["cycles"], 600);
+    assert_eq!(v6["teams"], serde_json::json!(["SHORT_L_a", "SHORT_R_a"]));
+    assert_eq!(v6["score"], serde_json::json!([0, 1]));
+    assert_eq!(v6["messages"], 93);
+    assert_eq!(v6["error"], serde_json::Value::Null);
+    let v4 = read("short-v4");
+    assert_eq!(
+        (v4["version"].clone(), v4["shows"].clone()),
+        (serde_json::json!(4), serde_json::json!(649))
+    );
+    let v5 = read("short-v5");
+    assert_eq!(
+        (v5["version"].clone(), v5["shows"].clone()),
+        (serde_json::json!(5), serde_json::json!(769))
+    );
+    assert_eq!(v5["score"], serde_json::json!([1, 0]));
+    let pen = read("penalty-shootout-v6");
+    assert_eq!(pen["penalties"], serde_json::json!([4, 1, 2, 2]));
+    assert_eq!(
+        pen["goals"],
+        serde_json::json!([]),
+        "shoot-out kicks are not goals"
+    );
+    let rec = read("record-messages-v6");
+    assert_eq!(rec["messages"], 17318);
+    assert_eq!(rec["shows"], 429);
+    let ops = read("operator-commands-v6");
+    assert_eq!(ops["shows"], 879);
+    assert_eq!(ops["score"], serde_json::json!([0, 1]));
+}
