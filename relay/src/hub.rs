@@ -34,8 +34,9 @@ pub enum Kind {
 
 struct State {
     feed: Notice,
-    header: Vec<Bytes>,
-    play: VecDeque<Bytes>,
+    /// Everything since the connection began, in arrival order, so a late joiner sees exactly
+    /// what an early one saw.
+    history: VecDeque<(Kind, Bytes)>,
     play_bytes: usize,
 }
 
@@ -65,8 +66,7 @@ impl Hub {
                     source: FeedSource::Waiting,
                     label: String::new(),
                 },
-                header: Vec::new(),
-                play: VecDeque::new(),
+                history: VecDeque::new(),
                 play_bytes: 0,
             }),
             tx,
@@ -80,10 +80,9 @@ impl Hub {
 
     pub fn subscribe(&self) -> Subscription {
         let st = self.lock();
-        let mut backlog = Vec::with_capacity(1 + st.header.len() + st.play.len());
+        let mut backlog = Vec::with_capacity(1 + st.history.len());
         backlog.push(Event::Notice(st.feed.clone()));
-        backlog.extend(st.header.iter().cloned().map(Event::Datagram));
-        backlog.extend(st.play.iter().cloned().map(Event::Datagram));
+        backlog.extend(st.history.iter().map(|(_, b)| Event::Datagram(b.clone())));
         let live = self.tx.subscribe();
         drop(st);
         Subscription { backlog, live }
@@ -106,36 +105,33 @@ impl Hub {
     /// Forgets the current match; spectators are told to clear their view.
     pub fn reset(&self) {
         let mut st = self.lock();
-        st.header.clear();
-        st.play.clear();
+        st.history.clear();
         st.play_bytes = 0;
         let _ = self.tx.send(Event::Notice(Notice::Reset));
     }
 
     pub fn publish(&self, kind: Kind, datagram: Bytes) {
         let mut st = self.lock();
-        match kind {
-            Kind::ServerParam => {
-                if !st.play.is_empty() || !st.header.is_empty() {
-                    st.header.clear();
-                    st.play.clear();
-                    st.play_bytes = 0;
-                    let _ = self.tx.send(Event::Notice(Notice::Reset));
-                }
-                st.header.push(datagram.clone());
-            }
-            Kind::Header => st.header.push(datagram.clone()),
-            Kind::Play => {
-                st.play_bytes += datagram.len();
-                st.play.push_back(datagram.clone());
-                while st.play_bytes > HISTORY_CAP_BYTES {
-                    match st.play.pop_front() {
-                        Some(old) => st.play_bytes -= old.len(),
-                        None => break,
+        if kind == Kind::ServerParam && !st.history.is_empty() {
+            st.history.clear();
+            st.play_bytes = 0;
+            let _ = self.tx.send(Event::Notice(Notice::Reset));
+        }
+        if kind == Kind::Play {
+            st.play_bytes += datagram.len();
+            while st.play_bytes > HISTORY_CAP_BYTES {
+                // Drop the oldest play datagram; parameters and team graphics stay.
+                match st.history.iter().position(|(k, _)| *k == Kind::Play) {
+                    Some(i) => {
+                        if let Some((_, old)) = st.history.remove(i) {
+                            st.play_bytes -= old.len();
+                        }
                     }
+                    None => break,
                 }
             }
         }
+        st.history.push_back((kind, datagram.clone()));
         let _ = self.tx.send(Event::Datagram(datagram));
     }
 

@@ -540,6 +540,8 @@ pub struct Match {
     pub player_types: Vec<crate::model::Params>,
     pub frames: Vec<crate::model::Frame>,
     pub messages: Vec<crate::model::Message>,
+    /// For each message, how many frames came before it, so a writer keeps the interleaving.
+    pub message_positions: Vec<usize>,
     pub team_graphics: Vec<crate::model::TeamGraphic>,
     /// Every play-mode change with its cycle, from mode records or from the shows themselves.
     pub mode_changes: Vec<(u32, PlayMode)>,
@@ -577,7 +579,10 @@ impl Match {
                     self.frames.push(frame);
                 }
             }
-            Record::Msg(m) => self.messages.push(m),
+            Record::Msg(m) => {
+                self.message_positions.push(self.frames.len());
+                self.messages.push(m);
+            }
             Record::TeamGraphic(t) => self.team_graphics.push(t),
         }
     }

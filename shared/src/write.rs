@@ -238,15 +238,24 @@ pub fn ulg6(m: &crate::log::Match) -> Vec<u8> {
     for p in &m.player_types {
         w.record(&Record::PlayerType(p.clone()));
     }
-    // Messages go before the first show with a later time, as the server interleaves them.
-    let mut msgs = m.messages.iter().peekable();
-    for f in &m.frames {
-        while let Some(msg) = msgs.next_if(|msg| msg.time < f.time) {
+    // Messages keep their place between the shows, as the source had them.
+    let mut msgs = m
+        .messages
+        .iter()
+        .zip(
+            m.message_positions
+                .iter()
+                .copied()
+                .chain(std::iter::repeat(usize::MAX)),
+        )
+        .peekable();
+    for (i, f) in m.frames.iter().enumerate() {
+        while let Some((msg, _)) = msgs.next_if(|(_, pos)| *pos <= i) {
             w.record(&Record::Msg(msg.clone()));
         }
         w.show(f);
     }
-    for msg in msgs {
+    for (msg, _) in msgs {
         w.record(&Record::Msg(msg.clone()));
     }
     if let Some(t) = &m.last_team {

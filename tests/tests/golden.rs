@@ -85,7 +85,7 @@ fn goldens_agree_with_the_documented_facts() {
     let v6 = read("short-v6");
     assert_eq!(v6["version"], 6);
     assert_eq!(v6["shows"], 679);
-    assert_eq!(v6["cycles"], 600);
+    assert_eq!(v6["cycles"], 599, "1..600 without the half-time cycle 300");
     assert_eq!(v6["teams"], serde_json::json!(["SHORT_L_a", "SHORT_R_a"]));
     assert_eq!(v6["score"], serde_json::json!([0, 1]));
     assert_eq!(v6["messages"], 93);
@@ -114,4 +114,23 @@ fn goldens_agree_with_the_documented_facts() {
     let ops = read("operator-commands-v6");
     assert_eq!(ops["shows"], 879);
     assert_eq!(ops["score"], serde_json::json!([0, 1]));
+}
+
+#[test]
+fn the_full_game_has_its_documented_goals() {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("golden/full-v6-realtime.json");
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+    let cycles: Vec<u64> = v["goals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["cycle"].as_u64().unwrap())
+        .collect();
+    assert_eq!(cycles, [272, 1863, 3166, 3456, 4871]);
+    assert_eq!(v["score"], serde_json::json!([2, 3]));
+    assert_eq!(v["shows"], 6489);
+    assert_eq!(
+        v["cycles"], 5999,
+        "1..6000 without the half-time cycle 3000"
+    );
 }

@@ -321,7 +321,13 @@ fn FieldCanvas() -> impl IntoView {
         if let Some(c) = canvas.get_untracked() {
             let el: &web_sys::Element = c.as_ref();
             let w = f64::from(el.client_width());
-            let h = w * 0.66;
+            // Keep score bar, field and controls on one screen: the pitch is 1.55:1 with
+            // its margins; leave ~210 px for the bars above and below.
+            let room = web_sys::window()
+                .and_then(|win| win.inner_height().ok())
+                .and_then(|v| v.as_f64())
+                .map_or(f64::MAX, |vh| vh - 210.0);
+            let h = (w / 1.55).min(room).max(180.0);
             size.set((w, h));
         }
     };

@@ -1,0 +1,8 @@
+//! One live datagram of arbitrary bytes: decoded or refused, never a panic.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let _ = pitchside_shared::datagram::parse_datagram(data);
+});

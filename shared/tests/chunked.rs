@@ -1,0 +1,135 @@
+//! Push decoding: feeding a real log one byte at a time, or in random slices, gives exactly
+//! what a one-shot decode gives.
+
+mod common;
+
+use pitchside_shared::{LogDecoder, Record};
+
+fn decode_in(bytes: &[u8], mut next_len: impl FnMut() -> usize) -> (Vec<Record>, Option<String>) {
+    let mut d = LogDecoder::new();
+    let mut out = Vec::new();
+    let mut pos = 0;
+    while pos < bytes.len() {
+        let n = next_len().clamp(1, bytes.len() - pos);
+        if let Err(e) = d.feed(&bytes[pos..pos + n], &mut out) {
+            return (out, Some(e.to_string()));
+        }
+        pos += n;
+    }
+    let err = d.finish(&mut out).err().map(|e| e.to_string());
+    (out, err)
+}
+
+fn one_shot(bytes: &[u8]) -> (Vec<Record>, Option<String>) {
+    decode_in(bytes, || usize::MAX)
+}
+
+/// xorshift: reproducible slice sizes without a dependency.
+fn rng(mut seed: u64) -> impl FnMut() -> usize {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % 70_000) as usize + 1
+    }
+}
+
+#[test]
+fn byte_at_a_time_equals_one_shot_on_every_short_log() {
+    for (name, rel) in common::SHORT {
+        let bytes = common::read(rel);
+        let whole = one_shot(&bytes);
+        assert!(whole.1.is_none(), "{name}: {:?}", whole.1);
+        assert!(whole.0.len() > 600, "{name}: {} records", whole.0.len());
+        let bytewise = decode_in(&bytes, || 1);
+        assert!(bytewise == whole, "{name}: byte-at-a-time decode differs");
+    }
+}
+
+#[test]
+fn byte_at_a_time_through_gzip() {
+    let raw = std::fs::read(common::path(common::SHORT[5].1)).unwrap();
+    let whole = one_shot(&raw);
+    assert!(whole.1.is_none());
+    assert!(decode_in(&raw, || 1) == whole);
+}
+
+#[test]
+fn random_slices_of_the_full_game_equal_one_shot() {
+    let raw = std::fs::read(common::path(common::FULL_GAME)).unwrap();
+    let bytes = common::read(common::FULL_GAME);
+    let whole = one_shot(&bytes);
+    assert!(whole.1.is_none(), "{:?}", whole.1);
+    let shows = whole
+        .0
+        .iter()
+        .filter(|r| matches!(r, Record::Show(_)))
+        .count();
+    assert_eq!(shows, 6489);
+    for seed in [1, 2] {
+        assert!(decode_in(&bytes, rng(seed)) == whole, "seed {seed}");
+    }
+    assert!(
+        decode_in(&raw, rng(3)) == whole,
+        "compressed, random slices"
+    );
+}
+
+#[test]
+fn a_truncated_log_keeps_every_earlier_frame() {
+    for (name, rel) in common::SHORT {
+        let bytes = common::read(rel);
+        let (whole, _) = one_shot(&bytes);
+        let cut = bytes.len() * 2 / 3 + 7;
+        let (part, err) = one_shot(&bytes[..cut]);
+        let err = err.unwrap_or_else(|| panic!("{name}: a cut at {cut} is an error"));
+        assert!(
+            err.contains("ends inside") || err.contains("expected"),
+            "{name}: {err}"
+        );
+        assert!(!part.is_empty() && part.len() < whole.len(), "{name}");
+        assert_eq!(
+            &whole[..part.len()],
+            &part[..],
+            "{name}: records before the cut are intact"
+        );
+    }
+}
+
+#[test]
+fn a_truncated_gzip_keeps_every_earlier_frame() {
+    let raw = std::fs::read(common::path(common::SHORT[5].1)).unwrap();
+    let (whole, _) = one_shot(&raw);
+    let (part, err) = one_shot(&raw[..raw.len() / 2]);
+    let err = err.expect("a cut gzip is an error");
+    assert!(err.contains("gzip"), "{err}");
+    assert!(part.len() > 100);
+    assert_eq!(&whole[..part.len()], &part[..]);
+}
+
+#[test]
+fn garbage_in_the_middle_is_reported_with_its_line() {
+    let mut bytes = common::read(common::SHORT[5].1);
+    let line_start = bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .nth(399)
+        .map(|(i, _)| i + 1)
+        .unwrap();
+    bytes.splice(
+        line_start..line_start,
+        b"(show 77 ((b) 1 2 zz\n".iter().copied(),
+    );
+    let (part, err) = one_shot(&bytes);
+    let err = err.unwrap();
+    assert!(
+        err.starts_with("line 401: show record: expected ball vx"),
+        "{err}"
+    );
+    assert!(
+        err.contains("\"zz\""),
+        "the offending bytes are shown: {err}"
+    );
+    assert!(part.len() > 300);
+}

@@ -1,0 +1,60 @@
+//! Access to the real fixtures in `tests/fixtures/` (gzipped copies of rcssserver 19 output).
+#![allow(dead_code)]
+
+use std::io::Read;
+use std::path::PathBuf;
+
+pub fn path(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures")
+        .join(rel)
+}
+
+/// A fixture's bytes as the server wrote them (gunzipped).
+pub fn read(rel: &str) -> Vec<u8> {
+    let raw = std::fs::read(path(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(&raw[..])
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
+pub const SHORT: [(&str, &str); 7] = [
+    (
+        "v1",
+        "logs/short-v1/20261122132514-SHORT_L_a_0-vs-SHORT_R_a_0.rcg.gz",
+    ),
+    (
+        "v2",
+        "logs/short-v2/20261122132541-SHORT_L_a_0-vs-SHORT_R_a_0.rcg.gz",
+    ),
+    (
+        "v3",
+        "logs/short-v3/20261122132604-SHORT_L_a_0-vs-SHORT_R_a_0.rcg.gz",
+    ),
+    (
+        "v4",
+        "logs/short-v4/20261122132629-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz",
+    ),
+    (
+        "v5",
+        "logs/short-v5/20261122132656-SHORT_L_a_1-vs-SHORT_R_a_0.rcg.gz",
+    ),
+    (
+        "v6",
+        "logs/short-v6/20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz",
+    ),
+    (
+        "json",
+        "logs/short-json/20261122132746-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz",
+    ),
+];
+
+pub const V6_OTHERS: [&str; 3] = [
+    "logs/penalty-shootout-v6/20261122132810-PEN_L_0_4-vs-PEN_R_0_2.rcg.gz",
+    "logs/record-messages-v6/20261122132927-REC_L_0-vs-REC_R_0.rcg.gz",
+    "logs/operator-commands-v6/20261122132312-OPS_L_0-vs-OPS_R_1.rcg.gz",
+];
+
+pub const FULL_GAME: &str = "logs/full-v6-realtime/20261122131124-HELIOS_L_2-vs-HELIOS_R_3.rcg.gz";
