@@ -163,7 +163,7 @@ impl LogDecoder {
         }
         if self.gunzip.is_some() {
             self.inflate(chunk)?;
-        } else if self.pending.is_empty() && self.version.is_some() {
+        } else if self.pending.is_empty() {
             // Fast path: decode straight from the caller's chunk, keep only the incomplete tail.
             let used = self.decode_from(chunk, out, false);
             self.pending.extend_from_slice(&chunk[used..]);

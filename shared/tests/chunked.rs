@@ -1,5 +1,6 @@
 //! Push decoding: feeding a real log one byte at a time, or in random slices, gives exactly
 //! what a one-shot decode gives.
+#![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
 
 mod common;
 

@@ -1,6 +1,7 @@
 //! The ULG6 writer: text logs read, written and read again give the same match; a ULG6 log
 //! comes out byte for byte as rcssserver wrote it; binary and JSON logs survive within the
 //! quantisation of their source.
+#![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
 
 mod common;
 

@@ -106,6 +106,8 @@ impl Browser {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("artifacts");
         let _ = std::fs::create_dir_all(&dir);
         let path = dir.join(format!("{name}.png"));
+        // The file input scrolls the page when a file is sent to it; show the whole page.
+        let _ = self.client.execute("window.scrollTo(0, 0)", vec![]).await;
         let png = self.client.screenshot().await.expect("screenshot");
         std::fs::write(&path, png).expect("write screenshot");
         path

@@ -8,16 +8,20 @@ use pitchside_shared::{LogDecoder, LogError, Record};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// Bytes decoded between two yields to the browser.
-const SLICE: usize = 2 << 20;
+/// Input bytes decoded between two yields to the browser. The first slice is small so the
+/// first frame is drawn at once; later ones are larger so yields cost little in total.
+const FIRST_SLICE: usize = 64 << 10;
+const SLICE: usize = 1 << 20;
 
 pub fn open(m: Monitor, file: web_sys::File) {
+    let handed = now();
     wasm_bindgen_futures::spawn_local(async move {
         let name = file.name();
         m.playing.set(false);
         m.mode.set(Mode::File);
         m.follow.set(false);
         m.error.set(None);
+        m.timings.set(None);
         m.clear();
         m.source.set(format!("File: {name}"));
         m.progress.set(Some(format!("reading {name}…")));
@@ -29,18 +33,18 @@ pub fn open(m: Monitor, file: web_sys::File) {
                 return;
             }
         };
-        decode(m, &name, &bytes).await;
+        decode(m, &name, &bytes, handed).await;
     });
 }
 
-async fn decode(m: Monitor, name: &str, bytes: &[u8]) {
-    let started = now();
+async fn decode(m: Monitor, name: &str, bytes: &[u8], started: f64) {
     let mut decoder = LogDecoder::new();
     let mut records = Vec::new();
     let mut frames = Vec::new();
     let mut result = Ok(());
     let mut first_shown = false;
-    for chunk in bytes.chunks(SLICE) {
+    let (head, tail) = bytes.split_at(bytes.len().min(FIRST_SLICE));
+    for chunk in std::iter::once(head).chain(tail.chunks(SLICE)) {
         result = decoder.feed(chunk, &mut records);
         take_frames(&mut records, &mut frames, m);
         if !first_shown && !frames.is_empty() {
@@ -48,6 +52,8 @@ async fn decode(m: Monitor, name: &str, bytes: &[u8]) {
             m.set_frames(frames.clone());
             m.index.set(0);
             first_shown = true;
+            yield_to_browser().await;
+            m.timings.set(Some((now() - started, None)));
         }
         let pct = (decoder.bytes_fed() * 100) / (bytes.len().max(1) as u64);
         m.progress.set(Some(format!("parsing {name}: {pct}%")));
@@ -63,6 +69,7 @@ async fn decode(m: Monitor, name: &str, bytes: &[u8]) {
     let n = frames.len();
     m.set_frames(frames);
     let ms = now() - started;
+    m.timings.update(|t| *t = Some((t.map_or(ms, |t| t.0), Some(ms))));
     let version = decoder
         .version()
         .map(|v| format!("v{v}"))

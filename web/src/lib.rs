@@ -42,6 +42,9 @@ pub struct Monitor {
     pub source: RwSignal<String>,
     pub error: RwSignal<Option<String>>,
     pub progress: RwSignal<Option<String>>,
+    /// Opening a file: ms from the file being handed to the page to the first frame drawn,
+    /// and to all frames parsed. Read by the browser benchmark.
+    pub timings: RwSignal<Option<(f64, Option<f64>)>>,
     pub goal_width: RwSignal<f64>,
 }
 
@@ -57,6 +60,7 @@ impl Monitor {
             source: RwSignal::new("connecting to the relay…".into()),
             error: RwSignal::new(None),
             progress: RwSignal::new(None),
+            timings: RwSignal::new(None),
             goal_width: RwSignal::new(field::DEFAULT_GOAL_WIDTH),
         }
     }
@@ -305,6 +309,12 @@ pub fn App() -> impl IntoView {
                     <button id="back-live" on:click=move |_| live::resume(m)>"Back to live"</button>
                 </Show>
             </div>
+            <span
+                id="timings"
+                hidden
+                data-first-frame-ms=move || m.timings.get().map(|t| format!("{:.1}", t.0)).unwrap_or_default()
+                data-all-frames-ms=move || m.timings.get().and_then(|t| t.1).map(|t| format!("{t:.1}")).unwrap_or_default()
+            ></span>
             <p class="hint">"Drop a .rcg or .rcg.gz logfile anywhere on the page to replay it. Space: play/pause, ←/→: step, Shift+←/→: 100 cycles."</p>
         </div>
     }

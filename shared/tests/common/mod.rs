@@ -1,4 +1,5 @@
 //! Access to the real fixtures in `tests/fixtures/` (gzipped copies of rcssserver 19 output).
+#![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
 #![allow(dead_code)]
 
 use std::io::Read;
