@@ -463,7 +463,7 @@ fn set_time(r: &mut Record, t: u32) {
 }
 
 fn memchr_nl(s: &[u8]) -> Option<usize> {
-    s.iter().position(|&b| b == b'\n')
+    memchr::memchr(b'\n', s)
 }
 
 enum Detect {

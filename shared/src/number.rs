@@ -10,6 +10,44 @@ const POW10: [f64; 23] = [
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];
 
+/// Loads 8 bytes at `i` little-endian, if there are 8.
+#[inline(always)]
+fn load8(s: &[u8], i: usize) -> Option<u64> {
+    let b = s.get(i..i + 8)?;
+    let mut a = [0u8; 8];
+    a.copy_from_slice(b);
+    Some(u64::from_le_bytes(a))
+}
+
+/// The leading ASCII digits of 8 bytes (first byte lowest), as (value, count), all at once:
+/// a digit loop mispredicts its exit on every number, and logs are ~4 million numbers.
+/// Bytes after the first non-digit may be anything.
+#[inline(always)]
+fn swar_digits(chunk: u64) -> (u64, usize) {
+    let sub = chunk.wrapping_sub(0x3030_3030_3030_3030);
+    let non_digit = (sub.wrapping_add(0x7676_7676_7676_7676) | sub) & 0x8080_8080_8080_8080;
+    let n = (non_digit.trailing_zeros() / 8) as usize;
+    if n == 0 {
+        return (0, 0);
+    }
+    // Move the n digits to the top; the zero bytes below become leading zeros.
+    let aligned = sub << (8 * (8 - n) as u32);
+    (eight_digits(aligned), n)
+}
+
+/// Eight digit values (0..=9, most significant in the lowest byte) to their number.
+#[inline(always)]
+fn eight_digits(val: u64) -> u64 {
+    const MASK: u64 = 0x0000_00FF_0000_00FF;
+    const MUL1: u64 = 0x000F_4240_0000_0064;
+    const MUL2: u64 = 0x0000_2710_0000_0001;
+    let val = val.wrapping_mul(10).wrapping_add(val >> 8);
+    ((val & MASK)
+        .wrapping_mul(MUL1)
+        .wrapping_add(((val >> 16) & MASK).wrapping_mul(MUL2)))
+        >> 32
+}
+
 /// Parses a decimal number at the start of `s`; returns it and the bytes used.
 #[inline]
 pub fn parse_f64_prefix(s: &[u8]) -> Option<(f64, usize)> {
@@ -25,6 +63,30 @@ pub fn parse_f64_prefix(s: &[u8]) -> Option<(f64, usize)> {
         }
         _ => false,
     };
+    // Fast path: fewer than 8 integer and 8 fraction digits, no exponent.
+    if let Some(chunk) = load8(s, i) {
+        let (int, n_int) = swar_digits(chunk);
+        if n_int < 8 {
+            let mut j = i + n_int;
+            let mut m = int;
+            let mut frac = 0;
+            let mut ok = true;
+            if s.get(j) == Some(&b'.') {
+                match load8(s, j + 1).map(swar_digits) {
+                    Some((f, n)) if n < 8 => {
+                        m = int * POW10_INT[n] + f;
+                        frac = n;
+                        j += 1 + n;
+                    }
+                    _ => ok = false,
+                }
+            }
+            if ok && n_int + frac > 0 && !matches!(s.get(j), Some(b'e' | b'E')) {
+                let v = m as f64 / POW10[frac];
+                return Some((if neg { -v } else { v }, j));
+            }
+        }
+    }
     let mut mantissa: u64 = 0;
     let mut digits = 0u32;
     let int_start = i;
@@ -86,9 +148,57 @@ fn slow(s: &[u8], int_start: usize, neg: bool, has_exp: bool) -> Option<(f64, us
     Some((if neg { -v } else { v }, i))
 }
 
+const INV_POW10: [f64; 8] = [1e0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7];
+
+/// Like [`parse_f64_prefix`], straight to `f32`, which is what frames store.
+///
+/// A division per number stalled the parser (a third of its time), so this multiplies by
+/// 10^-k in `f64` instead. That product is within 2^-52 of m/10^k, while a decimal with
+/// m < 2^24 and k <= 7 is never closer than ~3e-15 (relative) to an `f32` rounding midpoint
+/// (and never exactly on one), so narrowing gives the correctly rounded `f32`; the test
+/// `f32_fast_path_is_correctly_rounded` checks this against the standard parser.
+#[inline]
+pub fn parse_f32_prefix(s: &[u8]) -> Option<(f32, usize)> {
+    let neg = s.first() == Some(&b'-');
+    let i = usize::from(neg);
+    if let Some(chunk) = load8(s, i) {
+        let (int, n_int) = swar_digits(chunk);
+        if n_int < 8 {
+            let mut j = i + n_int;
+            let mut m = int;
+            let mut frac = 0;
+            if s.get(j) == Some(&b'.') {
+                if let Some((f, n)) = load8(s, j + 1).map(swar_digits) {
+                    if n < 8 {
+                        m = int * POW10_INT[n] + f;
+                        frac = n;
+                        j += 1 + n;
+                    } else {
+                        m = u64::MAX;
+                    }
+                } else {
+                    m = u64::MAX;
+                }
+            }
+            if m < (1 << 24) && n_int + frac > 0 && !matches!(s.get(j), Some(b'e' | b'E')) {
+                let v = (m as u32 as f64 * INV_POW10[frac]) as f32;
+                return Some((if neg { -v } else { v }, j));
+            }
+        }
+    }
+    parse_f64_prefix(s).map(|(v, n)| (v as f32, n))
+}
+
+const POW10_INT: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
+
 /// Parses an unsigned decimal integer prefix.
 #[inline]
 pub fn parse_u64_prefix(s: &[u8]) -> Option<(u64, usize)> {
+    if let Some((v, n)) = load8(s, 0).map(swar_digits) {
+        if n > 0 && n < 8 {
+            return Some((v, n));
+        }
+    }
     let mut v: u64 = 0;
     let mut i = 0;
     while let Some(&c) = s.get(i) {
@@ -186,6 +296,133 @@ mod tests {
         assert_eq!(parse_f64_prefix(b"12)").unwrap(), (12.0, 2));
         assert!(parse_f64_prefix(b"x").is_none());
         assert!(parse_f64_prefix(b"-").is_none());
+    }
+
+    #[test]
+    fn fast_and_slow_paths_agree() {
+        // Every length of integer and fraction part, with and without room for 8-byte loads.
+        for int in [
+            "",
+            "0",
+            "7",
+            "12",
+            "999",
+            "1234",
+            "52500",
+            "130555",
+            "1234567",
+            "12345678",
+            "123456789",
+        ] {
+            for frac in [
+                "",
+                ".",
+                ".5",
+                ".0001",
+                ".800302",
+                ".1234567",
+                ".12345678",
+                ".123456789",
+            ] {
+                let text = format!("{int}{frac}");
+                for tail in ["", " ", ")", " 1 2 3 4 5 6 7 8"] {
+                    for sign in ["", "-"] {
+                        let input = format!("{sign}{text}{tail}");
+                        let got = parse_f64_prefix(input.as_bytes());
+                        let want = format!("{sign}{text}")
+                            .parse::<f64>()
+                            .ok()
+                            .filter(|_| !int.is_empty() || frac.len() > 1);
+                        match (got, want) {
+                            (Some((v, n)), Some(w)) => {
+                                assert_eq!(v.to_bits(), w.to_bits(), "{input:?}");
+                                assert_eq!(n, sign.len() + text.len(), "{input:?}");
+                            }
+                            (None, None) => {}
+                            (g, w) => panic!("{input:?}: got {g:?}, want {w:?}"),
+                        }
+                    }
+                }
+            }
+        }
+        for text in ["0", "42", "1234567", "12345678", "123456789012"] {
+            for tail in ["", ")", " 7 8 9 10 11 12"] {
+                let input = format!("{text}{tail}");
+                let (v, n) = parse_u64_prefix(input.as_bytes()).unwrap();
+                assert_eq!((v, n), (text.parse().unwrap(), text.len()), "{input:?}");
+            }
+        }
+        assert_eq!(parse_u64_prefix(b")12345678"), None);
+        for text in [
+            "-50.0706",
+            "0.800302",
+            "130555",
+            "-0",
+            "16777215",
+            "16777217",
+            "1e-05",
+            "123456.7",
+            "3.4028235e38",
+        ] {
+            for tail in ["", " 1 2 3 4 5 6 7 8 9"] {
+                let input = format!("{text}{tail}");
+                let (v, n) = parse_f32_prefix(input.as_bytes()).unwrap();
+                assert_eq!(
+                    v.to_bits(),
+                    text.parse::<f32>().unwrap().to_bits(),
+                    "{input:?}"
+                );
+                assert_eq!(n, text.len());
+            }
+        }
+    }
+
+    #[test]
+    fn f32_fast_path_is_correctly_rounded() {
+        // Mantissas across the whole range below 2^24, every fraction length.
+        let mut m: u64 = 1;
+        while m < (1 << 24) {
+            let digits = m.to_string();
+            for k in 0..digits.len().min(7) {
+                let (a, b) = digits.split_at(digits.len() - k);
+                let text = if k == 0 {
+                    a.to_owned()
+                } else {
+                    format!("{}.{b}", if a.is_empty() { "0" } else { a })
+                };
+                let padded = format!("{text} 0 0 0 0 0");
+                let (v, _) = parse_f32_prefix(padded.as_bytes()).unwrap();
+                assert_eq!(
+                    v.to_bits(),
+                    text.parse::<f32>().unwrap().to_bits(),
+                    "{text}"
+                );
+            }
+            m = m * 3 / 2 + 7;
+        }
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let m = x % (1 << 24);
+            let k = (x >> 40) % 8;
+            let text = format!("{}", m as f64 / 10f64.powi(k as i32));
+            let digits: String = format!("{m}");
+            let text = if k == 0 || digits.len() <= k as usize {
+                text
+            } else {
+                let (a, b) = digits.split_at(digits.len() - k as usize);
+                format!("{a}.{b}")
+            };
+            let padded = format!("{text} 0 0 0 0 0");
+            let (v, _) = parse_f32_prefix(padded.as_bytes()).unwrap();
+            assert_eq!(
+                v.to_bits(),
+                text.parse::<f32>().unwrap().to_bits(),
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -50,15 +50,22 @@ impl<'a> Cursor<'a> {
     }
 
     /// Skips spaces, then consumes `lit` if it is next.
-    #[inline]
+    /// Skips spaces, then consumes `lit` if it is next. Compared byte by byte: the literals
+    /// are a few bytes long, and a `memcmp` call per token showed up in profiles.
+    #[inline(always)]
     fn eat(&mut self, lit: &[u8]) -> bool {
         self.skip_ws();
-        if self.buf[self.pos..].starts_with(lit) {
-            self.pos += lit.len();
-            true
-        } else {
-            false
+        let rest = &self.buf[self.pos..];
+        if rest.len() < lit.len() {
+            return false;
         }
+        for (a, b) in lit.iter().zip(rest) {
+            if a != b {
+                return false;
+            }
+        }
+        self.pos += lit.len();
+        true
     }
 
     #[inline]
@@ -84,7 +91,14 @@ impl<'a> Cursor<'a> {
 
     #[inline]
     fn f32(&mut self, what: &'static str) -> R<f32> {
-        self.f64(what).map(|v| v as f32)
+        self.skip_ws();
+        match crate::number::parse_f32_prefix(&self.buf[self.pos..]) {
+            Some((v, n)) => {
+                self.pos += n;
+                Ok(v)
+            }
+            None => self.fail(what),
+        }
     }
 
     #[inline]
@@ -228,7 +242,11 @@ pub(crate) fn parse_show(buf: &[u8]) -> R<(Frame, ShowShape)> {
     };
     c.expect(b")", ") after ball")?;
     for _ in 0..22 {
-        frame.players.push(parse_player(&mut c)?);
+        // Filled in place: a Player is ~150 bytes, and moving it was a visible cost.
+        frame.players.push(Player::default());
+        if let Some(p) = frame.players.last_mut() {
+            parse_player(&mut c, p)?;
+        }
     }
     c.expect(b")", ") closing the show")?;
     if !c.at_end() {
@@ -237,7 +255,7 @@ pub(crate) fn parse_show(buf: &[u8]) -> R<(Frame, ShowShape)> {
     Ok((frame, shape))
 }
 
-fn parse_player(c: &mut Cursor<'_>) -> R<Player> {
+fn parse_player(c: &mut Cursor<'_>, p: &mut Player) -> R<()> {
     c.expect(b"((", "((SIDE UNUM) player")?;
     let side = c.side()?;
     let unum = c.u32("uniform number")?;
@@ -246,21 +264,16 @@ fn parse_player(c: &mut Cursor<'_>) -> R<Player> {
     }
     c.expect(b")", ") after uniform number")?;
     let player_type = c.i64("player type")?;
-    let player_type = i16::try_from(player_type).or_else(|_| c.fail("player type"))?;
-    let state = c.state()?;
-    let mut p = Player {
-        side: Some(side),
-        unum: unum as u8,
-        player_type,
-        state,
-        x: c.f32("player x")?,
-        y: c.f32("player y")?,
-        vx: c.f32("player vx")?,
-        vy: c.f32("player vy")?,
-        body: c.f32("body angle")?,
-        neck: c.f32("neck angle")?,
-        ..Player::default()
-    };
+    p.player_type = i16::try_from(player_type).or_else(|_| c.fail("player type"))?;
+    p.side = Some(side);
+    p.unum = unum as u8;
+    p.state = c.state()?;
+    p.x = c.f32("player x")?;
+    p.y = c.f32("player y")?;
+    p.vx = c.f32("player vx")?;
+    p.vy = c.f32("player vy")?;
+    p.body = c.f32("body angle")?;
+    p.neck = c.f32("neck angle")?;
     c.skip_ws();
     if c.peek() != Some(b'(') {
         let px = c.f32("point-to x or (v")?;
@@ -316,7 +329,7 @@ fn parse_player(c: &mut Cursor<'_>) -> R<Player> {
     }
     p.counts = Some(counts);
     c.expect(b")", ") closing the player")?;
-    Ok(p)
+    Ok(())
 }
 
 /// `L R SL SR [LPS LPM RPS RPM]` as in `(tm …)` and `(team T …)`.

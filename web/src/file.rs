@@ -69,7 +69,8 @@ async fn decode(m: Monitor, name: &str, bytes: &[u8], started: f64) {
     let n = frames.len();
     m.set_frames(frames);
     let ms = now() - started;
-    m.timings.update(|t| *t = Some((t.map_or(ms, |t| t.0), Some(ms))));
+    m.timings
+        .update(|t| *t = Some((t.map_or(ms, |t| t.0), Some(ms))));
     let version = decoder
         .version()
         .map(|v| format!("v{v}"))

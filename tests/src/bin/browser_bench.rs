@@ -12,20 +12,41 @@ const RUNS: usize = 5;
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
-    let script = relay::replay::Script::from_log(relay::replay::BUNDLED_NAME, relay::replay::BUNDLED_LOG)
-        .expect("bundled log");
-    let relay = relay_harness::start(relay::Source::Replay { script, step: Duration::from_secs(1) }).await;
+    let script =
+        relay::replay::Script::from_log(relay::replay::BUNDLED_NAME, relay::replay::BUNDLED_LOG)
+            .expect("bundled log");
+    let relay = relay_harness::start(relay::Source::Replay {
+        script,
+        step: Duration::from_secs(1),
+    })
+    .await;
     let b = Browser::start().await;
     let path = fixtures::path(FULL_GAME);
     let mut first = Vec::new();
     let mut all = Vec::new();
     for _ in 0..RUNS {
-        b.client.goto(&format!("http://{}/", relay.addr)).await.expect("page");
-        b.wait_text("#source", "the page to start", |t| t.starts_with("Replay")).await;
-        let input = b.client.find(Locator::Css("#file-input")).await.expect("file input");
-        input.send_keys(&path.display().to_string()).await.expect("upload");
-        b.wait_text("#frames", "all 6489 shows", |t| t.ends_with("/ 6489")).await;
-        let t = b.client.find(Locator::Css("#timings")).await.expect("timings");
+        b.client
+            .goto(&format!("http://{}/", relay.addr))
+            .await
+            .expect("page");
+        b.wait_text("#source", "the page to start", |t| t.starts_with("Replay"))
+            .await;
+        let input = b
+            .client
+            .find(Locator::Css("#file-input"))
+            .await
+            .expect("file input");
+        input
+            .send_keys(&path.display().to_string())
+            .await
+            .expect("upload");
+        b.wait_text("#frames", "all 6489 shows", |t| t.ends_with("/ 6489"))
+            .await;
+        let t = b
+            .client
+            .find(Locator::Css("#timings"))
+            .await
+            .expect("timings");
         let read = |a: Option<String>| a.and_then(|v| v.parse::<f64>().ok()).expect("a timing");
         first.push(read(t.attr("data-first-frame-ms").await.expect("attr")));
         all.push(read(t.attr("data-all-frames-ms").await.expect("attr")));
@@ -37,8 +58,15 @@ async fn main() {
     };
     println!("| full game ULG6 .rcg.gz (4.9 MB, 22.2 MB unpacked), headless Chromium, {RUNS} runs | median | min | max |");
     println!("|---|---:|---:|---:|");
-    for (name, v) in [("file handed -> first frame drawn", &mut first), ("file handed -> all 6489 frames parsed", &mut all)] {
+    for (name, v) in [
+        ("file handed -> first frame drawn", &mut first),
+        ("file handed -> all 6489 frames parsed", &mut all),
+    ] {
         let m = median(v);
-        println!("| {name} | {m:.0} ms | {:.0} ms | {:.0} ms |", v[0], v[v.len() - 1]);
+        println!(
+            "| {name} | {m:.0} ms | {:.0} ms | {:.0} ms |",
+            v[0],
+            v[v.len() - 1]
+        );
     }
 }
