@@ -34,11 +34,10 @@ pub enum LogError {
     },
     #[error("{at}: the data ends inside a {record} record")]
     Truncated { at: Location, record: &'static str },
-    #[error("{at}: {record} record of {size} bytes is larger than the {limit}-byte limit")]
+    #[error("{at}: {record} record is longer than the {limit}-byte limit")]
     TooLarge {
         at: Location,
         record: &'static str,
-        size: u64,
         limit: u64,
     },
     #[error("gzip data is corrupt after {decompressed} decompressed bytes: {reason}")]

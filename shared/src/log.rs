@@ -58,9 +58,16 @@ impl std::fmt::Display for LogVersion {
 }
 
 /// Inflates gzip input incrementally.
+///
+/// Input reaches the inflater in fixed slices at fixed offsets, whatever sizes the caller
+/// feeds: what a damaged stream yields before its error then does not depend on how the file
+/// was read (found by fuzzing: a whole-file write lost output that small writes kept).
 struct Gunzip {
     decoder: flate2::write::GzDecoder<Vec<u8>>,
+    staged: Vec<u8>,
 }
+
+const GUNZIP_SLICE: usize = 16 << 10;
 
 /// Feed it bytes with [`LogDecoder::feed`]; call [`LogDecoder::finish`] at the end of input.
 pub struct LogDecoder {
@@ -82,6 +89,8 @@ pub struct LogDecoder {
     last_time: u32,
     /// v3 PM/TEAM records wait here for the show they precede, whose time they take.
     held: Vec<Record>,
+    /// A gzip error, reported once the records inflated before it are decoded.
+    gzip_error: Option<LogError>,
 }
 
 impl Default for LogDecoder {
@@ -106,6 +115,7 @@ impl LogDecoder {
             finished: false,
             last_time: 0,
             held: Vec::new(),
+            gzip_error: None,
         }
     }
 
@@ -154,6 +164,7 @@ impl LogDecoder {
                     let early = std::mem::take(&mut self.pending);
                     self.gunzip = Some(Gunzip {
                         decoder: flate2::write::GzDecoder::new(Vec::new()),
+                        staged: Vec::new(),
                     });
                     self.inflate(&early)?;
                     self.inflate(chunk)?;
@@ -184,45 +195,64 @@ impl LogDecoder {
             return Ok(());
         }
         self.finished = true;
-        if let Some(gz) = &mut self.gunzip {
-            let res = gz.decoder.try_finish();
-            let produced = std::mem::take(gz.decoder.get_mut());
-            self.pending.extend_from_slice(&produced);
-            if let Err(e) = res {
-                // Keep every complete record; the cut-off one is reported as a gzip error.
-                self.decode(out, false)?;
-                return self.set_error(LogError::Gzip {
-                    decompressed: self.offset + self.pending.len() as u64,
-                    reason: format!("the compressed stream is cut off or damaged ({e})"),
-                });
-            }
-        }
-        if self.version.is_none() && self.pending.is_empty() && self.offset == 0 {
+        self.inflate_rest();
+        if self.gzip_error.is_none()
+            && self.version.is_none()
+            && self.pending.is_empty()
+            && self.offset == 0
+        {
             return self.set_error(LogError::Empty);
         }
         self.decode(out, true)
     }
 
     fn inflate(&mut self, chunk: &[u8]) -> Result<(), LogError> {
+        if self.gzip_error.is_some() {
+            return Ok(());
+        }
         let Some(gz) = &mut self.gunzip else {
             return Ok(());
         };
-        if let Err(e) = gz.decoder.write_all(chunk) {
+        gz.staged.extend_from_slice(chunk);
+        let mut start = 0;
+        while gz.staged.len() - start >= GUNZIP_SLICE {
+            let slice = &gz.staged[start..start + GUNZIP_SLICE];
+            start += GUNZIP_SLICE;
+            let res = gz.decoder.write_all(slice);
             let produced = std::mem::take(gz.decoder.get_mut());
             self.pending.extend_from_slice(&produced);
-            let at = self.offset + self.pending.len() as u64;
-            return self.set_error(LogError::Gzip {
-                decompressed: at,
-                reason: e.to_string(),
+            if let Err(e) = res {
+                self.gzip_error = Some(LogError::Gzip {
+                    decompressed: self.offset + self.pending.len() as u64,
+                    reason: e.to_string(),
+                });
+                gz.staged.clear();
+                return Ok(());
+            }
+        }
+        gz.staged.drain(..start);
+        Ok(())
+    }
+
+    /// Inflates what is staged at the end of input and checks the gzip trailer.
+    fn inflate_rest(&mut self) {
+        if self.gzip_error.is_some() {
+            return;
+        }
+        let Some(gz) = &mut self.gunzip else { return };
+        let staged = std::mem::take(&mut gz.staged);
+        let res = gz
+            .decoder
+            .write_all(&staged)
+            .and_then(|_| gz.decoder.try_finish());
+        let produced = std::mem::take(gz.decoder.get_mut());
+        self.pending.extend_from_slice(&produced);
+        if let Err(e) = res {
+            self.gzip_error = Some(LogError::Gzip {
+                decompressed: self.offset + self.pending.len() as u64,
+                reason: format!("the compressed stream is cut off or damaged ({e})"),
             });
         }
-        let produced = std::mem::take(gz.decoder.get_mut());
-        if self.pending.is_empty() {
-            self.pending = produced;
-        } else {
-            self.pending.extend_from_slice(&produced);
-        }
-        Ok(())
     }
 
     fn set_error<T>(&mut self, e: LogError) -> Result<T, LogError> {
@@ -238,11 +268,18 @@ impl LogDecoder {
     }
 
     fn decode(&mut self, out: &mut Vec<Record>, at_end: bool) -> Result<(), LogError> {
+        // After a gzip error nothing more will come: decode the complete records inflated
+        // before it, then report it.
+        let broken = self.gzip_error.is_some();
         let pending = std::mem::take(&mut self.pending);
-        let used = self.decode_from(&pending, out, at_end);
+        let used = self.decode_from(&pending, out, at_end && !broken);
         self.pending = pending;
         self.pending.drain(..used);
-        self.check()
+        self.check()?;
+        match self.gzip_error.take() {
+            Some(e) => self.set_error(e),
+            None => Ok(()),
+        }
     }
 
     /// Decodes complete records from `buf` (which starts at `self.offset`); returns bytes used.
@@ -298,7 +335,6 @@ impl LogDecoder {
                         self.error = Some(LogError::TooLarge {
                             at: Location::Line(self.line),
                             record: text::kind_of(rest),
-                            size: rest.len() as u64,
                             limit: MAX_RECORD_BYTES as u64,
                         });
                     }
@@ -310,7 +346,6 @@ impl LogDecoder {
                 self.error = Some(LogError::TooLarge {
                     at: Location::Line(self.line),
                     record: text::kind_of(line),
-                    size: line.len() as u64,
                     limit: MAX_RECORD_BYTES as u64,
                 });
                 break;
