@@ -267,17 +267,3 @@ pub enum Record {
     /// A team-graphic tile. Text logs carry these inside a msg; the msg is reported too.
     TeamGraphic(TeamGraphic),
 }
-
-#[cfg(test)]
-mod size_probe {
-    #[test]
-    fn print_sizes() {
-        eprintln!(
-            "Player {} Frame {} Record {} Team {}",
-            std::mem::size_of::<super::Player>(),
-            std::mem::size_of::<super::Frame>(),
-            std::mem::size_of::<super::Record>(),
-            std::mem::size_of::<super::Team>()
-        );
-    }
-}

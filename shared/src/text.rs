@@ -78,18 +78,6 @@ impl<'a> Cursor<'a> {
     }
 
     #[inline]
-    fn f64(&mut self, what: &'static str) -> R<f64> {
-        self.skip_ws();
-        match parse_f64_prefix(&self.buf[self.pos..]) {
-            Some((v, n)) => {
-                self.pos += n;
-                Ok(v)
-            }
-            None => self.fail(what),
-        }
-    }
-
-    #[inline]
     fn f32(&mut self, what: &'static str) -> R<f32> {
         self.skip_ws();
         match crate::number::parse_f32_prefix(&self.buf[self.pos..]) {
