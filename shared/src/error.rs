@@ -42,8 +42,10 @@ pub enum LogError {
     },
     #[error("gzip data is corrupt after {decompressed} decompressed bytes: {reason}")]
     Gzip { decompressed: u64, reason: String },
-    #[error("this is an rcssserver 18 JSON log whose records differ from the rcssserver 19 format; it is not supported ({detail})")]
-    UnsupportedJson18 { detail: String },
+    /// rcssserver 18 wrote JSON logs (first line `JSON`) in a format of its own; records
+    /// that match the 19 format are read, the first that does not ends the log here.
+    #[error("{at}: this is an rcssserver 18.x JSON log, and its records differ from the rcssserver 19 format that is supported ({detail})")]
+    UnsupportedJson18 { at: Location, detail: String },
 }
 
 impl LogError {
@@ -51,7 +53,8 @@ impl LogError {
         match self {
             LogError::Malformed { at, .. }
             | LogError::Truncated { at, .. }
-            | LogError::TooLarge { at, .. } => Some(*at),
+            | LogError::TooLarge { at, .. }
+            | LogError::UnsupportedJson18 { at, .. } => Some(*at),
             LogError::Gzip { decompressed, .. } => Some(Location::Offset(*decompressed)),
             _ => None,
         }

@@ -9,6 +9,9 @@ use crate::playmode::PlayMode;
 use crate::{binary, json, text};
 use std::io::Write;
 
+#[cfg(not(target_family = "wasm"))]
+mod halves;
+
 /// Longest line or record accepted; a real `server_param` line is ~4 KB and a show ~3.5 KB,
 /// a JSON show ~8 KB. Anything longer is not a log this reader can trust.
 pub const MAX_RECORD_BYTES: usize = 1 << 20;
@@ -174,15 +177,33 @@ impl LogDecoder {
         }
         if self.gunzip.is_some() {
             self.inflate(chunk)?;
-        } else if self.pending.is_empty() {
-            // Fast path: decode straight from the caller's chunk, keep only the incomplete tail.
-            let used = self.decode_from(chunk, out, false);
-            self.pending.extend_from_slice(&chunk[used..]);
-            return self.check();
-        } else {
-            self.pending.extend_from_slice(chunk);
+            return self.decode(out, false);
         }
-        self.decode(out, false)
+        let mut chunk = chunk;
+        if !self.pending.is_empty() {
+            // Finish the record left incomplete by the last chunk on its own, so the rest of
+            // this chunk can be decoded in place rather than copied behind it.
+            let line_based = self.version.is_some_and(|v| v.is_line_based());
+            match memchr_nl(chunk) {
+                Some(nl) if line_based => {
+                    self.pending.extend_from_slice(&chunk[..=nl]);
+                    self.decode(out, false)?;
+                    chunk = &chunk[nl + 1..];
+                }
+                _ => {
+                    self.pending.extend_from_slice(chunk);
+                    return self.decode(out, false);
+                }
+            }
+            if !self.pending.is_empty() {
+                self.pending.extend_from_slice(chunk);
+                return self.decode(out, false);
+            }
+        }
+        // Decode straight from the caller's chunk, keep only the incomplete tail.
+        let used = self.decode_from(chunk, out, false);
+        self.pending.extend_from_slice(&chunk[used..]);
+        self.check()
     }
 
     /// Signals the end of input: decodes a last line without newline and reports a record or
@@ -367,7 +388,18 @@ impl LogDecoder {
                         } else {
                             text::kind_of(line)
                         };
-                        self.error = Some(if is_last && fail.pos >= line.len() {
+                        self.error = Some(if version == LogVersion::Json18 {
+                            // An 18.x log is only read where its records happen to match
+                            // the 19 format; anything else is a format difference, not damage.
+                            LogError::UnsupportedJson18 {
+                                at: Location::Line(self.line),
+                                detail: format!(
+                                    "{record} record: expected {}, found {}",
+                                    fail.expected,
+                                    excerpt(line, fail.pos)
+                                ),
+                            }
+                        } else if is_last && fail.pos >= line.len() {
                             LogError::Truncated {
                                 at: Location::Line(self.line),
                                 record,
@@ -650,20 +682,44 @@ impl Match {
     }
 }
 
-/// Decodes a whole log held in memory (compressed or not).
+/// Decodes a whole log held in memory (compressed or not). Large text and JSON logs are
+/// decoded in two halves at once where threads exist (see [`halves`]).
 pub fn parse_log(bytes: &[u8]) -> Match {
+    #[cfg(not(target_family = "wasm"))]
+    if let Some(m) = halves::parse(bytes) {
+        return m;
+    }
+    parse_sequential(bytes)
+}
+
+/// [`parse_log`] in one pass on the calling thread.
+pub fn parse_sequential(bytes: &[u8]) -> Match {
+    // Fed in slices so the records of one slice are moved into the match while they are
+    // still in cache, instead of collecting a second copy of the whole game first.
+    const SLICE: usize = 256 << 10;
     let mut decoder = LogDecoder::new();
     let mut records = Vec::new();
     let mut m = Match::default();
-    let res = decoder
-        .feed(bytes, &mut records)
-        .and_then(|_| decoder.finish(&mut records));
+    // A show line of a text log is ~3.4 KB; reserving avoids regrowing a 15 MB vector.
+    m.frames.reserve((bytes.len() / 4096).min(MAX_FRAMES));
+    let mut res = Ok(());
+    for chunk in bytes.chunks(SLICE) {
+        res = decoder.feed(chunk, &mut records);
+        for r in records.drain(..) {
+            m.push(r);
+        }
+        if res.is_err() {
+            break;
+        }
+    }
+    if res.is_ok() {
+        res = decoder.finish(&mut records);
+        for r in records.drain(..) {
+            m.push(r);
+        }
+    }
     m.version = decoder.version();
     m.compressed = decoder.is_compressed();
-    m.frames.reserve(records.len());
-    for r in records {
-        m.push(r);
-    }
     m.error = res.err();
     m
 }

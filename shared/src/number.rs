@@ -157,35 +157,41 @@ const INV_POW10: [f64; 8] = [1e0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7];
 /// m < 2^24 and k <= 7 is never closer than ~3e-15 (relative) to an `f32` rounding midpoint
 /// (and never exactly on one), so narrowing gives the correctly rounded `f32`; the test
 /// `f32_fast_path_is_correctly_rounded` checks this against the standard parser.
-#[inline]
+#[inline(always)]
 pub fn parse_f32_prefix(s: &[u8]) -> Option<(f32, usize)> {
     let neg = s.first() == Some(&b'-');
     let i = usize::from(neg);
     if let Some(chunk) = load8(s, i) {
         let (int, n_int) = swar_digits(chunk);
         if n_int < 8 {
-            let mut j = i + n_int;
-            let mut m = int;
-            let mut frac = 0;
-            if s.get(j) == Some(&b'.') {
-                if let Some((f, n)) = load8(s, j + 1).map(swar_digits) {
-                    if n < 8 {
-                        m = int * POW10_INT[n] + f;
-                        frac = n;
-                        j += 1 + n;
-                    } else {
-                        m = u64::MAX;
-                    }
-                } else {
-                    m = u64::MAX;
+            // The byte after the digits is already in the register: no second load or
+            // bounds check to learn whether a fraction or an exponent follows.
+            let next = (chunk >> (8 * n_int)) as u8;
+            if next != b'.' {
+                if n_int > 0 && next | 0x20 != b'e' && int < (1 << 24) {
+                    let v = int as f32;
+                    return Some((if neg { -v } else { v }, i + n_int));
                 }
-            }
-            if m < (1 << 24) && n_int + frac > 0 && !matches!(s.get(j), Some(b'e' | b'E')) {
-                let v = (m as u32 as f64 * INV_POW10[frac]) as f32;
-                return Some((if neg { -v } else { v }, j));
+            } else if let Some(fraction) = load8(s, i + n_int + 1) {
+                let (f, n) = swar_digits(fraction);
+                if n < 8 {
+                    let after = (fraction >> (8 * n)) as u8;
+                    let m = int * POW10_INT[n] + f;
+                    if m < (1 << 24) && n_int + n > 0 && after | 0x20 != b'e' {
+                        let v = (m as u32 as f64 * INV_POW10[n]) as f32;
+                        return Some((if neg { -v } else { v }, i + n_int + 1 + n));
+                    }
+                }
             }
         }
     }
+    parse_f32_slow(s)
+}
+
+/// Everything the fast path leaves: long mantissas, exponents, the end of the buffer.
+#[cold]
+#[inline(never)]
+fn parse_f32_slow(s: &[u8]) -> Option<(f32, usize)> {
     parse_f64_prefix(s).map(|(v, n)| (v as f32, n))
 }
 
@@ -374,6 +380,38 @@ mod tests {
                 );
                 assert_eq!(n, text.len());
             }
+        }
+    }
+
+    #[test]
+    fn f32_token_ends_and_signs() {
+        // (input, token the parser must take)
+        let cases = [
+            ("-0 1", "-0"),
+            ("-12.5) ", "-12.5"),
+            ("1e5 0 0 0", "1e5"),
+            ("1.5e3 0 0 0", "1.5e3"),
+            ("2E2)0 0 0 0", "2E2"),
+            ("5. 0 0 0 0", "5."),
+            (".5 0 0 0 0", ".5"),
+            ("-.25)0 0 0", "-.25"),
+            ("123456789 0 0", "123456789"),
+            ("16777217 0 0", "16777217"),
+            ("0.00000001 0", "0.00000001"),
+            ("-49.2615", "-49.2615"),
+            ("12", "12"),
+        ];
+        for (input, token) in cases {
+            let (v, n) = parse_f32_prefix(input.as_bytes()).unwrap();
+            assert_eq!(n, token.len(), "{input}");
+            assert_eq!(
+                v.to_bits(),
+                token.parse::<f32>().unwrap().to_bits(),
+                "{input}"
+            );
+        }
+        for bad in ["-", "x", "", "- 1", ")"] {
+            assert!(parse_f32_prefix(bad.as_bytes()).is_none(), "{bad}");
         }
     }
 

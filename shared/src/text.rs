@@ -25,20 +25,28 @@ pub(crate) struct Cursor<'a> {
 
 type R<T> = Result<T, Fail>;
 
+/// Kept out of line: the hot token readers then inline to a few instructions.
+#[cold]
+#[inline(never)]
+fn fail_at(pos: usize, expected: &'static str) -> Fail {
+    Fail { pos, expected }
+}
+
 impl<'a> Cursor<'a> {
     pub fn new(buf: &'a [u8]) -> Self {
         Cursor { buf, pos: 0 }
     }
 
     fn fail<T>(&self, expected: &'static str) -> R<T> {
-        Err(Fail {
-            pos: self.pos,
-            expected,
-        })
+        Err(fail_at(self.pos, expected))
     }
 
-    #[inline]
+    #[inline(always)]
     fn skip_ws(&mut self) {
+        // Tokens are separated by one space: test for that before looping.
+        if self.buf.get(self.pos) == Some(&b' ') {
+            self.pos += 1;
+        }
         while let Some(b' ' | b'\t' | b'\r' | b'\n') = self.buf.get(self.pos) {
             self.pos += 1;
         }
@@ -77,7 +85,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn f32(&mut self, what: &'static str) -> R<f32> {
         self.skip_ws();
         match crate::number::parse_f32_prefix(&self.buf[self.pos..]) {
@@ -89,7 +97,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn u64(&mut self, what: &'static str) -> R<u64> {
         self.skip_ws();
         match parse_u64_prefix(&self.buf[self.pos..]) {
@@ -101,7 +109,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn u32(&mut self, what: &'static str) -> R<u32> {
         let start = self.pos;
         let v = self.u64(what)?;
