@@ -152,5 +152,34 @@ async fn uploaded_log_replays_to_the_final_score_and_bad_files_are_explained() {
     );
     b.screenshot("file-truncated").await;
     let _ = std::fs::remove_file(truncated);
+
+    // A compressed log cut off half-way: the browser's inflater reports the damage, and the
+    // frames inflated before it stay.
+    let gz = std::fs::read(fixtures::path(fixtures::SHORT_V6)).unwrap();
+    let cut_gz =
+        std::env::temp_dir().join(format!("pitchside-truncated-{}.rcg.gz", std::process::id()));
+    std::fs::write(&cut_gz, &gz[..gz.len() / 2]).unwrap();
+    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
+    input
+        .send_keys(&cut_gz.display().to_string())
+        .await
+        .unwrap();
+    let err = b
+        .wait_text("#error", "an error about the cut archive", |t| {
+            t.contains("pitchside-truncated") && t.contains(".gz is damaged")
+        })
+        .await;
+    assert!(
+        err.contains("gzip"),
+        "the error names the compression: {err}"
+    );
+    let frames = b.text("#frames").await;
+    let n: usize = frames.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!(
+        n > 100 && n < 679,
+        "frames inflated before the cut are kept: {frames}"
+    );
+    b.screenshot("file-truncated-gz").await;
+    let _ = std::fs::remove_file(cut_gz);
     b.close().await;
 }

@@ -8,7 +8,7 @@ use pitchside_tests::{fixtures, relay_harness};
 use std::time::Duration;
 
 const FULL_GAME: &str = "logs/full-v6-realtime/20261122131124-HELIOS_L_2-vs-HELIOS_R_3.rcg.gz";
-const RUNS: usize = 5;
+const RUNS: usize = 11;
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
@@ -24,6 +24,7 @@ async fn main() {
     let path = fixtures::path(FULL_GAME);
     let mut first = Vec::new();
     let mut all = Vec::new();
+    let mut decode = Vec::new();
     for _ in 0..RUNS {
         b.client
             .goto(&format!("http://{}/", relay.addr))
@@ -50,6 +51,7 @@ async fn main() {
         let read = |a: Option<String>| a.and_then(|v| v.parse::<f64>().ok()).expect("a timing");
         first.push(read(t.attr("data-first-frame-ms").await.expect("attr")));
         all.push(read(t.attr("data-all-frames-ms").await.expect("attr")));
+        decode.push(read(t.attr("data-decode-ms").await.expect("attr")));
     }
     b.close().await;
     let median = |v: &mut Vec<f64>| {
@@ -61,6 +63,7 @@ async fn main() {
     for (name, v) in [
         ("file handed -> first frame drawn", &mut first),
         ("file handed -> all 6489 frames parsed", &mut all),
+        ("of which in the decoder (wasm)", &mut decode),
     ] {
         let m = median(v);
         println!(
