@@ -70,6 +70,8 @@ struct Run {
     frames: Vec<Frame>,
     first_shown: bool,
     decode_ms: f64,
+    /// Time spent waiting for input: reading the file and, for gzip, the browser inflating it.
+    wait_ms: f64,
 }
 
 impl Run {
@@ -83,6 +85,7 @@ impl Run {
             frames: Vec::new(),
             first_shown: false,
             decode_ms: 0.0,
+            wait_ms: 0.0,
         }
     }
 
@@ -109,7 +112,10 @@ impl Run {
         let mut inflated: u64 = 0;
         let mut want = FIRST_SLICE;
         loop {
-            let batch = match JsFuture::from(read_batch(&reader, want as u32)).await {
+            let t = now();
+            let batch = JsFuture::from(read_batch(&reader, want as u32)).await;
+            self.wait_ms += now() - t;
+            let batch = match batch {
                 Ok(batch) => batch,
                 Err(e) => {
                     return Err(LogError::Gzip {
@@ -195,6 +201,7 @@ impl Run {
             decoder,
             frames,
             decode_ms,
+            wait_ms,
             ..
         } = self;
         let n = frames.len();
@@ -205,6 +212,7 @@ impl Run {
                 first_frame_ms: t.map_or(ms, |t| t.first_frame_ms),
                 all_frames_ms: Some(ms),
                 decode_ms,
+                wait_ms,
             })
         });
         let version = decoder

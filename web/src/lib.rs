@@ -35,6 +35,8 @@ pub struct Timings {
     pub all_frames_ms: Option<f64>,
     /// Of that, the time spent in the decoder (the rest is reading, inflating, yielding).
     pub decode_ms: f64,
+    /// Of that, the time spent waiting for input (reading, and inflating in the browser).
+    pub wait_ms: f64,
 }
 
 /// The state every part of the page reads. Frames live in a [`StoredValue`] (not reactive, so
@@ -326,6 +328,7 @@ pub fn App() -> impl IntoView {
                 data-first-frame-ms=move || m.timings.get().map(|t| format!("{:.1}", t.first_frame_ms)).unwrap_or_default()
                 data-all-frames-ms=move || m.timings.get().and_then(|t| t.all_frames_ms).map(|t| format!("{t:.1}")).unwrap_or_default()
                 data-decode-ms=move || m.timings.get().map(|t| format!("{:.1}", t.decode_ms)).unwrap_or_default()
+                data-wait-ms=move || m.timings.get().map(|t| format!("{:.1}", t.wait_ms)).unwrap_or_default()
             ></span>
             <p class="hint">"Drop a .rcg or .rcg.gz logfile anywhere on the page to replay it. Space: play/pause, ←/→: step, Shift+←/→: 100 cycles."</p>
         </div>

@@ -25,6 +25,7 @@ async fn main() {
     let mut first = Vec::new();
     let mut all = Vec::new();
     let mut decode = Vec::new();
+    let mut wait = Vec::new();
     for _ in 0..RUNS {
         b.client
             .goto(&format!("http://{}/", relay.addr))
@@ -52,6 +53,7 @@ async fn main() {
         first.push(read(t.attr("data-first-frame-ms").await.expect("attr")));
         all.push(read(t.attr("data-all-frames-ms").await.expect("attr")));
         decode.push(read(t.attr("data-decode-ms").await.expect("attr")));
+        wait.push(read(t.attr("data-wait-ms").await.expect("attr")));
     }
     b.close().await;
     let median = |v: &mut Vec<f64>| {
@@ -64,6 +66,10 @@ async fn main() {
         ("file handed -> first frame drawn", &mut first),
         ("file handed -> all 6489 frames parsed", &mut all),
         ("of which in the decoder (wasm)", &mut decode),
+        (
+            "of which waiting for the browser to read and inflate",
+            &mut wait,
+        ),
     ] {
         let m = median(v);
         println!(
