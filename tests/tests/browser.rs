@@ -1,6 +1,6 @@
 //! The real page in headless Chromium: the live feed advances, a dropped logfile replays with
-//! the right teams and final score, and bad files get a clear message. Screenshots go to
-//! `tests/artifacts/`.
+//! the right teams and final score, bad files get a clear message, and a file chosen while
+//! another is being parsed replaces it. Screenshots go to `tests/artifacts/`.
 //!
 //! Needs the web app built into `dist/` (scripts/test.sh does it) and Debian's chromium and
 //! chromium-driver.
@@ -181,5 +181,26 @@ async fn uploaded_log_replays_to_the_final_score_and_bad_files_are_explained() {
     );
     b.screenshot("file-truncated-gz").await;
     let _ = std::fs::remove_file(cut_gz);
+
+    // A small file chosen while the full game is still being parsed replaces it: the first
+    // parse stops and nothing of it shows up later.
+    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
+    let full = fixtures::path(fixtures::FULL_V6);
+    input.send_keys(&full.display().to_string()).await.unwrap();
+    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
+    input.send_keys(&path.display().to_string()).await.unwrap();
+    b.wait_text("#frames", "the short game's 679 shows", |t| {
+        t.ends_with("/ 679")
+    })
+    .await;
+    // Parsing the full game takes well under this; had it gone on, its 6489 frames would show.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let frames = b.text("#frames").await;
+    assert!(
+        frames.ends_with("/ 679"),
+        "the replaced parse came back: {frames}"
+    );
+    assert_eq!(b.text("#team-l").await, "SHORT_L_a");
+    assert_eq!(b.text("#error").await, "");
     b.close().await;
 }

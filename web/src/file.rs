@@ -4,7 +4,9 @@
 //!
 //! A gzip-compressed log is inflated by the browser's own `DecompressionStream` where there is
 //! one: native inflation is several times faster than inflating in WebAssembly, and the file is
-//! streamed instead of copied whole into memory. Elsewhere the shared decoder inflates it.
+//! streamed instead of copied whole into memory. It runs in a small worker, so that inflating
+//! the next batch overlaps decoding this one on the page's thread. Elsewhere the shared decoder
+//! inflates it.
 
 use crate::{Mode, Monitor};
 use leptos::prelude::*;
@@ -19,8 +21,18 @@ const SLICE: usize = 1 << 20;
 /// Decompressed bytes decoded between two yields on the streaming path.
 const STREAM_SLICE: usize = 2 << 20;
 
+thread_local! {
+    /// How many files were opened in this page: a run that sees a newer one stops, so a file
+    /// dropped while a large one is still being parsed replaces it instead of mixing with it.
+    static OPENED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
 pub fn open(m: Monitor, file: web_sys::File) {
     let handed = now();
+    let generation = OPENED.with(|n| {
+        n.set(n.get() + 1);
+        n.get()
+    });
     wasm_bindgen_futures::spawn_local(async move {
         let name = file.name();
         m.playing.set(false);
@@ -31,16 +43,17 @@ pub fn open(m: Monitor, file: web_sys::File) {
         m.clear();
         m.source.set(format!("File: {name}"));
         m.progress.set(Some(format!("reading {name}…")));
-        let mut run = Run::new(m, name.clone(), handed);
+        let mut run = Run::new(m, name.clone(), handed, generation);
         let mut outcome = None;
-        if let Some(reader) = gzip_stream(&file).await {
-            match run.stream(reader).await {
+        if let Some(batches) = gzip_stream(&file).await {
+            match run.stream(batches).await {
+                _ if run.superseded() => return,
                 Err(LogError::Gzip { .. }) => {
                     // On damage the browser's inflater discards what it inflated but had not
                     // handed out yet; the shared decoder keeps every record before the
                     // damage, so a damaged file is decoded again with it.
                     m.clear();
-                    run = Run::new(m, name.clone(), handed);
+                    run = Run::new(m, name.clone(), handed, generation);
                 }
                 done => outcome = Some(done),
             }
@@ -56,7 +69,9 @@ pub fn open(m: Monitor, file: web_sys::File) {
                 }
             },
         };
-        run.report(outcome);
+        if !run.superseded() {
+            run.report(outcome);
+        }
     });
 }
 
@@ -65,6 +80,7 @@ struct Run {
     m: Monitor,
     name: String,
     started: f64,
+    generation: u64,
     decoder: LogDecoder,
     records: Vec<Record>,
     frames: Vec<Frame>,
@@ -75,11 +91,12 @@ struct Run {
 }
 
 impl Run {
-    fn new(m: Monitor, name: String, started: f64) -> Self {
+    fn new(m: Monitor, name: String, started: f64, generation: u64) -> Self {
         Run {
             m,
             name,
             started,
+            generation,
             decoder: LogDecoder::new(),
             records: Vec::new(),
             frames: Vec::new(),
@@ -93,6 +110,9 @@ impl Run {
     async fn slices(&mut self, bytes: &[u8]) -> Result<(), LogError> {
         let (head, tail) = bytes.split_at(bytes.len().min(FIRST_SLICE));
         for chunk in std::iter::once(head).chain(tail.chunks(SLICE)) {
+            if self.superseded() {
+                return Ok(());
+            }
             let result = self.feed(chunk).await;
             let pct = (self.decoder.bytes_fed() * 100) / (bytes.len().max(1) as u64);
             self.m
@@ -105,15 +125,20 @@ impl Run {
     }
 
     /// Decodes what the browser inflates, in batches as it arrives.
-    async fn stream(
-        &mut self,
-        reader: web_sys::ReadableStreamDefaultReader,
-    ) -> Result<(), LogError> {
+    async fn stream(&mut self, batches: Batches) -> Result<(), LogError> {
+        let result = self.batches(&batches).await;
+        batches.close();
+        result
+    }
+
+    async fn batches(&mut self, batches: &Batches) -> Result<(), LogError> {
         let mut inflated: u64 = 0;
-        let mut want = FIRST_SLICE;
         loop {
+            if self.superseded() {
+                return Ok(());
+            }
             let t = now();
-            let batch = JsFuture::from(read_batch(&reader, want as u32)).await;
+            let batch = JsFuture::from(batches.next()).await;
             self.wait_ms += now() - t;
             let batch = match batch {
                 Ok(batch) => batch,
@@ -141,7 +166,6 @@ impl Run {
             if field("done").and_then(|d| d.as_bool()).unwrap_or(true) {
                 break;
             }
-            want = STREAM_SLICE;
             self.m.progress.set(Some(format!(
                 "parsing {}: {:.0} MB",
                 self.name,
@@ -152,12 +176,17 @@ impl Run {
         self.finish()
     }
 
+    /// A newer file was opened since this one.
+    fn superseded(&self) -> bool {
+        OPENED.with(|n| n.get()) != self.generation
+    }
+
     async fn feed(&mut self, chunk: &[u8]) -> Result<(), LogError> {
         let t = now();
         let result = self.decoder.feed(chunk, &mut self.records);
         self.take_frames();
         self.decode_ms += now() - t;
-        if !self.first_shown && !self.frames.is_empty() {
+        if !self.first_shown && !self.frames.is_empty() && !self.superseded() {
             // Show the first frame as soon as it exists.
             self.m.set_frames(self.frames.clone());
             self.m.index.set(0);
@@ -245,66 +274,139 @@ impl Run {
     }
 }
 
-/// A reader of the file inflated by the browser, when the file is gzip and the browser has a
+/// The file inflated by the browser in batches, when the file is gzip and the browser has a
 /// `DecompressionStream`; `None` sends the file down the in-memory path.
-async fn gzip_stream(file: &web_sys::File) -> Option<web_sys::ReadableStreamDefaultReader> {
+async fn gzip_stream(file: &web_sys::File) -> Option<Batches> {
     let magic = file.slice_with_i32_and_i32(0, 2).ok()?;
     let magic = JsFuture::from(magic.array_buffer()).await.ok()?;
     if js_sys::Uint8Array::new(&magic).to_vec() != [0x1f, 0x8b] {
         return None;
     }
-    let inflate = Inflater::new("gzip").ok()?;
-    let pair = web_sys::ReadableWritablePair::new(&inflate.readable(), &inflate.writable());
-    file.stream()
-        .pipe_through(&pair)
-        .get_reader()
-        .dyn_into::<web_sys::ReadableStreamDefaultReader>()
-        .ok()
+    inflated_batches(file, FIRST_SLICE as u32, STREAM_SLICE as u32)
 }
 
 #[wasm_bindgen::prelude::wasm_bindgen(inline_js = r#"
-export async function read_batch(reader, min) {
-  const parts = [];
-  let n = 0;
-  const join = () => {
-    if (parts.length === 1) return parts[0];
-    const out = new Uint8Array(n);
-    let at = 0;
-    for (const p of parts) { out.set(p, at); at += p.length; }
-    return out;
+// Inflating runs in a worker so that inflating the next batch overlaps decoding this one. The
+// worker sends a small first batch (`first` bytes) so the first frame shows at once, then
+// `batch`-sized ones, each transferred rather than copied, and keeps at most four unread
+// batches in flight so a large file is not inflated into memory far ahead of the decoder.
+const WORKER = `
+let credit = 4, wake = null;
+onmessage = async (e) => {
+  if (e.data === 'ack') { credit++; if (wake) { wake(); wake = null; } return; }
+  const { file, first, batch } = e.data;
+  let parts = [], n = 0, want = first;
+  const send = async (done, error) => {
+    while (credit === 0 && !done) await new Promise(r => { wake = r; });
+    credit--;
+    let out = null;
+    const p = parts[0];
+    if (parts.length === 1 && p.byteOffset === 0 && p.byteLength === p.buffer.byteLength) {
+      out = p;
+    } else if (n > 0) {
+      out = new Uint8Array(n);
+      let at = 0;
+      for (const q of parts) { out.set(q, at); at += q.length; }
+    }
+    parts = []; n = 0; want = batch;
+    postMessage({ data: out, done, error }, out ? [out.buffer] : []);
   };
   try {
-    while (n < min) {
+    const reader = file.stream().pipeThrough(new DecompressionStream('gzip')).getReader();
+    for (;;) {
       const { done, value } = await reader.read();
-      if (done) return { data: parts.length ? join() : null, done: true, error: null };
+      if (done) { await send(true, null); return; }
       parts.push(value);
       n += value.length;
+      if (n >= want) await send(false, null);
     }
-    return { data: join(), done: false, error: null };
-  } catch (e) {
-    return { data: parts.length ? join() : null, done: true, error: String((e && e.message) || e) };
+  } catch (err) {
+    await send(true, String((err && err.message) || err));
   }
+};
+`;
+
+// The same batches inflated on this thread, where a worker cannot be started.
+function inThread(file, first, batch) {
+  const reader = file.stream().pipeThrough(new DecompressionStream('gzip')).getReader();
+  let want = first;
+  return {
+    async next() {
+      const parts = [];
+      let n = 0;
+      const join = () => {
+        if (parts.length === 0) return null;
+        if (parts.length === 1) return parts[0];
+        const out = new Uint8Array(n);
+        let at = 0;
+        for (const p of parts) { out.set(p, at); at += p.length; }
+        return out;
+      };
+      try {
+        while (n < want) {
+          const { done, value } = await reader.read();
+          if (done) return { data: join(), done: true, error: null };
+          parts.push(value);
+          n += value.length;
+        }
+        want = batch;
+        return { data: join(), done: false, error: null };
+      } catch (e) {
+        return { data: join(), done: true, error: String((e && e.message) || e) };
+      }
+    },
+    close() { reader.cancel().catch(() => {}); },
+  };
+}
+
+export function inflated_batches(file, first, batch) {
+  if (typeof DecompressionStream === 'undefined') return null;
+  let worker = null;
+  try {
+    const url = URL.createObjectURL(new Blob([WORKER], { type: 'text/javascript' }));
+    worker = new Worker(url);
+    URL.revokeObjectURL(url);
+  } catch (e) {
+    worker = null;
+  }
+  if (!worker) {
+    try { return inThread(file, first, batch); } catch (e) { return null; }
+  }
+  const queue = [], waiting = [];
+  let ended = false;
+  const deliver = (msg) => {
+    if (ended) return;
+    if (msg.done) { ended = true; worker.terminate(); }
+    if (waiting.length) waiting.shift()(msg); else queue.push(msg);
+  };
+  worker.onmessage = (e) => deliver(e.data);
+  worker.onerror = (e) => {
+    e.preventDefault();
+    deliver({ data: null, done: true, error: 'the inflating worker failed: ' + (e.message || 'unknown error') });
+  };
+  worker.postMessage({ file, first, batch });
+  const ack = (msg) => { if (!msg.done) worker.postMessage('ack'); return msg; };
+  return {
+    next() {
+      if (queue.length) return Promise.resolve(ack(queue.shift()));
+      if (ended) return Promise.resolve({ data: null, done: true, error: null });
+      return new Promise(r => waiting.push(msg => r(ack(msg))));
+    },
+    close() { if (!ended) { ended = true; worker.terminate(); } },
+  };
 }
 "#)]
 extern "C" {
-    /// Reads the inflated stream until `min` bytes or its end, so the decoder runs once per
-    /// batch rather than once per small piece the browser hands out. Resolves to
-    /// `{data, done, error}`; bytes read before a damaged part come with the error.
-    fn read_batch(reader: &web_sys::ReadableStreamDefaultReader, min: u32) -> js_sys::Promise;
-}
-
-#[wasm_bindgen::prelude::wasm_bindgen]
-extern "C" {
-    /// The browser's `DecompressionStream`, bound here because web-sys only offers it behind
-    /// its unstable-API flag. Throws (caught) where the browser has none.
-    #[wasm_bindgen(js_name = DecompressionStream)]
-    type Inflater;
-    #[wasm_bindgen(constructor, js_class = "DecompressionStream", catch)]
-    fn new(format: &str) -> Result<Inflater, JsValue>;
-    #[wasm_bindgen(method, getter)]
-    fn readable(this: &Inflater) -> web_sys::ReadableStream;
-    #[wasm_bindgen(method, getter)]
-    fn writable(this: &Inflater) -> web_sys::WritableStream;
+    /// Batches of the inflated file: `next()` resolves to `{data, done, error}`, and bytes
+    /// inflated before a damaged part come with the error. The decoder runs once per batch
+    /// rather than once per small piece the browser hands out.
+    type Batches;
+    fn inflated_batches(file: &web_sys::File, first: u32, batch: u32) -> Option<Batches>;
+    #[wasm_bindgen(method)]
+    fn next(this: &Batches) -> js_sys::Promise;
+    /// Stops inflating: the decoder gave up on the data.
+    #[wasm_bindgen(method)]
+    fn close(this: &Batches);
 }
 
 async fn read_all(file: &web_sys::File) -> Option<Vec<u8>> {

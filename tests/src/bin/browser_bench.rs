@@ -7,7 +7,6 @@ use pitchside_tests::browser::Browser;
 use pitchside_tests::{fixtures, relay_harness};
 use std::time::Duration;
 
-const FULL_GAME: &str = "logs/full-v6-realtime/20261122131124-HELIOS_L_2-vs-HELIOS_R_3.rcg.gz";
 const RUNS: usize = 11;
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
@@ -21,7 +20,7 @@ async fn main() {
     })
     .await;
     let b = Browser::start().await;
-    let path = fixtures::path(FULL_GAME);
+    let path = fixtures::path(fixtures::FULL_V6);
     let mut first = Vec::new();
     let mut all = Vec::new();
     let mut decode = Vec::new();
