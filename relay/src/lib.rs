@@ -47,24 +47,46 @@ pub async fn run(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let hub = Arc::new(Hub::new());
-    let source_task = match config.source {
+    // Both halves stop on the same signal: the web server drains, the monitor says goodbye.
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let stop_rx_for_web = stop_rx.clone();
+    let stopped = move || {
+        let mut rx = stop_rx.clone();
+        async move {
+            let _ = rx.wait_for(|s| *s).await;
+        }
+    };
+    let mut source_task = match config.source {
         Source::Server(mc) => {
             let hub = hub.clone();
+            let stop = stopped();
             tokio::spawn(async move {
-                if let Err(e) = monitor::run(mc, hub).await {
+                if let Err(e) = monitor::run(mc, hub, stop).await {
                     tracing::error!("monitor client stopped: {e:#}");
                 }
             })
         }
-        Source::Replay { script, step } => tokio::spawn(replay::run(script, hub.clone(), step)),
+        Source::Replay { script, step } => {
+            tokio::spawn(replay::run(script, hub.clone(), step, stopped()))
+        }
     };
-    let app = web::app(hub, config.dist);
+    tokio::spawn(async move {
+        shutdown.await;
+        let _ = stop_tx.send(true);
+    });
+    let app = web::app(hub, config.dist, stop_rx_for_web);
     let res = axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),
     )
-    .with_graceful_shutdown(shutdown)
+    .with_graceful_shutdown(stopped())
     .await;
-    source_task.abort();
+    // Give the monitor a moment to say goodbye.
+    if tokio::time::timeout(Duration::from_secs(1), &mut source_task)
+        .await
+        .is_err()
+    {
+        source_task.abort();
+    }
     res.map_err(Into::into)
 }

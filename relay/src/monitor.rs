@@ -10,7 +10,7 @@ use pitchside_shared::datagram::{inflate, is_zlib, parse_datagram, Datagram};
 use pitchside_shared::feed::FeedSource;
 use pitchside_shared::Record;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::net::UdpSocket;
 
@@ -36,8 +36,35 @@ impl MonitorConfig {
     }
 }
 
-/// Runs until the task is dropped.
-pub async fn run(config: MonitorConfig, hub: Arc<Hub>) -> anyhow::Result<()> {
+/// Runs until `shutdown` completes, then says `(dispbye)` so that the server frees the monitor
+/// slot at once (with `server::max_monitors` set, a slot held by a relay that vanished without
+/// it stays taken until the server notices).
+pub async fn run(
+    config: MonitorConfig,
+    hub: Arc<Hub>,
+    shutdown: impl std::future::Future<Output = ()>,
+) -> anyhow::Result<()> {
+    let dedicated = Mutex::new(None);
+    tokio::select! {
+        res = follow(&config, &hub, &dedicated) => res,
+        () = shutdown => {
+            let registered = dedicated.lock().ok().and_then(|d| d.clone());
+            if let Some((socket, port)) = registered {
+                let _ = socket.send_to(b"(dispbye)\0", port).await;
+                tracing::info!("said goodbye to rcssserver at {port}");
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Registers, relays, and registers again whenever the server goes quiet. `dedicated` holds
+/// the socket and the server's per-monitor port while registered, for the goodbye.
+async fn follow(
+    config: &MonitorConfig,
+    hub: &Hub,
+    dedicated: &Mutex<Option<(Arc<UdpSocket>, SocketAddr)>>,
+) -> anyhow::Result<()> {
     let mut buf = vec![0u8; 65536];
     loop {
         hub.set_feed(
@@ -49,7 +76,8 @@ pub async fn run(config: MonitorConfig, hub: Arc<Hub>) -> anyhow::Result<()> {
         } else {
             "[::]:0".parse()?
         };
-        let socket = UdpSocket::bind(bind).await?;
+        set(dedicated, None);
+        let socket = Arc::new(UdpSocket::bind(bind).await?);
         let init = format!("(dispinit version {MONITOR_VERSION})\0");
         let mut connected = false;
         loop {
@@ -97,7 +125,11 @@ pub async fn run(config: MonitorConfig, hub: Arc<Hub>) -> anyhow::Result<()> {
                 raw.to_vec()
             };
             match parse_datagram(&plain) {
+                Ok(Datagram::ServerError(e)) if connected => {
+                    tracing::warn!("rcssserver at {peer} answered: (error {e})");
+                }
                 Ok(Datagram::ServerError(e)) => {
+                    // E.g. `no_more_monitor`: say why in the page, and ask again later.
                     tracing::warn!("rcssserver refused the monitor: {e}");
                     hub.set_feed(
                         FeedSource::Waiting,
@@ -108,6 +140,9 @@ pub async fn run(config: MonitorConfig, hub: Arc<Hub>) -> anyhow::Result<()> {
                 Ok(Datagram::Records(records)) => {
                     if !connected {
                         connected = true;
+                        // The server answers from the port it opened for this monitor and
+                        // expects every later command there.
+                        set(dedicated, Some((socket.clone(), peer)));
                         tracing::info!(
                             "registered with rcssserver at {} (monitor port {})",
                             config.server,
@@ -125,6 +160,15 @@ pub async fn run(config: MonitorConfig, hub: Arc<Hub>) -> anyhow::Result<()> {
                 }
             }
         }
+    }
+}
+
+fn set(
+    dedicated: &Mutex<Option<(Arc<UdpSocket>, SocketAddr)>>,
+    value: Option<(Arc<UdpSocket>, SocketAddr)>,
+) {
+    if let Ok(mut d) = dedicated.lock() {
+        *d = value;
     }
 }
 

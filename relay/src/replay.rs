@@ -55,8 +55,20 @@ impl Script {
     }
 }
 
-/// Plays `script` forever, one show every `step`.
-pub async fn run(script: Script, hub: Arc<Hub>, step: Duration) {
+/// Plays `script` one show every `step`, looping, until `stop` completes.
+pub async fn run(
+    script: Script,
+    hub: Arc<Hub>,
+    step: Duration,
+    stop: impl std::future::Future<Output = ()>,
+) {
+    tokio::select! {
+        () = play(&script, &hub, step) => {}
+        () = stop => {}
+    }
+}
+
+async fn play(script: &Script, hub: &Hub, step: Duration) {
     loop {
         hub.set_feed(FeedSource::Replay, format!("replay of {}", script.name));
         hub.reset();

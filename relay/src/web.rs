@@ -1,7 +1,7 @@
 //! The HTTP side: serves the built web app and the spectator WebSocket.
 
 use crate::hub::{Event, Hub};
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
@@ -9,6 +9,7 @@ use axum::Router;
 use std::path::PathBuf;
 use std::sync::Arc;
 use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::watch;
 use tower_http::services::{ServeDir, ServeFile};
 
 /// Spectators only listen; anything they send beyond this size closes their connection.
@@ -17,15 +18,18 @@ const MAX_INCOMING_MESSAGE: usize = 4096;
 #[derive(Clone)]
 pub struct AppState {
     pub hub: Arc<Hub>,
+    /// Turns true when the relay shuts down: spectators are told goodbye, so that a graceful
+    /// shutdown does not wait forever on open WebSockets.
+    pub stop: watch::Receiver<bool>,
 }
 
 /// The whole HTTP application; `dist` is the directory `trunk build` wrote.
-pub fn app(hub: Arc<Hub>, dist: PathBuf) -> Router {
+pub fn app(hub: Arc<Hub>, dist: PathBuf, stop: watch::Receiver<bool>) -> Router {
     let index = dist.join("index.html");
     let router = Router::new()
         .route("/ws", get(ws_handler))
         .route("/healthz", get(|| async { "ok" }))
-        .with_state(AppState { hub });
+        .with_state(AppState { hub, stop });
     if index.is_file() {
         router.fallback_service(ServeDir::new(&dist).fallback(ServeFile::new(index)))
     } else {
@@ -42,13 +46,13 @@ pub fn app(hub: Arc<Hub>, dist: PathBuf) -> Router {
 async fn ws_handler(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
     ws.max_message_size(MAX_INCOMING_MESSAGE)
         .max_frame_size(MAX_INCOMING_MESSAGE)
-        .on_upgrade(move |socket| spectator(socket, state.hub))
+        .on_upgrade(move |socket| spectator(socket, state.hub, state.stop))
         .into_response()
 }
 
 /// One spectator: the backlog first, then the live stream. What the browser sends is read only
 /// to notice a close; spectators cannot command anything.
-async fn spectator(mut socket: WebSocket, hub: Arc<Hub>) {
+async fn spectator(mut socket: WebSocket, hub: Arc<Hub>, mut stop: watch::Receiver<bool>) {
     let mut sub = hub.subscribe();
     for event in sub.backlog.drain(..) {
         if send(&mut socket, event).await.is_err() {
@@ -69,6 +73,15 @@ async fn spectator(mut socket: WebSocket, hub: Arc<Hub>) {
                 }
                 Err(RecvError::Closed) => return,
             },
+            () = async { drop(stop.wait_for(|s| *s).await) } => {
+                let _ = socket
+                    .send(Message::Close(Some(CloseFrame {
+                        code: close_code::AWAY,
+                        reason: "the relay is shutting down".into(),
+                    })))
+                    .await;
+                return;
+            }
             incoming = socket.recv() => match incoming {
                 None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
                 Some(Ok(_)) => {}

@@ -4,7 +4,7 @@
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::net::UdpSocket;
 
@@ -12,6 +12,8 @@ pub struct FakeServer {
     pub addr: SocketAddr,
     /// Number of `(dispinit …)` received so far.
     pub inits: Arc<AtomicUsize>,
+    /// What monitors sent to their dedicated ports, in arrival order.
+    pub commands: Arc<Mutex<Vec<Vec<u8>>>>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -31,6 +33,8 @@ impl FakeServer {
         let addr = socket.local_addr().expect("fake server address");
         let inits = Arc::new(AtomicUsize::new(0));
         let counter = inits.clone();
+        let commands = Arc::new(Mutex::new(Vec::new()));
+        let heard = commands.clone();
         let task = tokio::spawn(async move {
             let mut buf = vec![0u8; 8192];
             loop {
@@ -43,10 +47,21 @@ impl FakeServer {
                 }
                 counter.fetch_add(1, Ordering::SeqCst);
                 let script = script.clone();
+                let heard = heard.clone();
                 tokio::spawn(async move {
                     let Ok(dedicated) = UdpSocket::bind("127.0.0.1:0").await else {
                         return;
                     };
+                    let dedicated = Arc::new(dedicated);
+                    let listener = dedicated.clone();
+                    tokio::spawn(async move {
+                        let mut buf = vec![0u8; 8192];
+                        while let Ok(n) = listener.recv(&mut buf).await {
+                            if let Ok(mut h) = heard.lock() {
+                                h.push(buf[..n].to_vec());
+                            }
+                        }
+                    });
                     for (i, d) in script.datagrams.iter().enumerate() {
                         for (_, g) in script.garbage_at.iter().filter(|(at, _)| *at == i) {
                             let _ = dedicated.send_to(g, peer).await;
@@ -59,7 +74,12 @@ impl FakeServer {
                 });
             }
         });
-        FakeServer { addr, inits, task }
+        FakeServer {
+            addr,
+            inits,
+            commands,
+            task,
+        }
     }
 }
 

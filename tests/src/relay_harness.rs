@@ -38,6 +38,20 @@ pub async fn start(source: Source) -> RunningRelay {
     }
 }
 
+impl RunningRelay {
+    /// Shuts the relay down as Ctrl-C does, and waits (at most 5 s) until it has finished.
+    pub async fn stop(mut self) {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+        let task = &mut self.task;
+        tokio::time::timeout(std::time::Duration::from_secs(5), task)
+            .await
+            .expect("the relay stops within 5 s")
+            .expect("the relay task ends cleanly");
+    }
+}
+
 impl Drop for RunningRelay {
     fn drop(&mut self) {
         if let Some(tx) = self.stop.take() {

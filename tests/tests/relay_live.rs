@@ -7,6 +7,7 @@ use pitchside_tests::{capture, fake_server, fixtures, relay_harness};
 use relay::monitor::MonitorConfig;
 use relay::Source;
 use std::time::Duration;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Message;
 
 type Ws =
@@ -89,8 +90,42 @@ async fn v5_capture_reaches_every_spectator_in_order_and_garbage_is_dropped() {
         "a late joiner gets the same history in the same order"
     );
     // The relay is still alive after the garbage: its health check answers.
-    let health = tokio::net::TcpStream::connect(relay.addr).await;
-    assert!(health.is_ok());
+    let health = http_get(relay.addr, "/healthz").await;
+    assert!(
+        health.starts_with("HTTP/1.1 200") && health.ends_with("ok"),
+        "{health}"
+    );
+
+    // Shutting down with spectators connected: they are told goodbye, and the server hears
+    // `(dispbye)` on the monitor's dedicated port.
+    relay.stop().await;
+    for ws in [&mut early, &mut late] {
+        let closed = tokio::time::timeout(Duration::from_secs(5), async {
+            loop {
+                match ws.next().await {
+                    Some(Ok(Message::Close(frame))) => return frame.map(|f| f.code),
+                    Some(Ok(_)) => continue,
+                    _ => return None,
+                }
+            }
+        })
+        .await
+        .expect("spectators are closed at shutdown");
+        assert_eq!(closed, Some(CloseCode::Away));
+    }
+    let commands = server.commands.lock().unwrap().clone();
+    assert_eq!(commands, vec![b"(dispbye)\0".to_vec()]);
+}
+
+/// A plain HTTP/1.1 GET, answered in full (the relay closes the connection).
+async fn http_get(addr: std::net::SocketAddr, path: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let req = format!("GET {path} HTTP/1.1\r\nHost: relay\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).await.unwrap();
+    out
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -20,6 +20,8 @@ const FIRST_SLICE: usize = 64 << 10;
 const SLICE: usize = 1 << 20;
 /// Decompressed bytes decoded between two yields on the streaming path.
 const STREAM_SLICE: usize = 2 << 20;
+/// Bytes handed to the decoder per call.
+const CALL_SLICE: usize = 256 << 10;
 
 thread_local! {
     /// How many files were opened in this page: a run that sees a newer one stops, so a file
@@ -183,7 +185,11 @@ impl Run {
 
     async fn feed(&mut self, chunk: &[u8]) -> Result<(), LogError> {
         let t = now();
-        let result = self.decoder.feed(chunk, &mut self.records);
+        // Fed in pieces: the browser swaps in its optimised compile of the decoder between
+        // two calls, never inside one, and the first calls run on its quick baseline compile.
+        let result = chunk
+            .chunks(CALL_SLICE)
+            .try_for_each(|piece| self.decoder.feed(piece, &mut self.records));
         self.take_frames();
         self.decode_ms += now() - t;
         if !self.first_shown && !self.frames.is_empty() && !self.superseded() {
