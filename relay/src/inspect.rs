@@ -15,9 +15,10 @@ pub fn error_json(e: &LogError) -> Value {
 /// The `--json` output for a decoded log.
 pub fn summarize(m: &Match) -> Value {
     let teams = m.final_teams();
-    let version = match m.version.and_then(|v| v.number()) {
-        Some(n) => json!(n),
-        None => json!("json"),
+    let version = match m.version.map(|v| v.number()) {
+        Some(Some(n)) => json!(n),
+        Some(None) => json!("json"),
+        None => Value::Null,
     };
     let penalties = match (teams[0].penalty, teams[1].penalty) {
         (None, None) => Value::Null,

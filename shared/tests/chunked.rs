@@ -152,3 +152,49 @@ fn corrupt_gzip_keeps_what_came_before_whatever_the_slicing() {
         assert!(decode_in(&raw, || step) == whole, "slices of {step}");
     }
 }
+
+#[test]
+fn every_short_log_reads_the_same_gzipped_and_keeps_its_frames_when_the_gzip_is_cut() {
+    for (name, rel) in common::SHORT {
+        let gz = std::fs::read(common::path(rel)).unwrap();
+        let (plain, err) = one_shot(&common::read(rel));
+        assert!(err.is_none(), "{name}: {err:?}");
+        let (zipped, err) = one_shot(&gz);
+        assert!(err.is_none(), "{name}.gz: {err:?}");
+        assert!(zipped == plain, "{name}: gzip decodes to the same records");
+        let (part, err) = one_shot(&gz[..gz.len() * 3 / 5]);
+        let err = err.unwrap_or_else(|| panic!("{name}: a cut gzip is an error"));
+        assert!(err.contains("gzip data is corrupt after"), "{name}: {err}");
+        assert!(
+            !part.is_empty() && part.len() < plain.len(),
+            "{name}: {} records",
+            part.len()
+        );
+        assert_eq!(
+            &plain[..part.len()],
+            &part[..],
+            "{name}: records before the cut"
+        );
+    }
+}
+
+#[test]
+fn a_garbage_tail_is_an_error_after_every_record() {
+    for (name, rel) in common::SHORT {
+        let mut bytes = common::read(rel);
+        let (whole, _) = one_shot(&bytes);
+        // Bytes that are no record in any format: not a known binary mode, not a text line.
+        bytes.extend_from_slice(&[0xfe; 40]);
+        bytes.extend_from_slice(b"\n");
+        let (part, err) = one_shot(&bytes);
+        let err = err.unwrap_or_else(|| panic!("{name}: a garbage tail is an error"));
+        assert!(
+            err.contains("\\xfe"),
+            "{name}: the bad bytes are shown: {err}"
+        );
+        assert!(
+            part == whole,
+            "{name}: every record before the garbage is kept"
+        );
+    }
+}

@@ -2,7 +2,7 @@
 //!
 //! Exit code 0: parsed completely; 1: parsed up to an error; 2: nothing could be read.
 
-use pitchside_shared::{parse_log, LogError};
+use pitchside_shared::{parse_log, LogError, Match};
 use relay::inspect::{error_json, summarize};
 use serde_json::{json, Value};
 use std::process::ExitCode;
@@ -33,7 +33,8 @@ fn main() -> ExitCode {
     let bytes = match std::fs::read(&path) {
         Ok(b) => b,
         Err(e) => {
-            report_failure(&path, &e.to_string(), None, as_json);
+            let msg = format!("cannot read the file: {e}");
+            report_failure(&path, &Match::default(), &msg, None, as_json);
             return ExitCode::from(2);
         }
     };
@@ -44,7 +45,7 @@ fn main() -> ExitCode {
             .error
             .as_ref()
             .map_or_else(|| "no records".to_owned(), ToString::to_string);
-        report_failure(&path, &msg, m.error.as_ref(), as_json);
+        report_failure(&path, &m, &msg, m.error.as_ref(), as_json);
         return ExitCode::from(2);
     }
     let summary = summarize(&m);
@@ -60,10 +61,13 @@ fn main() -> ExitCode {
     }
 }
 
-fn report_failure(path: &str, msg: &str, e: Option<&LogError>, as_json: bool) {
+/// Nothing could be read: with `--json` still the whole object (every key present, so a script
+/// reading many files needs no special case), with the reason in `error`.
+fn report_failure(path: &str, m: &Match, msg: &str, e: Option<&LogError>, as_json: bool) {
     if as_json {
-        let err = e.map_or_else(|| json!({"message": msg}), error_json);
-        println!("{}", json!({"file": path, "error": err}));
+        let mut summary = summarize(m);
+        summary["error"] = e.map_or_else(|| json!({"message": msg}), error_json);
+        println!("{summary}");
     } else {
         eprintln!("{path}: {msg}");
     }
