@@ -21,7 +21,7 @@ impl fmt::Display for Location {
 
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum LogError {
-    #[error("not an rcssserver game log: {found}")]
+    #[error("not an rcssserver game log (it starts with {found})")]
     UnknownFormat { found: String },
     #[error("the file is empty")]
     Empty,
@@ -98,10 +98,14 @@ pub(crate) fn excerpt(bytes: &[u8], pos: usize) -> String {
     }
     let mut s = String::from("\"");
     for &b in &bytes[start..end] {
-        if (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\' {
-            s.push(b as char);
-        } else {
-            s.push_str(&format!("\\x{b:02x}"));
+        match b {
+            b'\n' => s.push_str("\\n"),
+            b'\r' => s.push_str("\\r"),
+            b'\t' => s.push_str("\\t"),
+            b'"' => s.push_str("\\\""),
+            b'\\' => s.push_str("\\\\"),
+            0x20..0x7f => s.push(b as char),
+            _ => s.push_str(&format!("\\x{b:02x}")),
         }
     }
     s.push('"');

@@ -57,7 +57,6 @@ impl<'a> Cursor<'a> {
         self.buf.get(self.pos).copied()
     }
 
-    /// Skips spaces, then consumes `lit` if it is next.
     /// Skips spaces, then consumes `lit` if it is next. Compared byte by byte: the literals
     /// are a few bytes long, and a `memcmp` call per token showed up in profiles.
     #[inline(always)]

@@ -430,7 +430,7 @@ fn js_message(e: &JsValue) -> String {
 fn explain(e: &LogError) -> String {
     match e {
         LogError::UnknownFormat { .. } => format!(
-            "{e}. Expected an rcssserver game log (.rcg, .rcg.gz: ULG text, binary or JSON)."
+            "{e}. pitchside opens the game logs rcssserver writes (.rcg or .rcg.gz: text ULG4-6, binary v1-v3, or JSON)."
         ),
         LogError::Empty => "the file is empty.".into(),
         _ => format!("{e}."),

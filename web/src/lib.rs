@@ -335,29 +335,46 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// The canvas, redrawn whenever the shown frame or the canvas size changes.
+/// The canvas, redrawn whenever the shown frame or the space it has changes. The canvas fills
+/// the stage, which the page layout sizes (everything else keeps its natural height), so the
+/// pitch always uses the room left on screen, an error banner or not.
 #[component]
 fn FieldCanvas() -> impl IntoView {
     let m = expect_context::<Monitor>();
+    let stage = NodeRef::<leptos::html::Div>::new();
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let size = RwSignal::new((0.0f64, 0.0f64));
 
     let measure = move || {
-        if let Some(c) = canvas.get_untracked() {
-            let el: &web_sys::Element = c.as_ref();
-            let w = f64::from(el.client_width());
-            // Keep score bar, field and controls on one screen: the pitch is 1.55:1 with
-            // its margins; leave ~210 px for the bars above and below.
-            let room = web_sys::window()
-                .and_then(|win| win.inner_height().ok())
-                .and_then(|v| v.as_f64())
-                .map_or(f64::MAX, |vh| vh - 210.0);
-            let h = (w / 1.55).min(room).max(180.0);
-            size.set((w, h));
+        if let Some(el) = stage.get_untracked() {
+            let el: &web_sys::Element = el.as_ref();
+            let next = (f64::from(el.client_width()), f64::from(el.client_height()));
+            if next != size.get_untracked() {
+                size.set(next);
+            }
         }
     };
+    let observer = StoredValue::new_local(None::<web_sys::ResizeObserver>);
+    Effect::new(move |_| {
+        let Some(el) = stage.get() else { return };
+        let on_resize = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(measure);
+        match web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
+            Ok(obs) => {
+                obs.observe(el.as_ref());
+                observer.set_value(Some(obs));
+                on_resize.forget();
+            }
+            Err(_) => measure(),
+        }
+    });
+    // Browsers without ResizeObserver still follow the window.
     let on_resize = window_event_listener(leptos::ev::resize, move |_| measure());
-    on_cleanup(move || on_resize.remove());
+    on_cleanup(move || {
+        on_resize.remove();
+        if let Some(obs) = observer.get_value() {
+            obs.disconnect();
+        }
+    });
 
     Effect::new(move |_| {
         let Some(c) = canvas.get() else { return };
@@ -366,13 +383,18 @@ fn FieldCanvas() -> impl IntoView {
             measure();
             (w, h) = size.get_untracked();
         }
+        if w <= 0.0 || h <= 0.0 {
+            return;
+        }
         let i = m.index.get();
         m.count.track();
         let goal_width = m.goal_width.get();
         let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
-        c.set_width((w * ratio) as u32);
-        c.set_height((h * ratio) as u32);
-        let _ = c.style(("height", format!("{h}px")));
+        let (pw, ph) = ((w * ratio).round() as u32, (h * ratio).round() as u32);
+        if c.width() != pw || c.height() != ph {
+            c.set_width(pw);
+            c.set_height(ph);
+        }
         let Ok(Some(ctx)) = c.get_context("2d") else {
             return;
         };
@@ -384,5 +406,9 @@ fn FieldCanvas() -> impl IntoView {
             .with_value(|f| draw::frame(&ctx, w, h, f.get(i), goal_width));
     });
 
-    view! { <canvas id="field" node_ref=canvas></canvas> }
+    view! {
+        <div class="stage" node_ref=stage>
+            <canvas id="field" node_ref=canvas></canvas>
+        </div>
+    }
 }
