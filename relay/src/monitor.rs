@@ -79,8 +79,10 @@ async fn follow(
         set(dedicated, None);
         let socket = Arc::new(UdpSocket::bind(bind).await?);
         let init = format!("(dispinit version {MONITOR_VERSION})\0");
-        let mut connected = false;
+        // The server's per-monitor port, once it has answered from it.
+        let mut monitor_port: Option<SocketAddr> = None;
         loop {
+            let connected = monitor_port.is_some();
             if !connected {
                 if let Err(e) = socket.send_to(init.as_bytes(), config.server).await {
                     tracing::warn!("cannot reach {}: {e}", config.server);
@@ -108,7 +110,13 @@ async fn follow(
                 }
                 Ok(Ok(x)) => x,
             };
-            if peer.ip() != config.server.ip() {
+            // Anyone who can reach the relay's port could inject frames: once registered only
+            // the server's per-monitor port is believed, before that only the server's host.
+            let trusted = match monitor_port {
+                Some(port) => peer == port,
+                None => peer.ip() == config.server.ip(),
+            };
+            if !trusted {
                 tracing::warn!("ignoring a datagram from {peer}, which is not the server");
                 continue;
             }
@@ -139,7 +147,7 @@ async fn follow(
                 }
                 Ok(Datagram::Records(records)) => {
                     if !connected {
-                        connected = true;
+                        monitor_port = Some(peer);
                         // The server answers from the port it opened for this monitor and
                         // expects every later command there.
                         set(dedicated, Some((socket.clone(), peer)));

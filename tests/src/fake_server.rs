@@ -1,6 +1,7 @@
 //! A fake rcssserver for tests: listens on a "player port", and for every `(dispinit …)`
 //! answers from a new UDP socket (as the real server does) with the datagrams of a real
-//! capture, at a fixed pace. Optionally slips in garbage to check that the relay survives it.
+//! capture, at a fixed pace. Optionally slips in garbage to check that the relay survives it, and
+//! forged datagrams from another port to check that the relay does not believe them.
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -23,6 +24,9 @@ pub struct Script {
     pub pace: Duration,
     /// Garbage datagrams to send before datagram `index`.
     pub garbage_at: Vec<(usize, Vec<u8>)>,
+    /// Datagrams sent before datagram `index` from a socket that is not the monitor's
+    /// dedicated port, as a forger on the server's host would.
+    pub spoof_at: Vec<(usize, Vec<u8>)>,
 }
 
 impl FakeServer {
@@ -62,9 +66,15 @@ impl FakeServer {
                             }
                         }
                     });
+                    let forger = UdpSocket::bind("127.0.0.1:0").await.ok();
                     for (i, d) in script.datagrams.iter().enumerate() {
                         for (_, g) in script.garbage_at.iter().filter(|(at, _)| *at == i) {
                             let _ = dedicated.send_to(g, peer).await;
+                        }
+                        for (_, s) in script.spoof_at.iter().filter(|(at, _)| *at == i) {
+                            if let Some(forger) = &forger {
+                                let _ = forger.send_to(s, peer).await;
+                            }
                         }
                         if dedicated.send_to(d, peer).await.is_err() {
                             return;

@@ -30,6 +30,7 @@ async fn live_page_shows_the_cycle_advancing() {
         datagrams,
         pace: Duration::from_millis(40),
         garbage_at: vec![],
+        spoof_at: vec![],
     })
     .await;
     let mut mc = MonitorConfig::new(server.addr);

@@ -47,7 +47,7 @@ async fn relay_for(server: std::net::SocketAddr) -> relay_harness::RunningRelay 
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn v5_capture_reaches_every_spectator_in_order_and_garbage_is_dropped() {
+async fn v5_capture_reaches_every_spectator_in_order_and_garbage_and_forgeries_are_dropped() {
     let datagrams = capture::split(&fixtures::read(fixtures::V5_CAPTURE)).unwrap();
     assert_eq!(
         datagrams.len(),
@@ -62,6 +62,8 @@ async fn v5_capture_reaches_every_spectator_in_order_and_garbage_is_dropped() {
             (31, b"(show 12 (pm 3) truncated".to_vec()),
             (32, vec![0x78, 0x9c, 0xff, 0x00]),
         ],
+        // A real, well-formed show, but from a port that is not the monitor's: dropped.
+        spoof_at: vec![(40, datagrams[200].clone()), (41, datagrams[0].clone())],
     })
     .await;
     let relay = relay_for(server.addr).await;
@@ -140,6 +142,7 @@ async fn compressed_capture_arrives_inflated() {
         datagrams: datagrams.clone(),
         pace: Duration::from_millis(2),
         garbage_at: vec![],
+        spoof_at: vec![],
     })
     .await;
     let relay = relay_for(server.addr).await;

@@ -12,8 +12,9 @@ pub const GOAL_DEPTH: f64 = 2.44;
 pub const DEFAULT_GOAL_WIDTH: f64 = 14.02;
 pub const CENTRE_CIRCLE_RADIUS: f64 = 9.15;
 pub const PENALTY_SPOT_DISTANCE: f64 = 11.0;
-/// Room around the pitch that stays visible (players stand off the lines at kick-ins).
-pub const MARGIN: f64 = 4.0;
+/// Room around the pitch that stays visible: rcssserver lets players wander up to 5 m past
+/// the lines (they reach |y| = 39 at kick-ins), plus room for the player's body.
+pub const MARGIN: f64 = 5.5;
 
 /// Maps field coordinates to canvas pixels for a canvas of the given size.
 #[derive(Clone, Copy, Debug)]
