@@ -29,6 +29,11 @@ thread_local! {
     static OPENED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
+/// Gets ready to open a file, so that opening the first one is as quick as the later ones.
+pub fn prepare() {
+    warm_inflater();
+}
+
 pub fn open(m: Monitor, file: web_sys::File) {
     let handed = now();
     let generation = OPENED.with(|n| {
@@ -365,16 +370,31 @@ function inThread(file, first, batch) {
   };
 }
 
-export function inflated_batches(file, first, batch) {
-  if (typeof DecompressionStream === 'undefined') return null;
-  let worker = null;
+// Starting a worker takes tens of milliseconds, longer than inflating and drawing the first
+// frame: one is started ahead, while the page is idle, and replaced when it is used.
+let spare = null;
+
+function spawn() {
   try {
     const url = URL.createObjectURL(new Blob([WORKER], { type: 'text/javascript' }));
-    worker = new Worker(url);
+    const worker = new Worker(url);
     URL.revokeObjectURL(url);
+    return worker;
   } catch (e) {
-    worker = null;
+    return null;
   }
+}
+
+export function warm_inflater() {
+  if (spare === null && typeof DecompressionStream !== 'undefined' && typeof Worker !== 'undefined') {
+    spare = spawn();
+  }
+}
+
+export function inflated_batches(file, first, batch) {
+  if (typeof DecompressionStream === 'undefined') return null;
+  let worker = spare || spawn();
+  spare = null;
   if (!worker) {
     try { return inThread(file, first, batch); } catch (e) { return null; }
   }
@@ -382,7 +402,7 @@ export function inflated_batches(file, first, batch) {
   let ended = false;
   const deliver = (msg) => {
     if (ended) return;
-    if (msg.done) { ended = true; worker.terminate(); }
+    if (msg.done) { ended = true; worker.terminate(); setTimeout(warm_inflater, 0); }
     if (waiting.length) waiting.shift()(msg); else queue.push(msg);
   };
   worker.onmessage = (e) => deliver(e.data);
@@ -398,7 +418,7 @@ export function inflated_batches(file, first, batch) {
       if (ended) return Promise.resolve({ data: null, done: true, error: null });
       return new Promise(r => waiting.push(msg => r(ack(msg))));
     },
-    close() { if (!ended) { ended = true; worker.terminate(); } },
+    close() { if (!ended) { ended = true; worker.terminate(); setTimeout(warm_inflater, 0); } },
   };
 }
 "#)]
@@ -408,6 +428,8 @@ extern "C" {
     /// rather than once per small piece the browser hands out.
     type Batches;
     fn inflated_batches(file: &web_sys::File, first: u32, batch: u32) -> Option<Batches>;
+    /// Starts the worker the next gzip log will be inflated in, ahead of time.
+    fn warm_inflater();
     #[wasm_bindgen(method)]
     fn next(this: &Batches) -> js_sys::Promise;
     /// Stops inflating: the decoder gave up on the data.

@@ -159,6 +159,7 @@ pub fn App() -> impl IntoView {
     let m = Monitor::new();
     provide_context(m);
     live::connect(m);
+    file::prepare();
 
     let header = Memo::new(move |_| {
         let i = m.index.get();
