@@ -3,9 +3,9 @@
 //! wrong in words a user can act on.
 //!
 //! A gzip-compressed log is inflated by the browser's own `DecompressionStream` where there is
-//! one: native inflation is several times faster than inflating in WebAssembly, and the file is
-//! streamed instead of copied whole into memory. It runs in a small worker, so that inflating
-//! the next batch overlaps decoding this one on the page's thread. Elsewhere the shared decoder
+//! one: native inflation is several times faster than inflating in WebAssembly. It runs in a
+//! small worker, so that inflating the next batch overlaps decoding this one on the page's
+//! thread. Elsewhere, and when the browser's inflater fails part-way, the shared decoder
 //! inflates it.
 
 use crate::{Mode, Monitor};
@@ -22,6 +22,9 @@ const SLICE: usize = 1 << 20;
 const STREAM_SLICE: usize = 2 << 20;
 /// Bytes handed to the decoder per call.
 const CALL_SLICE: usize = 256 << 10;
+/// Longest stretch of decoding before the browser gets a turn to paint the progress line and
+/// handle input. Yielding after every batch instead cost 20-50 ms per full game.
+const YIELD_EVERY_MS: f64 = 50.0;
 
 thread_local! {
     /// How many files were opened in this page: a run that sees a newer one stops, so a file
@@ -52,7 +55,7 @@ pub fn open(m: Monitor, file: web_sys::File) {
         m.progress.set(Some(format!("reading {name}…")));
         let mut run = Run::new(m, name.clone(), handed, generation);
         let mut outcome = None;
-        if let Some(batches) = gzip_stream(&file).await {
+        if let Some(batches) = file_batches(&file, FIRST_SLICE as u32, STREAM_SLICE as u32) {
             match run.stream(batches).await {
                 _ if run.superseded() => return,
                 Err(LogError::Gzip { .. }) => {
@@ -93,6 +96,10 @@ struct Run {
     frames: Vec<Frame>,
     first_shown: bool,
     decode_ms: f64,
+    /// When the browser last had a turn (`now()`).
+    yielded: f64,
+    /// The inflated batch being decoded, reused from one batch to the next.
+    input: Vec<u8>,
     /// Time spent waiting for input: reading the file and, for gzip, the browser inflating it.
     wait_ms: f64,
 }
@@ -109,6 +116,8 @@ impl Run {
             frames: Vec::new(),
             first_shown: false,
             decode_ms: 0.0,
+            yielded: started,
+            input: Vec::new(),
             wait_ms: 0.0,
         }
     }
@@ -126,7 +135,9 @@ impl Run {
                 .progress
                 .set(Some(format!("parsing {}: {pct}%", self.name)));
             result?;
-            yield_to_browser().await;
+            if now() - self.yielded >= YIELD_EVERY_MS {
+                self.pause().await;
+            }
         }
         self.finish()
     }
@@ -146,7 +157,12 @@ impl Run {
             }
             let t = now();
             let batch = JsFuture::from(batches.next()).await;
-            self.wait_ms += now() - t;
+            let waited = now() - t;
+            self.wait_ms += waited;
+            if waited >= 1.0 {
+                // The page was idle while waiting: the browser had its turn.
+                self.yielded = now();
+            }
             let batch = match batch {
                 Ok(batch) => batch,
                 Err(e) => {
@@ -157,11 +173,23 @@ impl Run {
                 }
             };
             let field = |k: &str| js_sys::Reflect::get(&batch, &JsValue::from_str(k)).ok();
-            if let Some(data) = field("data").and_then(|d| d.dyn_into::<js_sys::Uint8Array>().ok())
-            {
-                let bytes = data.to_vec();
-                inflated += bytes.len() as u64;
-                self.feed(&bytes).await?;
+            let data = field("data").and_then(|d| d.dyn_into::<js_sys::Uint8Array>().ok());
+            if field("plain").and_then(|p| p.as_bool()).unwrap_or(false) {
+                // Not gzip: the file as it is, decoded in slices like any bytes in memory.
+                let bytes = data.map(|d| d.to_vec()).unwrap_or_default();
+                return self.slices(&bytes).await;
+            }
+            if let Some(data) = data {
+                // Copied into one buffer kept for the whole file: a fresh 2 MB allocation per
+                // batch costs more than the copy.
+                let mut input = std::mem::take(&mut self.input);
+                input.clear();
+                input.resize(data.length() as usize, 0);
+                data.copy_to(&mut input);
+                inflated += input.len() as u64;
+                let fed = self.feed(&input).await;
+                self.input = input;
+                fed?;
             }
             if let Some(reason) = field("error").and_then(|e| e.as_string()) {
                 // Records inflated before the damage are kept, as the decoder does.
@@ -173,14 +201,22 @@ impl Run {
             if field("done").and_then(|d| d.as_bool()).unwrap_or(true) {
                 break;
             }
-            self.m.progress.set(Some(format!(
-                "parsing {}: {:.0} MB",
-                self.name,
-                inflated as f64 / 1e6
-            )));
-            yield_to_browser().await;
+            if now() - self.yielded >= YIELD_EVERY_MS {
+                self.m.progress.set(Some(format!(
+                    "parsing {}: {:.0} MB",
+                    self.name,
+                    inflated as f64 / 1e6
+                )));
+                self.pause().await;
+            }
         }
         self.finish()
+    }
+
+    /// Gives the browser a turn.
+    async fn pause(&mut self) {
+        yield_to_browser().await;
+        self.yielded = now();
     }
 
     /// A newer file was opened since this one.
@@ -202,7 +238,7 @@ impl Run {
             self.m.set_frames(self.frames.clone());
             self.m.index.set(0);
             self.first_shown = true;
-            yield_to_browser().await;
+            self.pause().await;
             self.m.timings.set(Some(crate::Timings {
                 first_frame_ms: now() - self.started,
                 ..Default::default()
@@ -285,31 +321,42 @@ impl Run {
     }
 }
 
-/// The file inflated by the browser in batches, when the file is gzip and the browser has a
-/// `DecompressionStream`; `None` sends the file down the in-memory path.
-async fn gzip_stream(file: &web_sys::File) -> Option<Batches> {
-    let magic = file.slice_with_i32_and_i32(0, 2).ok()?;
-    let magic = JsFuture::from(magic.array_buffer()).await.ok()?;
-    if js_sys::Uint8Array::new(&magic).to_vec() != [0x1f, 0x8b] {
-        return None;
-    }
-    inflated_batches(file, FIRST_SLICE as u32, STREAM_SLICE as u32)
-}
-
 #[wasm_bindgen::prelude::wasm_bindgen(inline_js = r#"
-// Inflating runs in a worker so that inflating the next batch overlaps decoding this one. The
-// worker sends a small first batch (`first` bytes) so the first frame shows at once, then
-// `batch`-sized ones, each transferred rather than copied, and keeps at most four unread
-// batches in flight so a large file is not inflated into memory far ahead of the decoder.
-const WORKER = `
-let credit = 4, wake = null;
-onmessage = async (e) => {
-  if (e.data === 'ack') { credit++; if (wake) { wake(); wake = null; } return; }
-  const { file, first, batch } = e.data;
+// The file's bytes in batches of `{data, done, error}`: inflated when the file is gzip (a small
+// `first` batch so the first frame shows at once, then `batch`-sized ones), else the file as it
+// is, in one batch marked `plain`. Each batch owns its buffer, so it can be transferred.
+//
+// The file is read whole before inflating starts. Read as the inflater asked for it, the
+// browser's thread that reads files got no time while both cores were busy inflating and
+// decoding, and inflating stalled for 30-90 ms at a time waiting for input.
+async function* fileBatches(file, first, batch) {
+  let bytes;
+  try {
+    bytes = new Uint8Array(await file.arrayBuffer());
+  } catch (e) {
+    yield { data: null, done: true, error: 'cannot read the file: ' + ((e && e.message) || e) };
+    return;
+  }
+  if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) {
+    yield { data: bytes, done: true, error: null, plain: true };
+    return;
+  }
+  const ds = new DecompressionStream('gzip');
+  const writer = ds.writable.getWriter();
+  (async () => {
+    try {
+      for (let at = 0; at < bytes.length; at += 65536) {
+        await writer.ready;
+        writer.write(bytes.subarray(at, at + 65536)).catch(() => {});
+      }
+      await writer.close();
+    } catch (e) {
+      // The inflater failed: reading its output says why.
+    }
+  })();
+  const reader = ds.readable.getReader();
   let parts = [], n = 0, want = first;
-  const send = async (done, error) => {
-    while (credit === 0 && !done) await new Promise(r => { wake = r; });
-    credit--;
+  const take = () => {
     let out = null;
     const p = parts[0];
     if (parts.length === 1 && p.byteOffset === 0 && p.byteLength === p.buffer.byteLength) {
@@ -320,53 +367,47 @@ onmessage = async (e) => {
       for (const q of parts) { out.set(q, at); at += q.length; }
     }
     parts = []; n = 0; want = batch;
-    postMessage({ data: out, done, error }, out ? [out.buffer] : []);
+    return out;
   };
   try {
-    const reader = file.stream().pipeThrough(new DecompressionStream('gzip')).getReader();
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) { await send(true, null); return; }
+      if (done) { yield { data: take(), done: true, error: null }; return; }
       parts.push(value);
       n += value.length;
-      if (n >= want) await send(false, null);
+      if (n >= want) yield { data: take(), done: false, error: null };
     }
-  } catch (err) {
-    await send(true, String((err && err.message) || err));
+  } catch (e) {
+    yield { data: take(), done: true, error: String((e && e.message) || e) };
+  }
+}
+
+// Inflating runs in a worker so that inflating the next batch overlaps decoding this one. The
+// worker keeps at most `credit` unread batches in flight, so a large file is not inflated into
+// memory far ahead of the decoder.
+const WORKER = `
+${fileBatches}
+let credit = 8, wake = null;
+onmessage = async (e) => {
+  if (e.data === 'ack') { credit++; if (wake) { wake(); wake = null; } return; }
+  const { file, first, batch } = e.data;
+  for await (const b of fileBatches(file, first, batch)) {
+    while (credit === 0 && !b.done) await new Promise(r => { wake = r; });
+    credit--;
+    postMessage(b, b.data ? [b.data.buffer] : []);
   }
 };
 `;
 
-// The same batches inflated on this thread, where a worker cannot be started.
+// The same batches on this thread, where a worker cannot be started.
 function inThread(file, first, batch) {
-  const reader = file.stream().pipeThrough(new DecompressionStream('gzip')).getReader();
-  let want = first;
+  const batches = fileBatches(file, first, batch);
   return {
     async next() {
-      const parts = [];
-      let n = 0;
-      const join = () => {
-        if (parts.length === 0) return null;
-        if (parts.length === 1) return parts[0];
-        const out = new Uint8Array(n);
-        let at = 0;
-        for (const p of parts) { out.set(p, at); at += p.length; }
-        return out;
-      };
-      try {
-        while (n < want) {
-          const { done, value } = await reader.read();
-          if (done) return { data: join(), done: true, error: null };
-          parts.push(value);
-          n += value.length;
-        }
-        want = batch;
-        return { data: join(), done: false, error: null };
-      } catch (e) {
-        return { data: join(), done: true, error: String((e && e.message) || e) };
-      }
+      const r = await batches.next();
+      return r.done ? { data: null, done: true, error: null } : r.value;
     },
-    close() { reader.cancel().catch(() => {}); },
+    close() { batches.return().catch(() => {}); },
   };
 }
 
@@ -391,7 +432,7 @@ export function warm_inflater() {
   }
 }
 
-export function inflated_batches(file, first, batch) {
+export function file_batches(file, first, batch) {
   if (typeof DecompressionStream === 'undefined') return null;
   let worker = spare || spawn();
   spare = null;
@@ -423,11 +464,12 @@ export function inflated_batches(file, first, batch) {
 }
 "#)]
 extern "C" {
-    /// Batches of the inflated file: `next()` resolves to `{data, done, error}`, and bytes
-    /// inflated before a damaged part come with the error. The decoder runs once per batch
-    /// rather than once per small piece the browser hands out.
+    /// The file's bytes in batches: `next()` resolves to `{data, done, error, plain}`. A gzip
+    /// file comes inflated, and the bytes inflated before a damaged part come with the error;
+    /// any other file comes whole, in one batch marked `plain`. `None` where the browser has
+    /// no `DecompressionStream`.
     type Batches;
-    fn inflated_batches(file: &web_sys::File, first: u32, batch: u32) -> Option<Batches>;
+    fn file_batches(file: &web_sys::File, first: u32, batch: u32) -> Option<Batches>;
     /// Starts the worker the next gzip log will be inflated in, ahead of time.
     fn warm_inflater();
     #[wasm_bindgen(method)]
