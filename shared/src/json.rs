@@ -13,12 +13,12 @@
 //! One set of structs with optional fields reads both.
 
 use crate::error::Fail;
+use crate::format::ShowShape;
 use crate::model::{
     Ball, Counts, Frame, Message, ParamValue, Params, PenaltyTally, Player, Record, Side, Stamina,
     Team, TeamGraphic, ViewQuality,
 };
 use crate::playmode::PlayMode;
-use crate::text::ShowShape;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Unexpected, Visitor};
 use serde::Deserialize;
 use std::fmt;
@@ -1025,7 +1025,7 @@ mod tests {
         text.push(')');
         assert_eq!((m.time, m.board), (0, 1));
         assert_eq!(m.text_lossy(), text);
-        let parsed = crate::text::parse_team_graphic(&m.text).unwrap();
+        let parsed = crate::team_graphic::parse_team_graphic(&m.text).unwrap();
         assert_eq!(tile[1], Record::TeamGraphic(parsed));
 
         let msgs: Vec<_> = all

@@ -5,6 +5,7 @@
 //!
 //! Layout:
 //! - [`model`]: frames, players, teams, params, messages: what the rest of the program uses.
+//! - [`format`]: the types the format layers share ([`LogVersion`], show shapes); imports nothing.
 //! - [`playmode`]: the play-mode table (wire index and name).
 //! - [`text`]: S-expression records (text monitor shows v3-v5, text logs ULG4-6).
 //! - [`json`]: JSON logs and the JSON monitor protocol.
@@ -14,16 +15,19 @@
 //! - [`feed`]: the notices the relay sends browsers next to server datagrams.
 //! - [`write`]: ULG6 logs and v5 monitor shows, in the exact format rcssserver writes.
 //! - [`number`]: fast number parsing and `%g`-style printing.
+//! - [`team_graphic`]: team-logo tiles (XPM) and their assembly into RGBA images.
 
 pub mod binary;
 pub mod datagram;
 pub mod error;
 pub mod feed;
+pub mod format;
 pub mod json;
 pub mod log;
 pub mod model;
 pub mod number;
 pub mod playmode;
+pub mod team_graphic;
 pub mod text;
 pub mod write;
 

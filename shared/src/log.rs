@@ -7,6 +7,8 @@ use crate::error::{excerpt, Location, LogError};
 use crate::model::{Record, Team};
 use crate::playmode::PlayMode;
 use crate::{binary, json, text};
+
+pub use crate::format::LogVersion;
 use std::io::Write;
 
 #[cfg(not(target_family = "wasm"))]
@@ -15,50 +17,6 @@ mod halves;
 /// Longest line or record accepted; a real `server_param` line is ~4 KB and a show ~3.5 KB,
 /// a JSON show ~8 KB. Anything longer is not a log this reader can trust.
 pub const MAX_RECORD_BYTES: usize = 1 << 20;
-
-/// Log format versions rcssserver writes (`server::game_log_version`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub enum LogVersion {
-    V1,
-    V2,
-    V3,
-    V4,
-    V5,
-    V6,
-    /// rcssserver 19 JSON (`game_log_version = -1`).
-    Json,
-    /// rcssserver 18 JSON (first line `JSON`), read where its records match the 19 format.
-    Json18,
-}
-
-impl LogVersion {
-    /// 1..6, or `None` for JSON.
-    pub fn number(self) -> Option<u8> {
-        Some(match self {
-            LogVersion::V1 => 1,
-            LogVersion::V2 => 2,
-            LogVersion::V3 => 3,
-            LogVersion::V4 => 4,
-            LogVersion::V5 => 5,
-            LogVersion::V6 => 6,
-            LogVersion::Json | LogVersion::Json18 => return None,
-        })
-    }
-
-    fn is_line_based(self) -> bool {
-        !matches!(self, LogVersion::V1 | LogVersion::V2 | LogVersion::V3)
-    }
-}
-
-impl std::fmt::Display for LogVersion {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.number() {
-            Some(n) => write!(f, "{n}"),
-            None if *self == LogVersion::Json18 => f.write_str("json (rcssserver 18)"),
-            None => f.write_str("json"),
-        }
-    }
-}
 
 /// Inflates gzip input incrementally.
 ///
@@ -466,7 +424,7 @@ impl LogDecoder {
                 set_time(&mut r, time);
                 out.push(r);
             }
-            self.complete(&mut out[first..], text::ShowShape::default());
+            self.complete(&mut out[first..], crate::format::ShowShape::default());
         }
         pos
     }
@@ -497,7 +455,7 @@ impl LogDecoder {
     }
 
     /// Tracks play mode and score across records and completes log shows that lack them.
-    fn complete(&mut self, records: &mut [Record], shape: text::ShowShape) {
+    fn complete(&mut self, records: &mut [Record], shape: crate::format::ShowShape) {
         for r in records {
             match r {
                 Record::PlayMode { mode, .. } => self.mode = *mode,

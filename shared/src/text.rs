@@ -6,17 +6,17 @@
 //! attention fields) because a v5 monitor may receive any of them (server show-cache bug).
 
 use crate::error::Fail;
+pub use crate::format::ShowShape;
 use crate::model::{
     Ball, Counts, Frame, Message, ParamValue, Params, PenaltyTally, Player, Record, Side, Stamina,
-    Team, TeamGraphic, ViewQuality,
+    Team, ViewQuality,
 };
 use crate::number::{parse_f64_prefix, parse_u64_prefix};
 use crate::playmode::PlayMode;
+use crate::team_graphic::parse_team_graphic;
 
 /// Limit on parameters in one params record, so hostile input cannot grow memory unboundedly.
 const MAX_PARAMS: usize = 1024;
-/// Limit on XPM lines in one team-graphic tile.
-const MAX_XPM_LINES: usize = 64;
 
 pub(crate) struct Cursor<'a> {
     pub buf: &'a [u8],
@@ -187,15 +187,6 @@ impl<'a> Cursor<'a> {
         }
         self.pos >= self.buf.len()
     }
-}
-
-/// What a show record looked like, beyond its frame.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ShowShape {
-    /// `(pm N)` was present (live shows); log shows take the mode from playmode lines.
-    pub has_mode: bool,
-    /// `(tm …)` was present.
-    pub has_teams: bool,
 }
 
 /// Parses `(show T [(pm N)] [(tm …)] ((b) …) PLAYER×22)`.
@@ -391,40 +382,6 @@ pub(crate) fn parse_msg(buf: &[u8]) -> R<Message> {
         board,
         text: buf[start..end - 2].to_vec(),
     })
-}
-
-/// The tile inside a `(team_graphic_l (X Y "xpm" …))` message text, if it is one.
-pub fn parse_team_graphic(text: &[u8]) -> Option<TeamGraphic> {
-    let side = if text.starts_with(b"(team_graphic_l") {
-        Side::Left
-    } else if text.starts_with(b"(team_graphic_r") {
-        Side::Right
-    } else {
-        return None;
-    };
-    let mut c = Cursor::new(text);
-    c.pos = b"(team_graphic_l".len();
-    c.expect(b"(", "(").ok()?;
-    let x = c.u32("x").ok()?;
-    let y = c.u32("y").ok()?;
-    let mut xpm = Vec::new();
-    loop {
-        c.skip_ws();
-        match c.peek() {
-            Some(b'"') => {
-                let start = c.pos + 1;
-                let len = text[start..].iter().position(|&b| b == b'"')?;
-                if xpm.len() >= MAX_XPM_LINES {
-                    return None;
-                }
-                xpm.push(String::from_utf8_lossy(&text[start..start + len]).into_owned());
-                c.pos = start + len + 1;
-            }
-            Some(b')') => break,
-            _ => return None,
-        }
-    }
-    Some(TeamGraphic { side, x, y, xpm })
 }
 
 /// `(playmode T NAME)`.
