@@ -15,6 +15,7 @@
 //! - [`feed`]: the notices the relay sends browsers next to server datagrams.
 //! - [`write`]: ULG6 logs and v5 monitor shows, in the exact format rcssserver writes.
 //! - [`number`]: fast number parsing and `%g`-style printing.
+//! - [`params`]: typed server and player-type parameters, with rcssserver 19's defaults.
 //! - [`team_graphic`]: team-logo tiles (XPM) and their assembly into RGBA images.
 
 pub mod binary;
@@ -26,6 +27,7 @@ pub mod json;
 pub mod log;
 pub mod model;
 pub mod number;
+pub mod params;
 pub mod playmode;
 pub mod team_graphic;
 pub mod text;
