@@ -398,7 +398,7 @@ mod tests {
     fn later_tiles_replace_earlier_ones_and_far_tiles_are_left_out() {
         let tile = |x: u32, y: u32, colour: &str| {
             let mut lines = vec!["8 8 1 1".to_owned(), format!("w c {colour}")];
-            lines.extend(std::iter::repeat("wwwwwwww".to_owned()).take(8));
+            lines.extend(std::iter::repeat_n("wwwwwwww".to_owned(), 8));
             TeamGraphic {
                 side: Side::Right,
                 x,
