@@ -13,6 +13,9 @@
 //! - [`log`]: format detection and the push-style log decoder, [`log::Match`].
 //! - [`datagram`]: one live monitor datagram (plain or zlib) to records.
 //! - [`feed`]: the notices the relay sends browsers next to server datagrams.
+//! - [`touch`]: who touched the ball in each frame (kick, tackle, catch, release).
+//! - [`events`]: match events (goals, fouls, cards, set pieces, …) and the referee's decisions
+//!   in words, from the frames.
 //! - [`write`]: ULG6 logs and v5 monitor shows, in the exact format rcssserver writes.
 //! - [`number`]: fast number parsing and `%g`-style printing.
 //! - [`params`]: typed server and player-type parameters, with rcssserver 19's defaults.
@@ -21,6 +24,7 @@
 pub mod binary;
 pub mod datagram;
 pub mod error;
+pub mod events;
 pub mod feed;
 pub mod format;
 pub mod json;
@@ -31,6 +35,7 @@ pub mod params;
 pub mod playmode;
 pub mod team_graphic;
 pub mod text;
+pub mod touch;
 pub mod write;
 
 pub use error::{DatagramError, Location, LogError};
