@@ -266,6 +266,8 @@ pub struct Events {
     last_touch: Option<Touch>,
     pending_kick: Option<PendingKick>,
     names: [Option<String>; 2],
+    /// The events the last push added.
+    added: Vec<Event>,
 }
 
 impl Events {
@@ -286,6 +288,7 @@ impl Events {
             last_touch: None,
             pending_kick: None,
             names: [None, None],
+            added: Vec::new(),
         }
     }
 
@@ -320,6 +323,11 @@ impl Events {
         self.frames
     }
 
+    /// The events the frame last pushed added, in the order they were found.
+    pub fn last_added(&self) -> &[Event] {
+        &self.added
+    }
+
     /// Touches in the frame last pushed.
     pub fn last_touches(&self) -> &[Touch] {
         self.touches.last()
@@ -345,7 +353,7 @@ impl Events {
     pub fn push(&mut self, frame: &Frame) -> usize {
         let index = self.frames;
         self.frames += 1;
-        let before = self.events.len();
+        self.added.clear();
         for (name, team) in self.names.iter_mut().zip(&frame.teams) {
             if let Some(n) = &team.name {
                 if name.as_ref() != Some(n) {
@@ -368,7 +376,7 @@ impl Events {
         self.check_players(frame, index);
         self.prev_mode = Some(frame.mode);
         self.prev_time = Some(frame.time);
-        self.events.len() - before
+        self.added.len()
     }
 
     fn add(&mut self, kind: EventKind, side: Option<Side>, player: Option<u8>, at: (u32, usize)) {
@@ -381,6 +389,7 @@ impl Events {
         };
         let pos = self.events.partition_point(|e| e.frame <= event.frame);
         self.events.insert(pos, event);
+        self.added.push(event);
     }
 
     fn mode_changed(&mut self, frame: &Frame, index: usize) {
@@ -390,9 +399,7 @@ impl Events {
         let base = mode.base_name();
         let mut player = None;
         match base {
-            "before_kick_off" | "first_half_over"
-                if self.started && !self.break_since_kick_off =>
-            {
+            "before_kick_off" | "first_half_over" if self.started && !self.break_since_kick_off => {
                 self.add(EventKind::HalfTime, None, None, at);
                 self.break_since_kick_off = true;
             }

@@ -16,6 +16,7 @@
 //! - [`touch`]: who touched the ball in each frame (kick, tackle, catch, release).
 //! - [`events`]: match events (goals, fouls, cards, set pieces, …) and the referee's decisions
 //!   in words, from the frames.
+//! - [`stats`]: possession, passes, shots, per-team figures at any moment, ball heat map.
 //! - [`write`]: ULG6 logs and v5 monitor shows, in the exact format rcssserver writes.
 //! - [`number`]: fast number parsing and `%g`-style printing.
 //! - [`params`]: typed server and player-type parameters, with rcssserver 19's defaults.
@@ -33,6 +34,7 @@ pub mod model;
 pub mod number;
 pub mod params;
 pub mod playmode;
+pub mod stats;
 pub mod team_graphic;
 pub mod text;
 pub mod touch;
