@@ -314,7 +314,7 @@ impl Stats {
     /// Takes the next frame.
     pub fn push(&mut self, frame: &Frame) {
         let index = self.times.len();
-        if index % CHECKPOINT == 0 {
+        if self.checkpoints.len() * CHECKPOINT == index {
             self.checkpoints.push(self.now);
         }
         self.events.push(frame);
