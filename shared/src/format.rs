@@ -63,3 +63,16 @@ pub struct ShowShape {
     /// `(tm …)` was present.
     pub has_teams: bool,
 }
+
+/// How much of each show a decoder reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Detail {
+    /// Every field.
+    #[default]
+    Full,
+    /// The time, ball, and each player's side, number, type, state and position: what match
+    /// events, scores and summaries need. Text shows (ULG4-6) then skip the rest of each
+    /// player unread, about three times faster; its syntax is not checked beyond the closing
+    /// parentheses, so damage there goes unnoticed. Other formats are read in full.
+    Light,
+}

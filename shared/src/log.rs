@@ -8,7 +8,7 @@ use crate::model::{Record, Team};
 use crate::playmode::PlayMode;
 use crate::{binary, json, text};
 
-pub use crate::format::LogVersion;
+pub use crate::format::{Detail, LogVersion};
 use std::io::Write;
 
 #[cfg(not(target_family = "wasm"))]
@@ -56,6 +56,7 @@ pub struct LogDecoder {
     json_closed: bool,
     /// A show was decoded, so `last_time` is a real cycle.
     saw_show: bool,
+    detail: Detail,
 }
 
 impl Default for LogDecoder {
@@ -83,7 +84,13 @@ impl LogDecoder {
             gzip_error: None,
             json_closed: false,
             saw_show: false,
+            detail: Detail::Full,
         }
+    }
+
+    /// Reads shows as `detail` says from now on ([`Detail::Full`] unless set).
+    pub fn set_detail(&mut self, detail: Detail) {
+        self.detail = detail;
     }
 
     /// The detected version, once enough bytes were seen.
@@ -357,7 +364,8 @@ impl LogDecoder {
                 let res = if version.is_json() {
                     json::parse_log_line(line, out).map(|s| (s, "json"))
                 } else {
-                    text::parse_record(line, out).map(|s| (s, text::kind_of(line)))
+                    text::parse_record_with(line, out, self.detail)
+                        .map(|s| (s, text::kind_of(line)))
                 };
                 match res {
                     Ok((shape, _)) => self.complete(&mut out[first..], shape),

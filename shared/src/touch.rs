@@ -44,7 +44,7 @@ pub struct Touch {
 }
 
 /// The ball and player positions of one frame that the next frame is compared with.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Previous {
     time: u32,
     mode: PlayMode,
@@ -53,13 +53,16 @@ struct Previous {
     /// it gives none.
     ball_v: (f32, f32),
     /// Per slot (l1..l11, r1..r11): state, position, kickable radius.
-    players: Vec<(u32, f32, f32, f32)>,
+    players: [(u32, f32, f32, f32); 22],
 }
 
 /// Finds the touches of each frame, fed frames in order.
 #[derive(Clone, Debug)]
 pub struct TouchDetector {
     params: MatchParams,
+    /// Kickable radius by player type id; types beyond it have the default type's.
+    radius_by_type: Vec<f32>,
+    default_radius: f32,
     prev: Option<Previous>,
     /// Whether any frame so far carried a ball velocity: sources that carry none (v1) show 0.
     has_velocity: bool,
@@ -78,7 +81,13 @@ fn deflected(expected: (f32, f32), actual: (f32, f32)) -> bool {
 
 impl TouchDetector {
     pub fn new(params: MatchParams) -> TouchDetector {
+        let radius_by_type = (0..params.player_types.len())
+            .map(|id| params.kickable_radius(i16::try_from(id).unwrap_or(i16::MAX)))
+            .collect();
+        let default_radius = params.kickable_radius(-1);
         TouchDetector {
+            radius_by_type,
+            default_radius,
             params,
             prev: None,
             has_velocity: false,
@@ -139,17 +148,21 @@ impl TouchDetector {
                 self.find_release(frame, p, ball, ball_v);
             }
         }
-        let radius = |t: i16| self.params.kickable_radius(t);
+        let mut players = [(state::DISABLE, 0.0, 0.0, self.default_radius); 22];
+        for (slot, p) in players.iter_mut().zip(&frame.players) {
+            let radius = usize::try_from(p.player_type)
+                .ok()
+                .and_then(|t| self.radius_by_type.get(t))
+                .copied()
+                .unwrap_or(self.default_radius);
+            *slot = (p.state, p.x, p.y, radius);
+        }
         self.prev = Some(Previous {
             time: frame.time,
             mode: frame.mode,
             ball,
             ball_v,
-            players: frame
-                .players
-                .iter()
-                .map(|p| (p.state, p.x, p.y, radius(p.player_type)))
-                .collect(),
+            players,
         });
         &self.touches
     }
