@@ -159,7 +159,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// State bits: hex with `0x`, or a plain `0`.
-    #[inline]
+    #[inline(always)]
     fn state(&mut self) -> R<u32> {
         self.skip_ws();
         if self.buf[self.pos..].starts_with(b"0x") {
@@ -340,7 +340,12 @@ fn parse_player_light(c: &mut Cursor<'_>, p: &mut Player) -> R<()> {
         return c.fail("uniform number 1..11");
     }
     c.expect(b")", ") after uniform number")?;
-    let player_type = c.i64("player type")?;
+    c.skip_ws();
+    // Types are small and never negative in practice: the inlined unsigned reader first.
+    let player_type = match c.peek() {
+        Some(b'-') => c.i64("player type")?,
+        _ => i64::from(c.u32("player type")?),
+    };
     p.player_type = i16::try_from(player_type).or_else(|_| c.fail("player type"))?;
     p.side = Some(side);
     p.unum = unum as u8;
