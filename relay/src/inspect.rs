@@ -18,6 +18,8 @@ use std::io::Read;
 /// Bytes read from the file per step: large enough that reading costs little, small enough
 /// to keep the decoder's buffers (and the records of one step) a few hundred KB.
 pub const CHUNK: usize = 256 << 10;
+/// Compressed bytes decoded at a time (see [`Inspection::feed`]).
+const GZIP_SLICE: usize = 32 << 10;
 
 pub fn error_json(e: &LogError) -> Value {
     match e.location() {
@@ -177,16 +179,27 @@ impl Inspection {
 
     /// Decodes `chunk`; `false` once decoding has stopped at an error (more input is useless).
     pub fn feed(&mut self, chunk: &[u8]) -> bool {
-        if self.error.is_some() {
-            return false;
+        // Compressed input inflates to about five times its size: fed whole, one chunk's
+        // text and records would be held at once. In slices they are held a slice at a time.
+        let gzip = self.decoder.is_compressed()
+            || (self.decoder.bytes_fed() == 0 && chunk.starts_with(&[0x1f, 0x8b]));
+        let slice = if gzip {
+            GZIP_SLICE
+        } else {
+            chunk.len().max(1)
+        };
+        for piece in chunk.chunks(slice) {
+            if self.error.is_some() {
+                return false;
+            }
+            let res = self.decoder.feed(piece, &mut self.records);
+            self.take_records();
+            if let Err(e) = res {
+                self.error = Some(e);
+                return false;
+            }
         }
-        let res = self.decoder.feed(chunk, &mut self.records);
-        self.take_records();
-        if let Err(e) = res {
-            self.error = Some(e);
-            return false;
-        }
-        true
+        self.error.is_none()
     }
 
     /// Ends the input and returns the report.
