@@ -207,7 +207,9 @@ pub struct Event {
     /// The team, in the role [`EventKind::side_role`] says; `None` for events of no team.
     pub side: Option<Side>,
     /// The uniform number of the player of `side` behind the event, where the frames tell:
-    /// scorer, carded player, tackler, back passer, shoot-out taker, ….
+    /// scorer, carded player, tackler of a foul, back passer, kicker of a free-kick fault,
+    /// goalie of a catch fault or of the catch a free kick rewards, shoot-out taker, player
+    /// off the field.
     pub player: Option<u8>,
     /// The first cycle of the event.
     pub cycle: u32,
@@ -227,6 +229,24 @@ pub struct ModeChange {
     pub player: Option<u8>,
     /// The score in that frame, left and right.
     pub score: [u32; 2],
+}
+
+impl ModeChange {
+    /// The referee's decision in words, with the teams' names (left, right):
+    /// "foul by HELIOS_L 11 → free kick HELIOS_R", "goal for HELIOS_R (11): HELIOS_L 0–1
+    /// HELIOS_R", "play on".
+    pub fn describe(&self, names: [&str; 2]) -> String {
+        word_change(self, &[names[0].to_owned(), names[1].to_owned()])
+    }
+}
+
+impl Event {
+    /// The event in words for a message board, with the teams' names (left, right):
+    /// "yellow card for HELIOS_L 11", "half time". Events that a play-mode change words
+    /// ([`ModeChange::describe`]) read "goal for HELIOS_R 11" and the like.
+    pub fn describe(&self, names: [&str; 2]) -> String {
+        word_event(self, &[names[0].to_owned(), names[1].to_owned()]).text
+    }
 }
 
 /// A message the referee did not send but that the play-mode changes and cards imply,
