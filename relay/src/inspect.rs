@@ -183,11 +183,7 @@ impl Inspection {
         // text and records would be held at once. In slices they are held a slice at a time.
         let gzip = self.decoder.is_compressed()
             || (self.decoder.bytes_fed() == 0 && chunk.starts_with(&[0x1f, 0x8b]));
-        let slice = if gzip {
-            GZIP_SLICE
-        } else {
-            chunk.len().max(1)
-        };
+        let slice = if gzip { GZIP_SLICE } else { chunk.len().max(1) };
         for piece in chunk.chunks(slice) {
             if self.error.is_some() {
                 return false;
