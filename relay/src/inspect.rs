@@ -283,53 +283,6 @@ pub fn inspect_reader(mut reader: impl Read) -> std::io::Result<Report> {
     Ok(i.finish())
 }
 
-/// Inspects the file at `path`. A second thread reads the file while this one decodes, so
-/// copying the file's bytes out of the kernel (a sixth of the time on a 22 MB log) overlaps
-/// decoding. Three buffers of [`CHUNK`] bytes go round between the two threads; nothing
-/// more of the file is ever held.
-pub fn inspect_file(path: &std::path::Path) -> std::io::Result<Report> {
-    use std::sync::mpsc;
-    let mut file = std::fs::File::open(path)?;
-    let (full_tx, full_rx) = mpsc::sync_channel::<std::io::Result<Vec<u8>>>(2);
-    let (empty_tx, empty_rx) = mpsc::channel::<Vec<u8>>();
-    for _ in 0..3 {
-        // The receiver lives until the end of this function: sending cannot fail.
-        let _ = empty_tx.send(vec![0u8; CHUNK]);
-    }
-    std::thread::scope(|s| {
-        s.spawn(move || {
-            while let Ok(mut buf) = empty_rx.recv() {
-                buf.resize(CHUNK, 0);
-                let n = loop {
-                    match file.read(&mut buf) {
-                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                        other => break other,
-                    }
-                };
-                let end = matches!(n, Ok(0) | Err(_));
-                let sent = full_tx.send(n.map(|n| {
-                    buf.truncate(n);
-                    buf
-                }));
-                if end || sent.is_err() {
-                    break;
-                }
-            }
-        });
-        let mut i = Inspection::new();
-        while let Ok(chunk) = full_rx.recv() {
-            let chunk = chunk?;
-            if chunk.is_empty() || !i.feed(&chunk) {
-                break;
-            }
-            // The reader may have stopped already; then this buffer is simply dropped.
-            let _ = empty_tx.send(chunk);
-        }
-        drop(full_rx);
-        Ok(i.finish())
-    })
-}
-
 /// The same report from a match decoded whole and in full detail (what the page holds): the
 /// golden tests check that both ways agree.
 pub fn report_of_match(m: &Match) -> Report {

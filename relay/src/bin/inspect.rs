@@ -7,7 +7,7 @@
 //! "incomplete"); 2: nothing could be read.
 
 use pitchside_shared::{LogError, Side};
-use relay::inspect::{error_json, inspect_file, Report};
+use relay::inspect::{error_json, inspect_reader, Report};
 use serde_json::{json, Value};
 use std::process::ExitCode;
 
@@ -39,7 +39,7 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
-    let report = match inspect_file(std::path::Path::new(&path)) {
+    let report = match std::fs::File::open(&path).and_then(inspect_reader) {
         Ok(r) => r,
         Err(e) => {
             let msg = format!("cannot read the file: {e}");
