@@ -51,6 +51,56 @@ use crate::params::{field, MatchParams};
 use crate::playmode::PlayMode;
 use crate::touch::{Touch, TouchKind};
 
+/// The definitions of the module documentation, as `(figure, definition)` pairs a page can
+/// show its users next to the figures (kept in step with the module documentation above).
+pub const DEFINITIONS: [(&str, &str); 9] = [
+    (
+        "touch",
+        "A kick, a tackle that reached the ball, a goalie's catch, or the ball leaving a \
+         player's kickable area with its course changed there (a ball that merely rolls \
+         through a player's reach is no touch).",
+    ),
+    (
+        "possession",
+        "Each play-on cycle belongs to the team that touched the ball last. A team's \
+         possession is its share of the play-on cycles that belong to a team; stoppages, set \
+         pieces and breaks do not count.",
+    ),
+    ("kicks", "Kicks, and tackles that reached the ball."),
+    (
+        "passes",
+        "Kicks whose next touch is by a teammate, with play running in between (if play stops \
+         first, the kick is no pass, whoever restarts).",
+    ),
+    (
+        "shots",
+        "Kicks that send the ball at half the server's ball_speed_max or faster (1.5 m per \
+         cycle by default) on a path that, slowing by ball_decay each cycle, would cross the \
+         opponents' goal line within the width of the penalty area. At most one per team and \
+         cycle.",
+    ),
+    (
+        "shots on target",
+        "Shots that would cross the goal line between the posts (goal_width, 14.02 m by \
+         default).",
+    ),
+    (
+        "goals, fouls, cards, corners, free kicks, offsides",
+        "The match events of each kind: a goal counts for the team that scored (own goals \
+         too), a foul or offside for the team that committed it, a card for the player's \
+         team, a corner or free kick for the team awarded it.",
+    ),
+    (
+        "heat map",
+        "Where the ball was at each play-on cycle, counted in a grid of 42 × 27 cells over the \
+         pitch (2.5 m × 2.52 m); a ball off the pitch counts in the nearest edge cell.",
+    ),
+    (
+        "play-on cycle",
+        "A cycle of the match clock in play mode play_on, counted once.",
+    ),
+];
+
 /// Heat-map columns, along x (goal line to goal line): 2.5 m each.
 pub const HEAT_COLS: usize = 42;
 /// Heat-map rows, along y (touch line to touch line): 68 / 27 ≈ 2.52 m each.
