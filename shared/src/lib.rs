@@ -13,6 +13,7 @@
 //! - [`datagram`]: one live monitor datagram (plain or zlib) to records.
 //! - [`feed`]: the notices the relay sends browsers next to server datagrams.
 //! - [`write`]: ULG6 logs and v5 monitor shows, in the exact format rcssserver writes.
+//! - [`wire`]: the relay's canonical binary form of records and notices, for browsers.
 //! - [`number`]: fast number parsing and `%g`-style printing.
 
 pub mod binary;
@@ -25,6 +26,7 @@ pub mod model;
 pub mod number;
 pub mod playmode;
 pub mod text;
+pub mod wire;
 pub mod write;
 
 pub use error::{DatagramError, Location, LogError};
