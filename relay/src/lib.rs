@@ -35,12 +35,40 @@ use hub::Hub;
 use monitor::ControlRequest;
 use publisher::Publisher;
 use recorder::Recorder;
-use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
+
+/// One match's source, for embedding and tests: a shorthand for a [`config::MatchSpec`] named
+/// as the command line would name it.
+pub enum Source {
+    Server(monitor::MonitorConfig),
+    Replay {
+        script: replay::Script,
+        step: Duration,
+    },
+}
+
+impl Source {
+    pub fn into_spec(self) -> config::MatchSpec {
+        match self {
+            Source::Server(mc) => config::MatchSpec {
+                name: config::name_from_address(&mc.address),
+                source: SourceSpec::Server(mc),
+            },
+            Source::Replay { script, step } => config::MatchSpec {
+                name: config::name_from_file(std::path::Path::new(&script.name)),
+                source: SourceSpec::Replay(replay::ReplayConfig {
+                    script: Arc::new(script),
+                    step,
+                    looping: true,
+                }),
+            },
+        }
+    }
+}
 
 /// What the HTTP side holds of a match: its hub, and the way to send it operator commands
 /// (answered with an error for replays).
@@ -49,6 +77,22 @@ pub struct MatchHandle {
     pub control: mpsc::Sender<ControlRequest>,
     /// `live` or `replay`: how the match was configured.
     pub kind: &'static str,
+}
+
+/// Kernel send buffer per connection. Linux grows a socket's buffer up to 4 MB on its own,
+/// which would let a slow spectator hide megabytes of backlog in the kernel (10,000 of them:
+/// gigabytes) and keep the relay from noticing that it lags. Fixed here, it is doubled by
+/// the kernel to 128 KB: a second of frames, or a few history chunks.
+const SEND_BUFFER: usize = 64 << 10;
+
+fn tune_socket(tcp: &mut tokio::net::TcpStream) {
+    // Frames are small and due now: Nagle's algorithm would hold them for an ACK.
+    if let Err(e) = tcp.set_nodelay(true) {
+        tracing::debug!("TCP_NODELAY: {e}");
+    }
+    if let Err(e) = socket2::SockRef::from(&*tcp).set_send_buffer_size(SEND_BUFFER) {
+        tracing::debug!("SO_SNDBUF: {e}");
+    }
 }
 
 /// Completes when `stop` turns true (or its sender is gone). The guard `wait_for` returns
@@ -114,10 +158,8 @@ pub async fn run(
         let _ = stop_tx.send(true);
     });
     let mut stopped = stop_rx.clone();
-    let res = axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
+    let listener = axum::serve::ListenerExt::tap_io(listener, tune_socket);
+    let res = axum::serve(listener, app.into_make_service())
     .with_graceful_shutdown(async move {
         let _ = stopped.wait_for(|s| *s).await;
     })

@@ -106,9 +106,10 @@ pub struct MonitorConfig {
 }
 
 impl MonitorConfig {
-    pub fn new(address: impl Into<String>) -> Self {
+    /// `address`: `HOST:PORT` (a `SocketAddr` works too).
+    pub fn new(address: impl std::fmt::Display) -> Self {
         MonitorConfig {
-            address: address.into(),
+            address: address.to_string(),
             protocol: Protocol::V5,
             compression: None,
             retry: Duration::from_secs(1),
