@@ -70,6 +70,13 @@ async fn end_to_end(file: &str, protocol: &str, compression: Option<i32>) {
         s.notices()
     );
     relay.stop().await;
+    // The goodbye left before the relay stopped; give the fake server a moment to read it.
+    for _ in 0..100 {
+        if server.commands_plain().last().map(Vec::as_slice) == Some(&b"(dispbye)\0"[..]) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let received = server.received.lock().unwrap().clone();
     let init = format!("{}\0", protocol.init());
     assert_eq!(
@@ -473,10 +480,15 @@ async fn a_shootout_download_is_named_with_penalties() {
         relay::replay::Script::from_log("pen.rcg", &fixtures::read(fixtures::PENALTY_V6))
             .unwrap();
     let shows = script.shows();
-    let relay = relay_harness::start(Source::Replay {
-        script,
-        step: Duration::from_millis(1),
-    })
+    // Played once, so that the match is still there when the test asks for it.
+    let relay = relay_harness::start_with(Settings::new(vec![relay::config::MatchSpec {
+        name: "pen".into(),
+        source: relay::config::SourceSpec::Replay(relay::replay::ReplayConfig {
+            script: std::sync::Arc::new(script),
+            step: Duration::from_millis(1),
+            looping: false,
+        }),
+    }]))
     .await;
     let mut s = Spectator::connect(relay.addr, "/ws").await;
     s.until(60, "the whole shoot-out", |s| {
