@@ -38,12 +38,22 @@ pub struct Cli {
 
     /// A live match: rcssserver's player port (normally 6000), named NAME (default: the
     /// address with ':' as '-'). Repeat for several matches.
-    #[arg(long, env = "PITCHSIDE_SERVER", value_name = "[NAME=]HOST:PORT", value_delimiter = ',')]
+    #[arg(
+        long,
+        env = "PITCHSIDE_SERVER",
+        value_name = "[NAME=]HOST:PORT",
+        value_delimiter = ','
+    )]
     pub server: Vec<String>,
 
     /// A log (.rcg or .rcg.gz, any version) played as if live, looping, named NAME (default:
     /// the file's name without .rcg/.gz). Repeat for several.
-    #[arg(long, env = "PITCHSIDE_REPLAY", value_name = "[NAME=]FILE", value_delimiter = ',')]
+    #[arg(
+        long,
+        env = "PITCHSIDE_REPLAY",
+        value_name = "[NAME=]FILE",
+        value_delimiter = ','
+    )]
     pub replay: Vec<String>,
 
     /// Monitor protocol to ask rcssserver for: 1, 2, 3, 4, 5 or json [default: 5].
@@ -297,7 +307,13 @@ impl Cli {
             .as_ref()
             .and_then(|p| p.parent().map(Path::to_path_buf))
             .unwrap_or_default();
-        let in_file = |p: &PathBuf| if p.is_absolute() { p.clone() } else { base.join(p) };
+        let in_file = |p: &PathBuf| {
+            if p.is_absolute() {
+                p.clone()
+            } else {
+                base.join(p)
+            }
+        };
 
         let protocol: Protocol = match self
             .protocol
@@ -334,9 +350,10 @@ impl Cli {
                 path: path.to_owned(),
                 source,
             })?;
-            let name = path
-                .file_name()
-                .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+            let name = path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
             Ok(SourceSpec::Replay(ReplayConfig {
                 script: Arc::new(Script::from_log(&name, &bytes)?),
                 step,
@@ -382,7 +399,11 @@ impl Cli {
                 });
             }
             let name = name.map_or_else(|| name_from_address(addr), str::to_owned);
-            matches.push((s.clone(), name, server(addr.to_owned(), protocol, compression)));
+            matches.push((
+                s.clone(),
+                name,
+                server(addr.to_owned(), protocol, compression),
+            ));
         }
         for r in &self.replay {
             let (name, file) = split_named(r);
@@ -563,7 +584,11 @@ replay = "{log}"
         let names: Vec<_> = s.matches.iter().map(|m| m.name.as_str()).collect();
         assert_eq!(
             names,
-            ["field-a", "20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1", "h-6000"]
+            [
+                "field-a",
+                "20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1",
+                "h-6000"
+            ]
         );
         match (&s.matches[0].source, &s.matches[2].source) {
             (SourceSpec::Server(a), SourceSpec::Server(b)) => {

@@ -121,8 +121,11 @@ impl History {
         }
         match &encoded.key {
             Some(key) => {
-                self.tail
-                    .extend_from_slice(if self.tail_frames == 0 { key } else { &encoded.item });
+                self.tail.extend_from_slice(if self.tail_frames == 0 {
+                    key
+                } else {
+                    &encoded.item
+                });
                 self.tail_frames += 1;
                 self.frames += 1;
             }
@@ -235,7 +238,11 @@ mod tests {
         }
         assert_eq!(h.frames(), 2000);
         let packets = h.packets();
-        assert_eq!(packets.len(), 1 + 8, "header and eight sealed chunks, empty tail");
+        assert_eq!(
+            packets.len(),
+            1 + 8,
+            "header and eight sealed chunks, empty tail"
+        );
         let back = decode_records(packets.iter().map(|b| &b[..])).unwrap();
         assert_eq!(back, records);
 
@@ -245,15 +252,16 @@ mod tests {
         for r in &records {
             h.push(r, &enc.encode(r));
         }
-        assert!(h.dropped_frames() > 0 && h.frames() < 2000, "{}", h.frames());
+        assert!(
+            h.dropped_frames() > 0 && h.frames() < 2000,
+            "{}",
+            h.frames()
+        );
         let back = decode_records(h.packets().iter().map(|b| &b[..])).unwrap();
         assert_eq!(&back[..3], &records[..3]);
         let last = back.last().unwrap();
         assert_eq!(last, records.last().unwrap());
-        let frames = back
-            .iter()
-            .filter(|r| matches!(r, Record::Show(_)))
-            .count();
+        let frames = back.iter().filter(|r| matches!(r, Record::Show(_))).count();
         assert_eq!(frames as u32, h.frames());
     }
 }

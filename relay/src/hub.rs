@@ -322,10 +322,10 @@ impl Hub {
 
     pub fn summary(&self) -> Summary {
         let st = self.lock();
-        let (cycle, mode, teams) = st
-            .last
-            .clone()
-            .unwrap_or((0, PlayMode::NULL, Default::default()));
+        let (cycle, mode, teams) =
+            st.last
+                .clone()
+                .unwrap_or((0, PlayMode::NULL, Default::default()));
         let penalties = (teams[0].penalty.is_some() || teams[1].penalty.is_some()).then(|| {
             [
                 teams[0].penalty.map_or(0, |p| p.scored),

@@ -160,14 +160,17 @@ pub async fn run(
     let mut stopped = stop_rx.clone();
     let listener = axum::serve::ListenerExt::tap_io(listener, tune_socket);
     let res = axum::serve(listener, app.into_make_service())
-    .with_graceful_shutdown(async move {
-        let _ = stopped.wait_for(|s| *s).await;
-    })
-    .await;
+        .with_graceful_shutdown(async move {
+            let _ = stopped.wait_for(|s| *s).await;
+        })
+        .await;
     // Give the matches a moment to say goodbye and close their recordings.
     for t in tasks {
         let abort = t.abort_handle();
-        if tokio::time::timeout(Duration::from_secs(2), t).await.is_err() {
+        if tokio::time::timeout(Duration::from_secs(2), t)
+            .await
+            .is_err()
+        {
             abort.abort();
         }
     }

@@ -325,7 +325,10 @@ impl Session<'_> {
         if let Some(port) = self.port {
             let d = command::datagram(&Command::Bye.text(), self.compressed);
             let _ = self.socket.send_to(&d, port).await;
-            tracing::info!("{}: said goodbye to rcssserver at {port}", publisher.hub.name);
+            tracing::info!(
+                "{}: said goodbye to rcssserver at {port}",
+                publisher.hub.name
+            );
         }
     }
 
@@ -335,7 +338,11 @@ impl Session<'_> {
         hub.stats.datagrams_in.fetch_add(1, Ordering::Relaxed);
         let ignore = |why: &str| {
             hub.stats.ignored_in.fetch_add(1, Ordering::Relaxed);
-            tracing::warn!("{}: ignoring a datagram of {} bytes from {peer}: {why}", hub.name, raw.len());
+            tracing::warn!(
+                "{}: ignoring a datagram of {} bytes from {peer}: {why}",
+                hub.name,
+                raw.len()
+            );
             false
         };
         // Anyone who can reach the relay's port could inject frames: once registered only the

@@ -25,7 +25,11 @@ pub struct LogWriter {
 }
 
 fn team_part(t: &Team) -> String {
-    let name = t.name.as_deref().filter(|n| !n.is_empty()).unwrap_or("null");
+    let name = t
+        .name
+        .as_deref()
+        .filter(|n| !n.is_empty())
+        .unwrap_or("null");
     match t.penalty {
         Some(p) => format!("{name}_{}_{}", t.score, p.scored),
         None => format!("{name}_{}", t.score),

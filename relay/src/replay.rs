@@ -105,9 +105,7 @@ pub async fn run(
 
 async fn refuse(control: &mut mpsc::Receiver<ControlRequest>) {
     while let Some(req) = control.recv().await {
-        let _ = req
-            .reply
-            .send(Err(crate::monitor::ControlError::Replay));
+        let _ = req.reply.send(Err(crate::monitor::ControlError::Replay));
     }
     std::future::pending::<()>().await
 }
@@ -157,7 +155,9 @@ mod tests {
 
     #[test]
     fn garbage_is_refused_with_a_reason() {
-        let e = Script::from_log("x.rcg", b"this is not a log").err().unwrap();
+        let e = Script::from_log("x.rcg", b"this is not a log")
+            .err()
+            .unwrap();
         assert!(e.to_string().contains("not an rcssserver game log"), "{e}");
     }
 }

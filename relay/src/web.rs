@@ -156,11 +156,7 @@ async fn first_ws(State(app): State<AppState>, req: Request) -> Response {
     }
 }
 
-async fn match_ws(
-    State(app): State<AppState>,
-    Path(name): Path<String>,
-    req: Request,
-) -> Response {
+async fn match_ws(State(app): State<AppState>, Path(name): Path<String>, req: Request) -> Response {
     match app.find(&name) {
         Some(m) => {
             let hub = m.hub.clone();
@@ -246,8 +242,7 @@ where
             Err(e) => tracing::debug!("a WebSocket upgrade failed: {e}"),
         }
     });
-    let accept =
-        tokio_tungstenite::tungstenite::handshake::derive_accept_key(key.as_bytes());
+    let accept = tokio_tungstenite::tungstenite::handshake::derive_accept_key(key.as_bytes());
     let mut res = Response::new(Body::empty());
     *res.status_mut() = StatusCode::SWITCHING_PROTOCOLS;
     let h = res.headers_mut();
@@ -268,10 +263,7 @@ async fn matches(State(app): State<AppState>) -> Response {
             if let Some(o) = s.as_object_mut() {
                 // `source` says what feeds the match now; `kind` what was configured.
                 o.insert("kind".into(), m.kind.into());
-                o.insert(
-                    "url".into(),
-                    format!("/m/{}", m.hub.name).into(),
-                );
+                o.insert("url".into(), format!("/m/{}", m.hub.name).into());
             }
             s
         })
@@ -423,11 +415,7 @@ async fn metrics(State(app): State<AppState>) -> Response {
         "Frames in the match history.",
         per(&|h| h.summary().frames as f64),
     );
-    (
-        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-        out,
-    )
-        .into_response()
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], out).into_response()
 }
 
 #[cfg(test)]

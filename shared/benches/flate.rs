@@ -33,8 +33,9 @@ fn main() {
     } else {
         "miniz_oxide"
     };
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures/logs/full-v6-realtime/20261122131124-HELIOS_L_2-vs-HELIOS_R_3.rcg.gz");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
+        "../tests/fixtures/logs/full-v6-realtime/20261122131124-HELIOS_L_2-vs-HELIOS_R_3.rcg.gz",
+    );
     let gz = std::fs::read(&path).expect("the full game fixture");
     let gunzip = || {
         let mut out = Vec::new();

@@ -52,9 +52,7 @@ fn side_number(s: Side) -> i32 {
 
 fn scaled(v: f32) -> i64 {
     // Clamped far outside the pitch: the server clamps to the pitch itself.
-    (f64::from(v) * f64::from(SCALE))
-        .round()
-        .clamp(-1e6, 1e6) as i64
+    (f64::from(v) * f64::from(SCALE)).round().clamp(-1e6, 1e6) as i64
 }
 
 impl Command {
@@ -111,7 +109,11 @@ impl Command {
                 side: Some(s),
             } => format!("free kick {} at ({x:.1}, {y:.1})", side(s)),
             Command::Foul { x, y, side: None } => format!("drop ball at ({x:.1}, {y:.1})"),
-            Command::Card { side: s, unum, card } => format!(
+            Command::Card {
+                side: s,
+                unum,
+                card,
+            } => format!(
                 "{} card for {} {unum}",
                 match card {
                     Card::Yellow => "yellow",

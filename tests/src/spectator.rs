@@ -176,7 +176,10 @@ pub async fn http_get(addr: SocketAddr, path: &str) -> (u16, String, Vec<u8>) {
         .expect("a header");
     let head = String::from_utf8_lossy(&out[..split]).into_owned();
     let mut body = out[split + 4..].to_vec();
-    if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+    if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
         body = dechunk(&body);
     }
     let status = head

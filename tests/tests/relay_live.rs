@@ -237,7 +237,10 @@ async fn forged_datagrams_before_and_after_registration_are_ignored() {
         .and_then(|l| l.rsplit(' ').next())
         .and_then(|v| v.parse().ok())
         .unwrap();
-    assert!(ignored >= 7.0, "2 forgeries before, 3 garbage, 2 after: {ignored}\n{metrics}");
+    assert!(
+        ignored >= 7.0,
+        "2 forgeries before, 3 garbage, 2 after: {ignored}\n{metrics}"
+    );
     let (status, _, body) = http_get(relay.addr, "/healthz").await;
     assert_eq!((status, &body[..]), (200, &b"ok"[..]));
 }
@@ -355,10 +358,10 @@ async fn several_matches_have_their_own_urls_and_api_entries() {
     let mut script = Script::new(datagrams, Duration::from_millis(5));
     script.burst = 2;
     let server = FakeServer::start(script).await;
-    let short = relay::replay::Script::from_log("short.rcg", &fixtures::read(fixtures::SHORT_V6))
-        .unwrap();
-    let v2 = relay::replay::Script::from_log("v2.rcg", &fixtures::read(fixtures::SHORT_V2))
-        .unwrap();
+    let short =
+        relay::replay::Script::from_log("short.rcg", &fixtures::read(fixtures::SHORT_V6)).unwrap();
+    let v2 =
+        relay::replay::Script::from_log("v2.rcg", &fixtures::read(fixtures::SHORT_V2)).unwrap();
     let mut specs = vec![
         Source::Replay {
             script: short,
@@ -378,16 +381,23 @@ async fn several_matches_have_their_own_urls_and_api_entries() {
     let relay = relay_harness::start_with(Settings::new(specs)).await;
 
     let mut b = Spectator::connect(relay.addr, "/m/field-b/ws").await;
-    b.until(10, "frames of field-b", |s| s.frames().len() > 5).await;
-    assert!(b.events.iter().any(|e| matches!(e, pitchside_shared::wire::Event::Hello(h) if h.match_name == "field-b")));
+    b.until(10, "frames of field-b", |s| s.frames().len() > 5)
+        .await;
+    assert!(b.events.iter().any(
+        |e| matches!(e, pitchside_shared::wire::Event::Hello(h) if h.match_name == "field-b")
+    ));
     assert_eq!(
         b.frames()[0].teams[0].name.as_deref(),
         Some("SHORT_L_a"),
         "the v2 log's teams"
     );
     let mut first = Spectator::connect(relay.addr, "/ws").await;
-    first.until(10, "frames of field-a", |s| s.frames().len() > 5).await;
-    assert!(first.events.iter().any(|e| matches!(e, pitchside_shared::wire::Event::Hello(h) if h.match_name == "field-a")));
+    first
+        .until(10, "frames of field-a", |s| s.frames().len() > 5)
+        .await;
+    assert!(first.events.iter().any(
+        |e| matches!(e, pitchside_shared::wire::Event::Hello(h) if h.match_name == "field-a")
+    ));
     let mut c = Spectator::connect(relay.addr, "/m/field-c/ws").await;
     c.until(20, "frames of field-c", |s| {
         s.frames().last().is_some_and(|f| f.time > 1040)
@@ -404,7 +414,10 @@ async fn several_matches_have_their_own_urls_and_api_entries() {
     assert_eq!(names, ["field-a", "field-b", "field-c"]);
     assert_eq!(list[0]["source"], "replay");
     assert_eq!(list[2]["source"], "live");
-    assert_eq!(list[2]["teams"], serde_json::json!(["HELIOS_L", "HELIOS_R"]));
+    assert_eq!(
+        list[2]["teams"],
+        serde_json::json!(["HELIOS_L", "HELIOS_R"])
+    );
     assert_eq!(list[2]["score"], serde_json::json!([0, 1]));
     assert!(list[2]["cycle"].as_u64().unwrap() > 1040);
     assert!(list[2]["playmode"].is_string());
@@ -435,8 +448,7 @@ async fn the_downloaded_log_holds_what_spectators_saw() {
     let mut script = Script::new(datagrams, Duration::from_millis(1));
     script.burst = 4;
     let server = FakeServer::start(script).await;
-    let relay =
-        relay_harness::start(Source::Server(monitor(&server, Protocol::V5, None))).await;
+    let relay = relay_harness::start(Source::Server(monitor(&server, Protocol::V5, None))).await;
     let mut s = Spectator::connect(relay.addr, "/ws").await;
     s.until(60, "the whole capture", |s| s.records().len() >= want.len())
         .await;
@@ -445,7 +457,7 @@ async fn the_downloaded_log_holds_what_spectators_saw() {
     assert_eq!(status, 200, "{head}");
     let file = head
         .lines()
-        .find_map(|l| l.to_ascii_lowercase().starts_with("content-disposition").then_some(l))
+        .find(|l| l.to_ascii_lowercase().starts_with("content-disposition"))
         .unwrap()
         .to_owned();
     let m = pitchside_shared::parse_log(&body);
@@ -477,8 +489,7 @@ async fn the_downloaded_log_holds_what_spectators_saw() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_shootout_download_is_named_with_penalties() {
     let script =
-        relay::replay::Script::from_log("pen.rcg", &fixtures::read(fixtures::PENALTY_V6))
-            .unwrap();
+        relay::replay::Script::from_log("pen.rcg", &fixtures::read(fixtures::PENALTY_V6)).unwrap();
     let shows = script.shows();
     // Played once, so that the match is still there when the test asks for it.
     let relay = relay_harness::start_with(Settings::new(vec![relay::config::MatchSpec {
@@ -501,10 +512,7 @@ async fn a_shootout_download_is_named_with_penalties() {
     .await;
     let (status, head, body) = http_get(relay.addr, "/m/pen/match.rcg").await;
     assert_eq!(status, 200);
-    assert!(
-        head.contains("-PEN_L_0_4-vs-PEN_R_0_2.rcg\""),
-        "{head}"
-    );
+    assert!(head.contains("-PEN_L_0_4-vs-PEN_R_0_2.rcg\""), "{head}");
     let text = String::from_utf8_lossy(&body);
     assert!(text.starts_with("ULG6\n(server_param "));
     assert!(
@@ -512,5 +520,7 @@ async fn a_shootout_download_is_named_with_penalties() {
         "{}",
         &text[text.len().saturating_sub(300)..]
     );
-    assert!(text.trim_end().ends_with("(team 1109 PEN_L PEN_R 0 0 4 1 2 2)"));
+    assert!(text
+        .trim_end()
+        .ends_with("(team 1109 PEN_L PEN_R 0 0 4 1 2 2)"));
 }

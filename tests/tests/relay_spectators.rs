@@ -54,18 +54,21 @@ async fn stalled_spectators_are_closed_and_lagging_ones_skip_but_see_every_new_m
         let sock = tokio::net::TcpSocket::new_v4().unwrap();
         sock.set_recv_buffer_size(4096).unwrap();
         let stream = sock.connect(relay.addr).await.unwrap();
-        let (ws, _) =
-            tokio_tungstenite::client_async(format!("ws://{}/ws", relay.addr), stream)
-                .await
-                .unwrap();
+        let (ws, _) = tokio_tungstenite::client_async(format!("ws://{}/ws", relay.addr), stream)
+            .await
+            .unwrap();
         ws
     };
     let mut normal = Spectator::connect(relay.addr, "/ws").await;
     let mut lagging = Spectator::connect_small(relay.addr, "/ws", 4096).await;
 
     let started = std::time::Instant::now();
-    let new_matches =
-        |s: &Spectator| s.notices().iter().filter(|n| matches!(n, Notice::NewMatch { .. })).count();
+    let new_matches = |s: &Spectator| {
+        s.notices()
+            .iter()
+            .filter(|n| matches!(n, Notice::NewMatch { .. }))
+            .count()
+    };
     // The lagging one reads a message every 15 ms while frames come every 2 ms, until it has
     // seen two more matches begin; the normal one reads as fast as it can meanwhile.
     let lag = async {
@@ -124,7 +127,7 @@ async fn stalled_spectators_are_closed_and_lagging_ones_skip_but_see_every_new_m
         counts
     };
     assert!(
-        rounds.iter().any(|&n| n == shows),
+        rounds.contains(&shows),
         "a full round of {shows} frames: {rounds:?}"
     );
 
@@ -139,7 +142,10 @@ async fn stalled_spectators_are_closed_and_lagging_ones_skip_but_see_every_new_m
             assert!(metric(&m, "pitchside_lag_skips_total{") >= 1.0);
             break;
         }
-        assert!(std::time::Instant::now() < deadline, "the stalled spectator is closed\n{m}");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the stalled spectator is closed\n{m}"
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     drop(stalled);
@@ -185,5 +191,10 @@ async fn the_spectator_cap_refuses_with_a_reason() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let (_, _, body) = http_get(relay.addr, "/metrics").await;
-    assert!(metric(&String::from_utf8(body).unwrap(), "pitchside_refused_total ") >= 1.0);
+    assert!(
+        metric(
+            &String::from_utf8(body).unwrap(),
+            "pitchside_refused_total "
+        ) >= 1.0
+    );
 }

@@ -18,9 +18,7 @@
 
 use super::codec::{Reader, Writer};
 use super::WireError;
-use crate::model::{
-    Ball, Frame, PenaltyTally, Player, Side, Stamina, Team, ViewQuality,
-};
+use crate::model::{Ball, Frame, PenaltyTally, Player, Side, Stamina, Team, ViewQuality};
 use crate::playmode::PlayMode;
 
 /// Decimals the server prints for each kind of number (protocol-observed.md §2): positions

@@ -96,7 +96,9 @@ pub enum WireError {
     },
     #[error("not a pitchside relay (the hello does not start with PSW)")]
     NotPitchside,
-    #[error("the relay speaks wire version {found}, this page knows {WIRE_VERSION}: reload the page")]
+    #[error(
+        "the relay speaks wire version {found}, this page knows {WIRE_VERSION}: reload the page"
+    )]
     Version { found: u32 },
     #[error("byte {offset}: unknown item {tag}")]
     UnknownItem { offset: usize, tag: u8 },
@@ -680,7 +682,8 @@ mod tests {
         ];
         let mut d = Decoder::new();
         let mut out = Vec::new();
-        d.decode(&hello_packet("0.1.0", "field-1"), &mut out).unwrap();
+        d.decode(&hello_packet("0.1.0", "field-1"), &mut out)
+            .unwrap();
         for n in &notices {
             d.decode(&notice_packet(n), &mut out).unwrap();
         }
@@ -714,7 +717,10 @@ mod tests {
             Decoder::new().decode(b"\x01GET", &mut Vec::new()),
             Err(WireError::NotPitchside)
         );
-        assert_eq!(Decoder::new().decode(b"\x63whatever", &mut Vec::new()), Ok(()));
+        assert_eq!(
+            Decoder::new().decode(b"\x63whatever", &mut Vec::new()),
+            Ok(())
+        );
     }
 
     #[test]
