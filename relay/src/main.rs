@@ -11,6 +11,7 @@ fn main() -> anyhow::Result<()> {
         )
         .init();
     let settings = Cli::parse().settings()?;
+    raise_open_files(settings.max_spectators);
     let listen = settings.listen;
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async move {
@@ -25,6 +26,19 @@ fn main() -> anyhow::Result<()> {
         relay::run(listener, settings, shutdown_signal()).await?;
         Ok(())
     })
+}
+
+/// Every spectator is an open socket: the usual soft limit of 1024 files would refuse them
+/// long before `--max-spectators`. The soft limit is raised to the hard one (which needs no
+/// privilege), and a warning says when even that is too low.
+fn raise_open_files(max_spectators: usize) {
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(n) if n < max_spectators as u64 + 64 => tracing::warn!(
+            "at most {n} open files: fewer than --max-spectators {max_spectators}; raise the hard limit (ulimit -Hn, LimitNOFILE=)"
+        ),
+        Ok(_) => {}
+        Err(e) => tracing::warn!("cannot raise the open-files limit: {e}"),
+    }
 }
 
 /// Ctrl-C or SIGTERM (what `systemctl stop`, `docker stop` and `kill` send).
