@@ -14,4 +14,4 @@ bash scripts/build-web.sh
 echo "==> cargo clippy"
 cargo clippy --locked --workspace --all-targets -- -D warnings
 echo "==> cargo test"
-cargo test --locked --workspace --exclude web
+cargo test --locked --workspace

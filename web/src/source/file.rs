@@ -4,13 +4,16 @@
 //!
 //! A gzip-compressed log is inflated by the browser's own `DecompressionStream` where there is
 //! one: native inflation is several times faster than inflating in WebAssembly. It runs in a
-//! small worker, so that inflating the next batch overlaps decoding this one on the page's
-//! thread. Elsewhere, and when the browser's inflater fails part-way, the shared decoder
-//! inflates it.
+//! small worker (`web/inflate.js`), so that inflating the next batch overlaps decoding this one
+//! on the page's thread. Elsewhere, and when the browser's inflater fails part-way, the shared
+//! decoder inflates it.
+//!
+//! Records go into the page's match as they are decoded, so playback can start with the first
+//! frames while the rest is still being read.
 
-use crate::{Mode, Monitor};
+use crate::state::{Mode, Monitor, Timings};
 use leptos::prelude::*;
-use pitchside_shared::{Frame, LogDecoder, LogError, Record};
+use pitchside_shared::{LogDecoder, LogError, Record};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -43,6 +46,8 @@ pub fn open(m: Monitor, file: web_sys::File) {
         n.set(n.get() + 1);
         n.get()
     });
+    // The page holds no live socket while it shows a file.
+    super::live::disconnect();
     wasm_bindgen_futures::spawn_local(async move {
         let name = file.name();
         m.playing.set(false);
@@ -93,7 +98,8 @@ struct Run {
     generation: u64,
     decoder: LogDecoder,
     records: Vec<Record>,
-    frames: Vec<Frame>,
+    /// Frames handed to the page so far.
+    frames: usize,
     first_shown: bool,
     decode_ms: f64,
     /// When the browser last had a turn (`now()`).
@@ -113,7 +119,7 @@ impl Run {
             generation,
             decoder: LogDecoder::new(),
             records: Vec::new(),
-            frames: Vec::new(),
+            frames: 0,
             first_shown: false,
             decode_ms: 0.0,
             yielded: started,
@@ -233,13 +239,12 @@ impl Run {
             .try_for_each(|piece| self.decoder.feed(piece, &mut self.records));
         self.take_frames();
         self.decode_ms += now() - t;
-        if !self.first_shown && !self.frames.is_empty() && !self.superseded() {
+        if !self.first_shown && self.frames > 0 && !self.superseded() {
             // Show the first frame as soon as it exists.
-            self.m.set_frames(self.frames.clone());
             self.m.index.set(0);
             self.first_shown = true;
             self.pause().await;
-            self.m.timings.set(Some(crate::Timings {
+            self.m.timings.set(Some(Timings {
                 first_frame_ms: now() - self.started,
                 ..Default::default()
             }));
@@ -255,18 +260,18 @@ impl Run {
         result
     }
 
+    /// Moves decoded records into the page's match.
     fn take_frames(&mut self) {
-        for r in self.records.drain(..) {
-            match r {
-                Record::Show(f) => self.frames.push(f),
-                Record::ServerParam(p) => {
-                    if let Some(g) = p.get_f64("goal_width") {
-                        self.m.goal_width.set(g);
-                    }
-                }
-                _ => {}
-            }
+        if self.records.is_empty() || self.superseded() {
+            self.records.clear();
+            return;
         }
+        self.frames += self
+            .records
+            .iter()
+            .filter(|r| matches!(r, Record::Show(_)))
+            .count();
+        self.m.push_records(self.records.drain(..));
     }
 
     fn report(self, result: Result<(), LogError>) {
@@ -280,11 +285,15 @@ impl Run {
             wait_ms,
             ..
         } = self;
-        let n = frames.len();
-        m.set_frames(frames);
+        let n = frames;
         let ms = now() - started;
+        m.game.update_value(|g| {
+            g.version = decoder.version();
+            g.compressed = decoder.is_compressed();
+            g.error = result.as_ref().err().cloned();
+        });
         m.timings.update(|t| {
-            *t = Some(crate::Timings {
+            *t = Some(Timings {
                 first_frame_ms: t.map_or(ms, |t| t.first_frame_ms),
                 all_frames_ms: Some(ms),
                 decode_ms,
@@ -321,148 +330,7 @@ impl Run {
     }
 }
 
-#[wasm_bindgen::prelude::wasm_bindgen(inline_js = r#"
-// The file's bytes in batches of `{data, done, error}`: inflated when the file is gzip (a small
-// `first` batch so the first frame shows at once, then `batch`-sized ones), else the file as it
-// is, in one batch marked `plain`. Each batch owns its buffer, so it can be transferred.
-//
-// The file is read whole before inflating starts. Read as the inflater asked for it, the
-// browser's thread that reads files got no time while both cores were busy inflating and
-// decoding, and inflating stalled for 30-90 ms at a time waiting for input.
-async function* fileBatches(file, first, batch) {
-  let bytes;
-  try {
-    bytes = new Uint8Array(await file.arrayBuffer());
-  } catch (e) {
-    yield { data: null, done: true, error: 'cannot read the file: ' + ((e && e.message) || e) };
-    return;
-  }
-  if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) {
-    yield { data: bytes, done: true, error: null, plain: true };
-    return;
-  }
-  const ds = new DecompressionStream('gzip');
-  const writer = ds.writable.getWriter();
-  (async () => {
-    try {
-      for (let at = 0; at < bytes.length; at += 65536) {
-        await writer.ready;
-        writer.write(bytes.subarray(at, at + 65536)).catch(() => {});
-      }
-      await writer.close();
-    } catch (e) {
-      // The inflater failed: reading its output says why.
-    }
-  })();
-  const reader = ds.readable.getReader();
-  let parts = [], n = 0, want = first;
-  const take = () => {
-    let out = null;
-    const p = parts[0];
-    if (parts.length === 1 && p.byteOffset === 0 && p.byteLength === p.buffer.byteLength) {
-      out = p;
-    } else if (n > 0) {
-      out = new Uint8Array(n);
-      let at = 0;
-      for (const q of parts) { out.set(q, at); at += q.length; }
-    }
-    parts = []; n = 0; want = batch;
-    return out;
-  };
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) { yield { data: take(), done: true, error: null }; return; }
-      parts.push(value);
-      n += value.length;
-      if (n >= want) yield { data: take(), done: false, error: null };
-    }
-  } catch (e) {
-    yield { data: take(), done: true, error: String((e && e.message) || e) };
-  }
-}
-
-// Inflating runs in a worker so that inflating the next batch overlaps decoding this one. The
-// worker keeps at most `credit` unread batches in flight, so a large file is not inflated into
-// memory far ahead of the decoder.
-const WORKER = `
-${fileBatches}
-let credit = 8, wake = null;
-onmessage = async (e) => {
-  if (e.data === 'ack') { credit++; if (wake) { wake(); wake = null; } return; }
-  const { file, first, batch } = e.data;
-  for await (const b of fileBatches(file, first, batch)) {
-    while (credit === 0 && !b.done) await new Promise(r => { wake = r; });
-    credit--;
-    postMessage(b, b.data ? [b.data.buffer] : []);
-  }
-};
-`;
-
-// The same batches on this thread, where a worker cannot be started.
-function inThread(file, first, batch) {
-  const batches = fileBatches(file, first, batch);
-  return {
-    async next() {
-      const r = await batches.next();
-      return r.done ? { data: null, done: true, error: null } : r.value;
-    },
-    close() { batches.return().catch(() => {}); },
-  };
-}
-
-// Starting a worker takes tens of milliseconds, longer than inflating and drawing the first
-// frame: one is started ahead, while the page is idle, and replaced when it is used.
-let spare = null;
-
-function spawn() {
-  try {
-    const url = URL.createObjectURL(new Blob([WORKER], { type: 'text/javascript' }));
-    const worker = new Worker(url);
-    URL.revokeObjectURL(url);
-    return worker;
-  } catch (e) {
-    return null;
-  }
-}
-
-export function warm_inflater() {
-  if (spare === null && typeof DecompressionStream !== 'undefined' && typeof Worker !== 'undefined') {
-    spare = spawn();
-  }
-}
-
-export function file_batches(file, first, batch) {
-  if (typeof DecompressionStream === 'undefined') return null;
-  let worker = spare || spawn();
-  spare = null;
-  if (!worker) {
-    try { return inThread(file, first, batch); } catch (e) { return null; }
-  }
-  const queue = [], waiting = [];
-  let ended = false;
-  const deliver = (msg) => {
-    if (ended) return;
-    if (msg.done) { ended = true; worker.terminate(); setTimeout(warm_inflater, 0); }
-    if (waiting.length) waiting.shift()(msg); else queue.push(msg);
-  };
-  worker.onmessage = (e) => deliver(e.data);
-  worker.onerror = (e) => {
-    e.preventDefault();
-    deliver({ data: null, done: true, error: 'the inflating worker failed: ' + (e.message || 'unknown error') });
-  };
-  worker.postMessage({ file, first, batch });
-  const ack = (msg) => { if (!msg.done) worker.postMessage('ack'); return msg; };
-  return {
-    next() {
-      if (queue.length) return Promise.resolve(ack(queue.shift()));
-      if (ended) return Promise.resolve({ data: null, done: true, error: null });
-      return new Promise(r => waiting.push(msg => r(ack(msg))));
-    },
-    close() { if (!ended) { ended = true; worker.terminate(); setTimeout(warm_inflater, 0); } },
-  };
-}
-"#)]
+#[wasm_bindgen::prelude::wasm_bindgen(module = "/inflate.js")]
 extern "C" {
     /// The file's bytes in batches: `next()` resolves to `{data, done, error, plain}`. A gzip
     /// file comes inflated, and the bytes inflated before a damaged part come with the error;

@@ -1,6 +1,7 @@
 //! Paints one frame on the canvas. Game logic stays out: this reads a [`Frame`] and draws.
 
 use crate::field::*;
+use crate::settings::Colours;
 use pitchside_shared::{state, Frame, Side};
 use std::f64::consts::PI;
 use web_sys::CanvasRenderingContext2d as Ctx;
@@ -8,12 +9,15 @@ use web_sys::CanvasRenderingContext2d as Ctx;
 const GRASS: &str = "#2f7d32";
 const GRASS_DARK: &str = "#2a7030";
 const LINE: &str = "rgba(255,255,255,0.85)";
-const LEFT: &str = "#f5d90a";
-const LEFT_GOALIE: &str = "#7cdf5a";
-const RIGHT: &str = "#3aa0ff";
-const RIGHT_GOALIE: &str = "#d070ff";
 
-pub fn frame(ctx: &Ctx, width: f64, height: f64, frame: Option<&Frame>, goal_width: f64) {
+pub fn frame(
+    ctx: &Ctx,
+    width: f64,
+    height: f64,
+    frame: Option<&Frame>,
+    goal_width: f64,
+    colours: &Colours,
+) {
     let view = View::fit(width, height);
     pitch(ctx, &view, width, height, goal_width);
     let Some(f) = frame else { return };
@@ -25,10 +29,10 @@ pub fn frame(ctx: &Ctx, width: f64, height: f64, frame: Option<&Frame>, goal_wid
         let (x, y) = view.canvas_from_field(f64::from(p.x), f64::from(p.y));
         let r = view.pixels(1.1).max(6.0);
         let fill = match (side, p.is_goalie()) {
-            (Side::Left, false) => LEFT,
-            (Side::Left, true) => LEFT_GOALIE,
-            (Side::Right, false) => RIGHT,
-            (Side::Right, true) => RIGHT_GOALIE,
+            (Side::Left, false) => &colours.left,
+            (Side::Left, true) => &colours.left_goalie,
+            (Side::Right, false) => &colours.right,
+            (Side::Right, true) => &colours.right_goalie,
         };
         ctx.begin_path();
         let _ = ctx.arc(x, y, r, 0.0, 2.0 * PI);

@@ -1,0 +1,97 @@
+//! The page's one set of user settings: what to draw, in which colours, how to play. Saved in
+//! the browser's localStorage on every change, exportable and importable as JSON.
+//!
+//! Every part of the page that has options adds its own section struct here; each section and
+//! each field has a serde default, so settings saved by an older page (or hand-written JSON
+//! with only some keys) load with the rest at their defaults instead of being thrown away.
+
+use serde::{Deserialize, Serialize};
+
+/// localStorage key; the number changes only if a future layout cannot read this one.
+const STORAGE_KEY: &str = "pitchside.settings.v1";
+
+/// Version of the JSON layout, written into exports.
+pub const SETTINGS_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    pub version: u32,
+    pub colours: Colours,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            version: SETTINGS_VERSION,
+            colours: Colours::default(),
+        }
+    }
+}
+
+/// Team colours, as CSS colour strings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Colours {
+    pub left: String,
+    pub left_goalie: String,
+    pub right: String,
+    pub right_goalie: String,
+}
+
+impl Default for Colours {
+    fn default() -> Self {
+        Colours {
+            left: "#f5d90a".into(),
+            left_goalie: "#7cdf5a".into(),
+            right: "#3aa0ff".into(),
+            right_goalie: "#d070ff".into(),
+        }
+    }
+}
+
+impl Settings {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Reads settings from JSON; unknown keys are ignored, missing ones take their defaults.
+    pub fn from_json(text: &str) -> Result<Settings, String> {
+        let mut s: Settings = serde_json::from_str(text)
+            .map_err(|e| format!("these are not pitchside settings: {e}"))?;
+        s.version = SETTINGS_VERSION;
+        Ok(s)
+    }
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+/// The saved settings, or the defaults when none are saved or they cannot be read.
+pub fn load() -> Settings {
+    storage()
+        .and_then(|s| s.get_item(STORAGE_KEY).ok()?)
+        .and_then(|text| Settings::from_json(&text).ok())
+        .unwrap_or_default()
+}
+
+pub fn save(settings: &Settings) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(STORAGE_KEY, &settings.to_json());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partial_json_keeps_defaults_for_what_it_leaves_out() {
+        let s = Settings::from_json(r##"{"colours":{"left":"red"},"unknown":1}"##).unwrap();
+        assert_eq!(s.colours.left, "red");
+        assert_eq!(s.colours.right, Colours::default().right);
+        assert_eq!(Settings::from_json(&s.to_json()).unwrap(), s);
+        assert!(Settings::from_json("[1,2]").is_err());
+    }
+}

@@ -1,0 +1,175 @@
+//! The relay's WebSocket feed: binary messages are server datagrams, decoded here with the
+//! same parser the relay uses; text messages are [`Notice`]s. Reconnects after a drop, with a
+//! growing, jittered delay so that a relay restart is not met by every page at the same instant.
+//!
+//! No socket is open while the page shows a file: the feed is closed when a file is opened
+//! and opened again by [`resume`].
+
+use crate::state::{Mode, Monitor};
+use leptos::prelude::*;
+use pitchside_shared::datagram::{parse_datagram, Datagram};
+use pitchside_shared::feed::{FeedSource, Notice};
+use std::cell::{Cell, RefCell};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{BinaryType, MessageEvent, WebSocket};
+
+/// First reconnect delay, doubled after every failed attempt up to [`MAX_RETRY_MS`].
+const FIRST_RETRY_MS: f64 = 500.0;
+const MAX_RETRY_MS: f64 = 30_000.0;
+
+thread_local! {
+    static SOCKET: RefCell<Option<WebSocket>> = const { RefCell::new(None) };
+    /// Failed attempts since the last connection that delivered something.
+    static FAILURES: Cell<u32> = const { Cell::new(0) };
+    /// The pending reconnect timer, so that opening a file can cancel it.
+    static RETRY_TIMER: Cell<Option<i32>> = const { Cell::new(None) };
+}
+
+fn url() -> Option<String> {
+    let loc = web_sys::window()?.location();
+    let scheme = if loc.protocol().ok()? == "https:" {
+        "wss"
+    } else {
+        "ws"
+    };
+    Some(format!("{scheme}://{}/ws", loc.host().ok()?))
+}
+
+/// Closes the feed without reconnecting, e.g. while a file is shown.
+pub fn disconnect() {
+    if let Some(id) = RETRY_TIMER.with(|t| t.take()) {
+        if let Some(w) = web_sys::window() {
+            w.clear_timeout_with_handle(id);
+        }
+    }
+    SOCKET.with(|s| {
+        if let Some(old) = s.borrow_mut().take() {
+            old.set_onclose(None);
+            old.set_onmessage(None);
+            let _ = old.close();
+        }
+    });
+}
+
+/// Opens the feed (closing any previous one). The relay sends the match from its start, so
+/// the match on screen is replaced by what arrives.
+pub fn connect(m: Monitor) {
+    disconnect();
+    let Some(url) = url() else { return };
+    let ws = match WebSocket::new(&url) {
+        Ok(ws) => ws,
+        Err(_) => {
+            m.source.set(format!("cannot open {url}"));
+            return;
+        }
+    };
+    ws.set_binary_type(BinaryType::Arraybuffer);
+    // The first message of this connection replaces whatever an earlier one showed.
+    let fresh = std::rc::Rc::new(Cell::new(true));
+
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+        if m.mode.get_untracked() != Mode::Live {
+            return;
+        }
+        FAILURES.with(|f| f.set(0));
+        if fresh.replace(false) {
+            m.clear();
+        }
+        let data = ev.data();
+        if let Some(text) = data.as_string() {
+            match Notice::from_json(&text) {
+                Some(Notice::Feed { source, label }) => m.source.set(describe(source, &label)),
+                Some(Notice::Reset) => m.clear(),
+                None => {}
+            }
+        } else if let Ok(buf) = data.dyn_into::<js_sys::ArrayBuffer>() {
+            let bytes = js_sys::Uint8Array::new(&buf).to_vec();
+            match parse_datagram(&bytes) {
+                Ok(Datagram::Records(records)) => m.push_records(records),
+                Ok(Datagram::ServerError(_)) => {}
+                Err(e) => web_sys::console::warn_1(
+                    &format!("ignoring a frame the relay sent: {e}").into(),
+                ),
+            }
+        }
+    });
+    ws.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+
+    let on_close = Closure::<dyn FnMut()>::new(move || {
+        if m.mode.get_untracked() != Mode::Live {
+            return;
+        }
+        let failures = FAILURES.with(|f| {
+            f.set(f.get().saturating_add(1));
+            f.get()
+        });
+        let delay = retry_delay(failures, js_sys::Math::random());
+        m.source.set(format!(
+            "relay connection lost, reconnecting in {:.0} s…",
+            (delay / 1000.0).ceil()
+        ));
+        // What was received stays on screen until the relay sends the match again.
+        let retry = Closure::once_into_js(move || {
+            RETRY_TIMER.with(|t| t.set(None));
+            if m.mode.get_untracked() == Mode::Live {
+                connect(m);
+            }
+        });
+        if let Some(w) = web_sys::window() {
+            if let Ok(id) = w.set_timeout_with_callback_and_timeout_and_arguments_0(
+                retry.unchecked_ref(),
+                delay as i32,
+            ) {
+                RETRY_TIMER.with(|t| t.set(Some(id)));
+            }
+        }
+    });
+    ws.set_onclose(Some(on_close.as_ref().unchecked_ref()));
+    on_close.forget();
+
+    SOCKET.with(|s| *s.borrow_mut() = Some(ws));
+}
+
+/// Milliseconds before reconnect attempt `failures` (1-based): doubling from
+/// [`FIRST_RETRY_MS`] up to [`MAX_RETRY_MS`], then a random half to full of that (`jitter` in
+/// 0..1), so that pages dropped together come back spread out.
+pub fn retry_delay(failures: u32, jitter: f64) -> f64 {
+    let base = FIRST_RETRY_MS * 2f64.powi(failures.saturating_sub(1).min(16) as i32);
+    base.min(MAX_RETRY_MS) * (0.5 + 0.5 * jitter.clamp(0.0, 1.0))
+}
+
+/// Leaves an opened file and shows the relay's feed again from its start.
+pub fn resume(m: Monitor) {
+    m.playing.set(false);
+    m.mode.set(Mode::Live);
+    m.follow.set(true);
+    m.error.set(None);
+    m.progress.set(None);
+    m.source.set("connecting to the relay…".into());
+    FAILURES.with(|f| f.set(0));
+    connect(m);
+}
+
+fn describe(source: FeedSource, label: &str) -> String {
+    match source {
+        FeedSource::Live => format!("Live: {label}"),
+        FeedSource::Replay => format!("Replay (no live server): {label}"),
+        FeedSource::Waiting => format!("Waiting: {label}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reconnect_delays_grow_spread_out_and_stay_capped() {
+        assert_eq!(retry_delay(1, 1.0), FIRST_RETRY_MS);
+        assert_eq!(retry_delay(1, 0.0), FIRST_RETRY_MS / 2.0);
+        assert_eq!(retry_delay(3, 1.0), FIRST_RETRY_MS * 4.0);
+        assert_eq!(retry_delay(40, 1.0), MAX_RETRY_MS);
+        assert!(retry_delay(40, 0.0) >= MAX_RETRY_MS / 2.0);
+    }
+}
