@@ -12,7 +12,7 @@
 //! - [`log`]: format detection and the push-style log decoder, [`log::Match`].
 //! - [`datagram`]: one live monitor datagram (plain or zlib) to records.
 //! - [`command`]: typed monitor commands and the datagrams that carry them.
-//! - [`feed`]: the notices the relay sends browsers next to server datagrams.
+//! - [`feed`]: where a relayed match comes from (live, replay, waiting).
 //! - [`write`]: ULG6 logs and v5 monitor shows, in the exact format rcssserver writes.
 //! - [`wire`]: the relay's canonical binary form of records and notices, for browsers.
 //! - [`number`]: fast number parsing and `%g`-style printing.
