@@ -51,6 +51,8 @@ pub struct Script {
     /// Datagrams sent per `pace` sleep (0 or 1: one at a time). Loopback drops datagrams that
     /// overflow the receiver's buffer, so bursts stay small.
     pub burst: usize,
+    /// From datagram `index` on, one datagram per this pace (a fast start, then real time).
+    pub slow_from: Option<(usize, Duration)>,
 }
 
 impl Script {
@@ -183,8 +185,13 @@ async fn session(
         if dedicated.send_to(d, peer).await.is_err() {
             break;
         }
-        if !script.pace.is_zero() && (i + 1) % script.burst.max(1) == 0 {
-            tokio::time::sleep(script.pace).await;
+        match script.slow_from {
+            Some((from, pace)) if i >= from => tokio::time::sleep(pace).await,
+            _ => {
+                if !script.pace.is_zero() && (i + 1) % script.burst.max(1) == 0 {
+                    tokio::time::sleep(script.pace).await;
+                }
+            }
         }
     }
     // Stay reachable for commands (e.g. the goodbye) for a while after the script.

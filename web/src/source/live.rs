@@ -131,9 +131,9 @@ pub fn connect(m: Monitor) {
                 m.error.set(Some(e));
                 disconnect();
             }
-            Err(e) => web_sys::console::warn_1(
-                &format!("ignoring what the relay sent: {e}").into(),
-            ),
+            Err(e) => {
+                web_sys::console::warn_1(&format!("ignoring what the relay sent: {e}").into())
+            }
         }
     });
     ws.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -212,7 +212,8 @@ fn notice(m: Monitor, n: Notice) {
         }
         Notice::Operator { text } => m.progress.set(Some(format!("Referee: {text}"))),
         Notice::Backlog { frames } if frames > 0 => {
-            m.progress.set(Some(format!("loading the match so far ({frames} frames)…")));
+            m.progress
+                .set(Some(format!("loading the match so far ({frames} frames)…")));
         }
         Notice::Backlog { .. } => {}
         Notice::Live => {
