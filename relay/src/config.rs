@@ -611,6 +611,27 @@ replay = "{log}"
     }
 
     #[test]
+    fn every_option_has_an_environment_variable_and_lists_split_on_commas() {
+        use clap::CommandFactory;
+        for a in Cli::command().get_arguments() {
+            let id = a.get_id().as_str();
+            if id == "help" || id == "version" {
+                continue;
+            }
+            let env = a
+                .get_env()
+                .map(|e| e.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let want = format!("PITCHSIDE_{}", id.to_ascii_uppercase());
+            assert_eq!(env, want, "--{id}");
+        }
+        // The same splitting applies to PITCHSIDE_SERVER=a=h:1,b=h:2.
+        let s = parse(&["--server", "a=h:1,b=h:2"]).unwrap();
+        let names: Vec<_> = s.matches.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["a", "b"]);
+    }
+
+    #[test]
     fn no_match_means_the_bundled_demo() {
         let s = parse(&[]).unwrap();
         assert_eq!(s.matches.len(), 1);

@@ -152,7 +152,7 @@ pub async fn run(
         spectators: AtomicUsize::new(0),
         refused: AtomicU64::new(0),
     });
-    let app = web::app(shared, settings.dist);
+    let app = web::app(shared.clone(), settings.dist);
     tokio::spawn(async move {
         shutdown.await;
         let _ = stop_tx.send(true);
@@ -164,6 +164,14 @@ pub async fn run(
             let _ = stopped.wait_for(|s| *s).await;
         })
         .await;
+    // Upgraded connections are no longer hyper's: wait (a little) for every spectator to
+    // have sent its close frame, so that pages learn why the connection ended.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(3);
+    while shared.spectators.load(std::sync::atomic::Ordering::Relaxed) > 0
+        && tokio::time::Instant::now() < deadline
+    {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     // Give the matches a moment to say goodbye and close their recordings.
     for t in tasks {
         let abort = t.abort_handle();

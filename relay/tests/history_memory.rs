@@ -11,8 +11,9 @@ use std::time::Instant;
 
 #[test]
 fn a_full_game_fits_in_a_few_megabytes() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures/logs/full-v6-realtime/20261122131124-HELIOS_L_2-vs-HELIOS_R_3.rcg.gz");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
+        "../tests/fixtures/logs/full-v6-realtime/20261122131124-HELIOS_L_2-vs-HELIOS_R_3.rcg.gz",
+    );
     let raw = std::fs::read(path).unwrap();
     let mut log = Vec::new();
     flate2::read::GzDecoder::new(&raw[..])

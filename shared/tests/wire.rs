@@ -219,3 +219,57 @@ fn the_full_game_is_small_on_the_wire() {
     assert!(per_show < 1000, "{per_show} B per show");
     assert!(history < 5_000_000, "{history} B of history");
 }
+
+/// Damaged packets are errors, never panics or runaway allocations: every packet of a short
+/// game, with bytes flipped and cut at pseudo-random places.
+#[test]
+fn damaged_packets_are_errors_not_panics() {
+    let records = log_records(common::SHORT[5].1);
+    let mut packets = live(&records[..200]);
+    packets.extend(chunked(&records, 50));
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for p in &packets {
+        for _ in 0..20 {
+            let mut q = p.clone();
+            let flips = 1 + next() % 4;
+            for _ in 0..flips {
+                let i = (next() % q.len() as u64) as usize;
+                q[i] ^= 1 << (next() % 8);
+            }
+            if next() % 3 == 0 {
+                q.truncate((next() % q.len() as u64) as usize);
+            }
+            let mut d = Decoder::new();
+            let _ = d.decode(&q, &mut Vec::new());
+        }
+    }
+}
+
+/// With `PITCHSIDE_WIRE_SEEDS=DIR`, writes wire streams of every short log (packets framed as
+/// the `wire` fuzz target reads them) into DIR as fuzzing seeds (`fuzz/seed.sh` does this).
+#[test]
+fn write_fuzz_seeds() {
+    let Some(dir) = std::env::var_os("PITCHSIDE_WIRE_SEEDS") else {
+        return;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, rel) in common::SHORT {
+        let records = log_records(rel);
+        let mut packets = vec![hello_packet("seed", name)];
+        packets.extend(live(&records[..60]));
+        packets.extend(chunked(&records[..300], 40).into_iter().take(2));
+        let mut out = Vec::new();
+        for p in packets.iter().filter(|p| p.len() < 65536) {
+            out.extend_from_slice(&(p.len() as u16).to_be_bytes());
+            out.extend_from_slice(p);
+        }
+        std::fs::write(dir.join(name), out).unwrap();
+    }
+}
