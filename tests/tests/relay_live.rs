@@ -524,3 +524,78 @@ async fn a_shootout_download_is_named_with_penalties() {
         .trim_end()
         .ends_with("(team 1109 PEN_L PEN_R 0 0 4 1 2 2)"));
 }
+
+/// `--record` of a replayed ULG6 log writes it back line for line as rcssserver did (only the
+/// `(result …)` line differs: it carries the relay's date), and renames the file at time over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_recording_is_the_servers_log_line_for_line_and_renamed_at_time_over() {
+    let original = fixtures::read(fixtures::SHORT_V6);
+    let script = relay::replay::Script::from_log("short.rcg", &original).unwrap();
+    let dir = std::env::temp_dir().join(format!("pitchside-rec-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut settings = Settings::new(vec![relay::config::MatchSpec {
+        name: "short".into(),
+        source: relay::config::SourceSpec::Replay(relay::replay::ReplayConfig {
+            script: std::sync::Arc::new(script),
+            step: Duration::from_millis(1),
+            looping: false,
+        }),
+    }]);
+    settings.record = Some(dir.clone());
+    let relay = relay_harness::start_with(settings).await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let file = loop {
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .map(|d| {
+                d.filter_map(|e| e.ok())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        if let Some(n) = names.iter().find(|n| !n.starts_with("incomplete-")) {
+            assert_eq!(names.len(), 1, "{names:?}");
+            break dir.join(n);
+        }
+        assert!(std::time::Instant::now() < deadline, "renamed at time over: {names:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(
+        file.to_string_lossy().ends_with("-SHORT_L_a_0-vs-SHORT_R_a_1.rcg"),
+        "{}",
+        file.display()
+    );
+    let recorded = std::fs::read(&file).unwrap();
+    let lines = |b: &[u8]| -> Vec<Vec<u8>> { b.split(|&c| c == b'\n').map(<[u8]>::to_vec).collect() };
+    let (a, b) = (lines(&original), lines(&recorded));
+    assert_eq!(a.len(), b.len(), "line count");
+    for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+        if x.starts_with(b"(msg 600 1 \"(result ") {
+            assert!(y.starts_with(b"(msg 600 1 \"(result ") && y.ends_with(b" SHORT_L_a_0-vs-SHORT_R_a_1)\")"));
+            continue;
+        }
+        assert!(
+            x == y,
+            "line {}:\n{}\n{}",
+            i + 1,
+            String::from_utf8_lossy(x),
+            String::from_utf8_lossy(y)
+        );
+    }
+    relay.stop().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A server name that does not resolve is retried with a message in the page, not fatal.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unresolvable_server_is_retried_with_a_message() {
+    let mut mc = MonitorConfig::new("no-such-host.invalid:6000");
+    mc.retry = Duration::from_millis(200);
+    let relay = relay_harness::start(Source::Server(mc)).await;
+    let mut s = Spectator::connect(relay.addr, "/ws").await;
+    s.until(20, "a message about the name", |s| {
+        s.notices().iter().any(|n| matches!(n, Notice::Feed { source: FeedSource::Waiting, label } if label.contains("cannot resolve") && label.contains("retrying")))
+    })
+    .await;
+    let (status, _, _) = http_get(relay.addr, "/healthz").await;
+    assert_eq!(status, 200);
+}
