@@ -19,6 +19,7 @@ use bytes::Bytes;
 use futures_util::{SinkExt, StreamExt};
 use hyper_util::rt::TokioIo;
 use pitchside_shared::wire::{notice_packet, Notice};
+use std::future::Future;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
@@ -88,10 +89,12 @@ struct Out {
 impl Out {
     async fn send(&mut self, packet: Bytes) -> Result<(), Stop> {
         let len = packet.len();
+        let timeout = self.timeout;
+        let sink = &mut self.sink;
         let res = if len <= FRAGMENT {
-            tokio::time::timeout(self.timeout, self.sink.send(Message::Binary(packet))).await
+            within(timeout, sink.send(Message::Binary(packet))).await
         } else {
-            tokio::time::timeout(self.timeout, async {
+            within(timeout, async {
                 let mut start = 0;
                 while start < len {
                     let end = (start + FRAGMENT).min(len);
@@ -101,7 +104,7 @@ impl Out {
                         OpCode::Data(Data::Continue)
                     };
                     let frame = Frame::message(packet.slice(start..end), op, end == len);
-                    self.sink.send(Message::Frame(frame)).await?;
+                    sink.send(Message::Frame(frame)).await?;
                     start = end;
                 }
                 Ok(())
@@ -135,6 +138,21 @@ impl Out {
         )
         .await;
     }
+}
+
+/// `fut` with a time limit. Almost every send completes at its first poll (the socket has
+/// room), so the timer, a shared structure 10,000 spectators would otherwise touch ten times
+/// a second each, is only armed for the sends that have to wait.
+async fn within<F: Future>(
+    limit: Duration,
+    fut: F,
+) -> Result<F::Output, tokio::time::error::Elapsed> {
+    let mut fut = std::pin::pin!(fut);
+    let first = std::future::poll_fn(|cx| std::task::Poll::Ready(fut.as_mut().poll(cx))).await;
+    if let std::task::Poll::Ready(out) = first {
+        return Ok(out);
+    }
+    tokio::time::timeout(limit, fut).await
 }
 
 /// Serves one spectator until it leaves, stalls, or the relay stops.
