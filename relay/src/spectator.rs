@@ -158,17 +158,26 @@ async fn within<F: Future>(
 /// Serves one spectator until it leaves, stalls, or the relay stops.
 pub async fn serve(ws: Socket, hub: Arc<Hub>, opts: Options, mut stop: watch::Receiver<bool>) {
     hub.stats.joins.fetch_add(1, Ordering::Relaxed);
-    let (sink, mut incoming) = ws.split();
+    let (sink, incoming) = ws.split();
     let mut out = Out {
         sink,
         hub: hub.clone(),
         timeout: opts.send_timeout,
     };
+    // Reading runs in its own task: polled beside the sending loop, the read half would be
+    // polled (a lock and a readiness check) at every frame, for nothing.
+    let (gone_tx, mut gone) = tokio::sync::oneshot::channel::<()>();
+    let reader = tokio::spawn(async move {
+        drain(incoming).await;
+        let _ = gone_tx.send(());
+    });
     let res = tokio::select! {
+        biased;
         res = stream(&mut out, &hub) => res,
+        _ = &mut gone => Err(Stop::Gone),
         () = crate::stopped(&mut stop) => Err(Stop::Close(1001, "the relay is shutting down".into())),
-        () = drain(&mut incoming) => Err(Stop::Gone),
     };
+    reader.abort();
     if let Err(Stop::Close(code, reason)) = res {
         if code == CLOSE_TOO_SLOW {
             hub.stats.closed_slow.fetch_add(1, Ordering::Relaxed);
@@ -180,7 +189,7 @@ pub async fn serve(ws: Socket, hub: Arc<Hub>, opts: Options, mut stop: watch::Re
 
 /// Reads until the peer closes; what a spectator sends means nothing (pongs are answered by
 /// tungstenite while writing).
-async fn drain(incoming: &mut futures_util::stream::SplitStream<Socket>) {
+async fn drain(mut incoming: futures_util::stream::SplitStream<Socket>) {
     while let Some(msg) = incoming.next().await {
         match msg {
             Ok(Message::Close(_)) | Err(_) => return,
@@ -199,6 +208,7 @@ async fn stream(out: &mut Out, hub: &Arc<Hub>) -> Result<(), Stop> {
     let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
     loop {
         let item: Arc<Item> = tokio::select! {
+            biased;
             got = sub.live.recv() => match got {
                 Ok(item) => item,
                 Err(RecvError::Lagged(_)) => continue,

@@ -556,21 +556,29 @@ async fn a_recording_is_the_servers_log_line_for_line_and_renamed_at_time_over()
             assert_eq!(names.len(), 1, "{names:?}");
             break dir.join(n);
         }
-        assert!(std::time::Instant::now() < deadline, "renamed at time over: {names:?}");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "renamed at time over: {names:?}"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
     assert!(
-        file.to_string_lossy().ends_with("-SHORT_L_a_0-vs-SHORT_R_a_1.rcg"),
+        file.to_string_lossy()
+            .ends_with("-SHORT_L_a_0-vs-SHORT_R_a_1.rcg"),
         "{}",
         file.display()
     );
     let recorded = std::fs::read(&file).unwrap();
-    let lines = |b: &[u8]| -> Vec<Vec<u8>> { b.split(|&c| c == b'\n').map(<[u8]>::to_vec).collect() };
+    let lines =
+        |b: &[u8]| -> Vec<Vec<u8>> { b.split(|&c| c == b'\n').map(<[u8]>::to_vec).collect() };
     let (a, b) = (lines(&original), lines(&recorded));
     assert_eq!(a.len(), b.len(), "line count");
     for (i, (x, y)) in a.iter().zip(&b).enumerate() {
         if x.starts_with(b"(msg 600 1 \"(result ") {
-            assert!(y.starts_with(b"(msg 600 1 \"(result ") && y.ends_with(b" SHORT_L_a_0-vs-SHORT_R_a_1)\")"));
+            assert!(
+                y.starts_with(b"(msg 600 1 \"(result ")
+                    && y.ends_with(b" SHORT_L_a_0-vs-SHORT_R_a_1)\")")
+            );
             continue;
         }
         assert!(
