@@ -2,6 +2,7 @@
 //! the context the [`crate::App`] provides.
 
 pub mod canvas;
+pub mod lobby;
 pub mod scorebar;
 pub mod settings;
 pub mod status;
