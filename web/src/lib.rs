@@ -10,14 +10,17 @@
 //! - [`keys`]: the keyboard shortcuts, one table.
 //! - [`settings`]: the user's settings, saved in the browser.
 //! - [`field`]: pitch geometry and the field-to-canvas conversion.
-//! - [`paint`]: painting a frame on the canvas.
-//! - [`ui`]: one component per panel (score bar, status, canvas, transport, settings).
+//! - [`scene`]: what the field shows, as shapes in field coordinates (pure, tested natively).
+//! - [`paint`]: putting a scene on the canvas.
+//! - [`ui`]: one component per panel (score bar, status, canvas, transport, settings, player,
+//!   messages).
 //! - this file: the [`App`] component, which lays the panels out.
 
 pub mod field;
 pub mod keys;
 pub mod paint;
 pub mod playback;
+pub mod scene;
 pub mod settings;
 pub mod source;
 pub mod state;
@@ -26,6 +29,8 @@ pub mod ui;
 use leptos::prelude::*;
 use state::Monitor;
 use ui::canvas::FieldCanvas;
+use ui::messages::MessageBoard;
+use ui::player::PlayerPanel;
 use ui::scorebar::ScoreBar;
 use ui::settings::SettingsPanel;
 use ui::status::Status;
@@ -74,6 +79,8 @@ pub fn App() -> impl IntoView {
             <Transport/>
             <div class="panels">
                 <SettingsPanel/>
+                <PlayerPanel/>
+                <MessageBoard/>
             </div>
             <span
                 id="timings"

@@ -79,7 +79,11 @@ pub fn connect(m: Monitor) {
         let data = ev.data();
         if let Some(text) = data.as_string() {
             match Notice::from_json(&text) {
-                Some(Notice::Feed { source, label }) => m.source.set(describe(source, &label)),
+                Some(Notice::Feed { source, label }) => {
+                    let text = describe(source, &label);
+                    m.notice(text.clone());
+                    m.source.set(text);
+                }
                 Some(Notice::Reset) => m.clear(),
                 None => {}
             }

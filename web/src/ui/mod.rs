@@ -2,6 +2,9 @@
 //! the context the [`crate::App`] provides.
 
 pub mod canvas;
+pub mod field_settings;
+pub mod messages;
+pub mod player;
 pub mod scorebar;
 pub mod settings;
 pub mod status;
