@@ -2,18 +2,22 @@
 //! y downward as rcssserver sends it), the camera the user moves, and the one conversion between
 //! field coordinates and canvas pixels ([`View`]).
 
-pub const PITCH_HALF_LENGTH: f64 = 52.5;
-pub const PITCH_HALF_WIDTH: f64 = 34.0;
-pub const PENALTY_AREA_LENGTH: f64 = 16.5;
-pub const PENALTY_AREA_HALF_WIDTH: f64 = 20.16;
-pub const GOAL_AREA_LENGTH: f64 = 5.5;
-pub const GOAL_AREA_HALF_WIDTH: f64 = 9.16;
-pub const GOAL_DEPTH: f64 = 2.44;
-/// rcssserver's default `goal_width`; a log's `server_param` may say otherwise.
+use pitchside_shared::params::field;
+
+// The library's fixed pitch measures, as the f64 the canvas computes with.
+pub const PITCH_HALF_LENGTH: f64 = field::HALF_LENGTH as f64;
+pub const PITCH_HALF_WIDTH: f64 = field::HALF_WIDTH as f64;
+pub const PENALTY_AREA_LENGTH: f64 = field::PENALTY_AREA_LENGTH as f64;
+pub const PENALTY_AREA_HALF_WIDTH: f64 = field::PENALTY_AREA_WIDTH as f64 / 2.0;
+pub const GOAL_AREA_LENGTH: f64 = field::GOAL_AREA_LENGTH as f64;
+pub const GOAL_AREA_HALF_WIDTH: f64 = field::GOAL_AREA_WIDTH as f64 / 2.0;
+pub const GOAL_DEPTH: f64 = field::GOAL_DEPTH as f64;
+/// rcssserver's default `goal_width` (for the goal flags); a log's `server_param` may say
+/// otherwise for the goals drawn.
 pub const DEFAULT_GOAL_WIDTH: f64 = 14.02;
-pub const CENTRE_CIRCLE_RADIUS: f64 = 9.15;
-pub const PENALTY_SPOT_DISTANCE: f64 = 11.0;
-pub const CORNER_ARC_RADIUS: f64 = 1.0;
+pub const CENTRE_CIRCLE_RADIUS: f64 = field::CENTER_CIRCLE_RADIUS as f64;
+pub const PENALTY_SPOT_DISTANCE: f64 = field::PENALTY_SPOT_DISTANCE as f64;
+pub const CORNER_ARC_RADIUS: f64 = field::CORNER_ARC_RADIUS as f64;
 /// Room around the pitch that stays visible: rcssserver lets players wander up to 5 m past
 /// the lines (they reach |y| = 39 at kick-ins), plus room for the player's body.
 pub const MARGIN: f64 = 5.5;

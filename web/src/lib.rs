@@ -75,13 +75,17 @@ pub fn App() -> impl IntoView {
         >
             <ScoreBar/>
             <Status/>
-            <FieldCanvas/>
-            <Transport/>
-            <div class="panels">
-                <SettingsPanel/>
-                <PlayerPanel/>
-                <MessageBoard/>
+            // The field and the panels side by side on wide screens (a team developer reads
+            // the player panel while watching the player), stacked on narrow ones.
+            <div class="field-row">
+                <FieldCanvas/>
+                <div class="panels">
+                    <SettingsPanel/>
+                    <PlayerPanel/>
+                    <MessageBoard/>
+                </div>
             </div>
+            <Transport/>
             <span
                 id="timings"
                 hidden

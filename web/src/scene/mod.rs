@@ -17,10 +17,8 @@
 //! - [`players`]: bodies, directions, cones, stamina, cards, highlights, labels, areas.
 //! - [`ball`]: the ball, its velocity, its path if untouched, trails.
 //! - [`offside`]: each team's offside line.
-//! - [`logo`]: team logos assembled from their XPM tiles.
 
 pub mod ball;
-pub mod logo;
 pub mod motion;
 pub mod offside;
 pub mod params;

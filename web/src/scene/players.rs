@@ -209,7 +209,7 @@ fn areas(out: &mut Vec<Shape>, input: &Input, d: &Drawn) {
     if d.p.is_goalie() {
         let t = params.player_type(d.p.player_type);
         let l = params.catchable_area_l;
-        let delta = l * (t.catchable_area_l_stretch - 1.0);
+        let delta = l * (f64::from(t.catchable_area_l_stretch) - 1.0);
         let (l_min, l_max) = (l - delta, l + delta);
         let w = params.catchable_area_w / 2.0;
         let catch = Rgba::rgb(60, 230, 255);
@@ -394,7 +394,7 @@ fn body(out: &mut Vec<Shape>, input: &Input, d: &Drawn) {
         .stroke(Stroke::solid(INK.alpha(alpha), 1.0)),
     );
     // The real body inside the kickable disc, once it is big enough to see.
-    let size = input.params.player_type(d.p.player_type).player_size;
+    let size = f64::from(input.params.player_type(d.p.player_type).player_size);
     if v.pixels(size) >= 3.0 && size < d.r {
         out.push(
             Shape::new(
@@ -566,13 +566,24 @@ fn overlap(a: Box4, b: Box4) -> f64 {
     }
 }
 
+/// A share (effort, recovery) in few characters: `.92`, `1`.
+fn share(v: f32) -> String {
+    if v >= 0.995 {
+        return "1".into();
+    }
+    let s = format!("{v:.2}");
+    s.strip_prefix('0').map(str::to_owned).unwrap_or(s)
+}
+
 /// Each player's number, and on demand his type and stamina figures, in a small block beside
-/// him. Blocks go to whichever corner (upper right first) covers the fewest other labels and
-/// bodies, the selected player's first, so crowded goalmouths stay readable.
+/// him. Blocks go where they cover the fewest other labels and bodies (upper right first,
+/// then the other corners and sides), the selected player's first. Where even the best place
+/// would cover something, a player other than the selected one shows his number and type
+/// only: a label under another is unreadable anyway.
 fn labels(out: &mut Vec<Shape>, input: &Input, players: &[Drawn]) {
     let v = input.view;
     let s = input.settings;
-    let mut taken: Vec<Box4> = players
+    let bodies: Vec<Box4> = players
         .iter()
         .map(|d| {
             let (x, y) = v.canvas_from_field(d.at.0, d.at.1);
@@ -580,9 +591,10 @@ fn labels(out: &mut Vec<Shape>, input: &Input, players: &[Drawn]) {
             (x - r, y - r, x + r, y + r)
         })
         .collect();
-    let mut order: Vec<&Drawn> = players.iter().collect();
-    order.sort_by_key(|d| !d.selected);
-    for d in order {
+    let mut taken: Vec<Box4> = bodies.clone();
+    let mut order: Vec<(usize, &Drawn)> = players.iter().enumerate().collect();
+    order.sort_by_key(|(_, d)| !d.selected);
+    for (me, d) in order {
         let (x, y) = v.canvas_from_field(d.at.0, d.at.1);
         let r = v.pixels(d.r);
         let size = (r * 1.1).clamp(11.0, 16.0);
@@ -591,54 +603,72 @@ fn labels(out: &mut Vec<Shape>, input: &Input, players: &[Drawn]) {
         if s.player_types {
             lines.push((format!("t{}", d.p.player_type), small, false));
         }
+        let short = lines.len();
         if s.stamina_details {
             if let Some(st) = d.p.stamina {
-                let mut t = format!("{:.0} e{:.2} r{:.2}", st.stamina, st.effort, st.recovery);
+                let mut t = format!(
+                    "{:.0} e{} r{}",
+                    st.stamina,
+                    share(st.effort),
+                    share(st.recovery)
+                );
                 if let Some(c) = st.capacity {
                     t.push_str(&format!(" c{:.0}k", c / 1000.0));
                 }
                 lines.push((t, small, false));
             }
         }
-        let w = lines
-            .iter()
-            .map(|(t, sz, bold)| t.chars().count() as f64 * sz * if *bold { 0.62 } else { 0.56 })
-            .fold(0.0, f64::max);
-        let h: f64 = lines.iter().map(|(_, sz, _)| sz * 1.15).sum();
-        let k = r * 0.7 + 1.0;
-        let corners = [
-            (x + k, y - k - h),
-            (x - k - w, y - k - h),
-            (x + k, y + k),
-            (x - k - w, y + k),
-        ];
-        let own = taken
-            .iter()
-            .position(|b| *b == (x - r, y - r, x + r, y + r));
-        let score = |c: &(f64, f64)| {
-            let b = (c.0, c.1, c.0 + w, c.1 + h);
-            taken
+        let place = |lines: &[(String, f64, bool)]| -> ((f64, f64, f64, f64), f64) {
+            let w = lines
                 .iter()
-                .enumerate()
-                .filter(|(i, _)| Some(*i) != own)
-                .map(|(_, t)| overlap(b, *t))
-                .sum::<f64>()
-        };
-        let mut best = corners[0];
-        let mut best_score = f64::INFINITY;
-        for c in corners {
-            let sc = score(&c);
-            if sc < best_score - 1e-9 {
-                best = c;
-                best_score = sc;
+                .map(|(t, sz, bold)| {
+                    t.chars().count() as f64 * sz * if *bold { 0.62 } else { 0.56 }
+                })
+                .fold(0.0, f64::max);
+            let h: f64 = lines.iter().map(|(_, sz, _)| sz * 1.15).sum();
+            let k = r * 0.7 + 1.0;
+            let candidates = [
+                (x + k, y - k - h),
+                (x - k - w, y - k - h),
+                (x + k, y + k),
+                (x - k - w, y + k),
+                (x + r + 2.0, y - h / 2.0),
+                (x - r - 2.0 - w, y - h / 2.0),
+                (x - w / 2.0, y - r - 2.0 - h),
+                (x - w / 2.0, y + r + 8.0),
+            ];
+            let score = |c: &(f64, f64)| {
+                let b = (c.0, c.1, c.0 + w, c.1 + h);
+                taken
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i != me)
+                    .map(|(_, t)| overlap(b, *t))
+                    .sum::<f64>()
+            };
+            let mut best = (candidates[0], f64::INFINITY);
+            for c in candidates {
+                let sc = score(&c);
+                if sc < best.1 - 1e-9 {
+                    best = (c, sc);
+                }
+                if sc == 0.0 {
+                    break;
+                }
             }
-            if sc == 0.0 {
-                break;
+            ((best.0 .0, best.0 .1, best.0 .0 + w, best.0 .1 + h), best.1)
+        };
+        let (mut block, score) = place(&lines);
+        if score > 0.0 && !d.selected && short < lines.len() {
+            let (b, sc) = place(&lines[..short]);
+            if sc < score {
+                block = b;
+                lines.truncate(short);
             }
         }
-        taken.push((best.0, best.1, best.0 + w, best.1 + h));
+        taken.push(block);
         let colour = if d.dim { WHITE.alpha(0.6) } else { WHITE };
-        let mut top = best.1;
+        let mut top = block.1;
         for (text, sz, bold) in lines {
             let line_h = sz * 1.15;
             out.push(
@@ -647,7 +677,7 @@ fn labels(out: &mut Vec<Shape>, input: &Input, players: &[Drawn]) {
                     owner(d),
                     Geom::Text {
                         at: d.at,
-                        offset: (best.0 - x, top + line_h / 2.0 - y),
+                        offset: (block.0 - x, top + line_h / 2.0 - y),
                         text,
                         size: sz,
                         align: Align::Left,
@@ -807,7 +837,10 @@ mod tests {
             panic!()
         };
         let t = params.player_type(goalie.player_type);
-        assert!((radius - (t.player_size + t.kickable_margin + params.ball_size)).abs() < 1e-9);
+        assert!(
+            (radius - (f64::from(t.player_size + t.kickable_margin) + params.ball_size)).abs()
+                < 1e-6
+        );
         assert_eq!(scene.with_tag(Tag::CatchArea).count(), 3);
         let tackle: Vec<&Shape> = scene.with_tag(Tag::TackleArea).collect();
         let Geom::Path { points, .. } = &tackle[0].geom else {
@@ -836,10 +869,11 @@ mod tests {
     }
 
     #[test]
-    fn labels_do_not_cover_each_other_at_a_crowded_kick_off() {
+    fn labels_do_not_cover_each_other_even_with_every_figure_on() {
         let m = testutil::short_v6();
         let s = FieldSettings {
             player_types: true,
+            stamina_details: true,
             ..FieldSettings::default()
         };
         let view = View::fit(1280.0, 800.0);
@@ -880,5 +914,13 @@ mod tests {
             worst = worst.max(n);
         }
         assert!(worst <= 2, "{worst} pairs of labels overlap in one frame");
+        // The selected player keeps his figures however crowded it is.
+        let kick_off = &m.frames[0];
+        let scene = scene_of(kick_off, &s, Some((Side::Left, 7)));
+        let mine = scene
+            .with_tag(Tag::Label)
+            .filter(|l| l.owner == Owner::Player(Side::Left, 7))
+            .count();
+        assert_eq!(mine, 3, "number, type, stamina figures");
     }
 }

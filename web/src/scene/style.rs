@@ -61,49 +61,7 @@ pub const CAPACITY: Rgba = Rgba::rgb(90, 170, 255);
 pub const SELECTION: Rgba = Rgba::rgb(255, 255, 255);
 pub const BALL_PATH: Rgba = Rgba([255, 255, 255, 190]);
 
-/// Player state bits (rcssserver 19 types.h), the ones the library's `state` module does not
-/// name yet.
-pub mod bits {
-    pub use pitchside_shared::state::*;
-    pub const BALL_TO_PLAYER: u32 = 0x40;
-    pub const BACK_PASS: u32 = 0x4000;
-    pub const FREE_KICK_FAULT: u32 = 0x8000;
-    pub const POST_COLLIDE: u32 = 0x10000;
-    pub const ILLEGAL_DEFENSE: u32 = 0x100000;
-}
-
-/// Every named state bit with rcssserver's name, lowest first: for the player panel.
-pub const STATE_NAMES: [(u32, &str); 21] = [
-    (bits::STAND, "stand"),
-    (bits::KICK, "kick"),
-    (bits::KICK_FAULT, "kick_fault"),
-    (bits::GOALIE, "goalie"),
-    (bits::CATCH, "catch"),
-    (bits::CATCH_FAULT, "catch_fault"),
-    (bits::BALL_TO_PLAYER, "ball_to_player"),
-    (0x80, "player_to_ball"),
-    (bits::DISCARD, "discard"),
-    (0x200, "lost"),
-    (bits::BALL_COLLIDE, "ball_collide"),
-    (bits::PLAYER_COLLIDE, "player_collide"),
-    (bits::TACKLE, "tackle"),
-    (bits::TACKLE_FAULT, "tackle_fault"),
-    (bits::BACK_PASS, "back_pass"),
-    (bits::FREE_KICK_FAULT, "free_kick_fault"),
-    (bits::POST_COLLIDE, "post_collide"),
-    (bits::FOUL_CHARGED, "foul_charged"),
-    (bits::YELLOW_CARD, "yellow_card"),
-    (bits::RED_CARD, "red_card"),
-    (bits::ILLEGAL_DEFENSE, "illegal_defense"),
-];
-
-/// The names of the bits set in `state`, lowest first.
-pub fn state_names(state: u32) -> impl Iterator<Item = &'static str> {
-    STATE_NAMES
-        .iter()
-        .filter(move |(b, _)| state & b != 0)
-        .map(|(_, n)| *n)
-}
+pub use pitchside_shared::state as bits;
 
 /// How a ring is stroked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -509,7 +509,7 @@ pub fn FieldCanvas() -> impl IntoView {
                     id="follow-ball"
                     class:on=move || m.field.camera.get().follow == Follow::Ball
                     on:click=move |_| run(m, FieldAction::FollowBall)
-                >"⚽"</button>
+                >"◎"</button>
                 <button
                     title="View from the other side (Shift+R)"
                     id="flip"

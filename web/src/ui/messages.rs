@@ -9,8 +9,9 @@
 
 use crate::state::Monitor;
 use leptos::prelude::*;
+use pitchside_shared::events::Events;
 use pitchside_shared::log::Match;
-use pitchside_shared::{Frame, Message, PlayMode, Side};
+use pitchside_shared::{Message, Side};
 
 /// What a board entry is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -62,6 +63,23 @@ impl Kind {
             Kind::Command => "commands",
             Kind::PlayerType => "player type",
             Kind::TeamGraphic => "team graphic",
+            Kind::Server => "server",
+            Kind::Result => "result",
+            Kind::Relay => "relay",
+            Kind::Other => "other",
+        }
+    }
+
+    /// The kind in an entry, where the board is narrow.
+    pub fn short(self) -> &'static str {
+        match self {
+            Kind::Referee => "referee",
+            Kind::Decision => "derived",
+            Kind::Say => "say",
+            Kind::Coach => "coach",
+            Kind::Command => "command",
+            Kind::PlayerType => "type",
+            Kind::TeamGraphic => "logo",
             Kind::Server => "server",
             Kind::Result => "result",
             Kind::Relay => "relay",
@@ -261,111 +279,36 @@ pub fn classify(m: &Message, position: usize, teams: &[Option<String>; 2]) -> En
     e
 }
 
-/// The team of a `_l`/`_r` play mode, and the mode's name without it.
-fn mode_team(mode: PlayMode) -> (Option<Side>, &'static str) {
-    let name = mode.name();
-    if let Some(n) = name.strip_suffix("_l") {
-        (Some(Side::Left), n)
-    } else if let Some(n) = name.strip_suffix("_r") {
-        (Some(Side::Right), n)
-    } else {
-        (None, name)
+/// The team an entry is about: the one whose name its text holds, if only one does (a foul
+/// names both teams: the one that fouled and the one that restarts).
+fn side_named(text: &str, teams: &[Option<String>; 2]) -> Option<Side> {
+    let holds = |i: usize| {
+        teams[i]
+            .as_deref()
+            .is_some_and(|n| !n.is_empty() && text.contains(n))
+    };
+    match (holds(0), holds(1)) {
+        (true, false) => Some(Side::Left),
+        (false, true) => Some(Side::Right),
+        _ => None,
     }
 }
 
-/// The referee's decision a play-mode change stands for, in words.
-pub fn decision(mode: PlayMode, frame: &Frame) -> Option<String> {
-    let (side, base) = mode_team(mode);
-    let team = side
-        .and_then(|s| frame.teams[s.index()].name.clone())
-        .unwrap_or_else(|| match side {
-            Some(Side::Left) => "left".into(),
-            Some(Side::Right) => "right".into(),
-            None => String::new(),
-        });
-    let score = format!("{}–{}", frame.teams[0].score, frame.teams[1].score);
-    Some(match base {
-        "" | "before_kick_off" => return None,
-        "time_over" => format!("full time, {score}"),
-        "play_on" => "play on".into(),
-        "kick_off" => format!("kick-off {team}"),
-        "kick_in" => format!("kick-in {team}"),
-        "free_kick" => format!("free kick {team}"),
-        "corner_kick" => format!("corner kick {team}"),
-        "goal_kick" => format!("goal kick {team}"),
-        "goal" => format!("goal {team}, {score}"),
-        "drop_ball" => "drop ball".into(),
-        "offside" => format!("offside {team}"),
-        "penalty_kick" => format!("penalty kick {team}"),
-        "first_half_over" => "half time".into(),
-        "pause" => "pause".into(),
-        "human_judge" => "human referee's decision".into(),
-        "foul_charge" => format!("foul by {team} (charge)"),
-        "foul_push" => format!("foul by {team} (push)"),
-        "foul_multiple_attack" => format!("foul by {team} (multiple attack)"),
-        "foul_ballout" => format!("ball out by {team}"),
-        "back_pass" => format!("back pass by {team}"),
-        "free_kick_fault" => format!("free-kick fault by {team}"),
-        "catch_fault" => format!("catch fault by {team}"),
-        "indirect_free_kick" => format!("indirect free kick {team}"),
-        "penalty_setup" => format!("penalty shoot-out: {team} to kick"),
-        "penalty_ready" => format!("penalty ready, {team}"),
-        "penalty_taken" => format!("penalty taken by {team}"),
-        "penalty_miss" => format!("penalty missed by {team}"),
-        "penalty_score" => format!("penalty scored by {team}"),
-        "illegal_defense" => format!("illegal defence by {team}"),
-        other => other.replace('_', " "),
-    })
-}
-
-/// The derived entries: one per play-mode change and one per card shown, at the frame that
-/// shows it.
-pub fn decisions(frames: &[Frame]) -> Vec<Entry> {
-    use crate::scene::style::bits;
-    let mut out = Vec::new();
-    let mut last_mode = None;
-    let mut cards = [0u32; 22];
-    for (i, f) in frames.iter().enumerate() {
-        if last_mode != Some(f.mode) {
-            last_mode = Some(f.mode);
-            if let Some(text) = decision(f.mode, f) {
-                out.push(Entry {
-                    time: f.time,
-                    position: i,
-                    kind: Kind::Decision,
-                    side: mode_team(f.mode).0,
-                    unum: None,
-                    text,
-                });
-            }
-        }
-        for (slot, p) in f.players.iter().enumerate().take(22) {
-            let card = p.state & (bits::YELLOW_CARD | bits::RED_CARD);
-            let new = card & !cards[slot];
-            cards[slot] = card;
-            if new == 0 || i == 0 {
-                continue;
-            }
-            let side = p
-                .side
-                .unwrap_or(if slot < 11 { Side::Left } else { Side::Right });
-            let team = f.teams[side.index()].name.clone().unwrap_or_default();
-            let colour = if new & bits::RED_CARD != 0 {
-                "red"
-            } else {
-                "yellow"
-            };
-            out.push(Entry {
-                time: f.time,
-                position: i,
-                kind: Kind::Decision,
-                side: Some(side),
-                unum: Some(p.unum),
-                text: format!("{colour} card {team} {}", p.unum),
-            });
-        }
-    }
-    out
+/// The referee's decisions as the library words them from the frames (play-mode changes,
+/// cards, half time, players leaving), at the frame that shows each.
+pub fn decisions(g: &Match, teams: &[Option<String>; 2]) -> Vec<Entry> {
+    Events::of_match(g)
+        .referee_messages()
+        .into_iter()
+        .map(|d| Entry {
+            time: d.cycle,
+            position: d.frame,
+            kind: Kind::Decision,
+            side: side_named(&d.text, teams),
+            unum: None,
+            text: d.text,
+        })
+        .collect()
 }
 
 /// Every entry of a match, in the order it happened.
@@ -383,7 +326,7 @@ pub fn entries(g: &Match, notices: &[(usize, u32, String)]) -> Vec<Entry> {
         .zip(&g.message_positions)
         .map(|(m, &pos)| classify(m, pos.min(last), &teams))
         .collect();
-    out.extend(decisions(&g.frames));
+    out.extend(decisions(g, &teams));
     out.extend(notices.iter().map(|(pos, time, text)| Entry {
         time: *time,
         position: *pos,
@@ -397,7 +340,7 @@ pub fn entries(g: &Match, notices: &[(usize, u32, String)]) -> Vec<Entry> {
     out
 }
 
-/// Entries shown at most: the newest ones up to the frame on screen.
+/// Entries shown at first: the newest ones up to the frame on screen; "earlier" adds as many.
 const SHOWN: usize = 300;
 
 #[component]
@@ -412,6 +355,7 @@ pub fn MessageBoard() -> impl IntoView {
             .collect::<Vec<Kind>>(),
     );
     let team = RwSignal::new(None::<Side>);
+    let limit = RwSignal::new(SHOWN);
     // All entries, rebuilt when the match changes in more than its frames, or when frames
     // arrive (derived decisions come from them).
     let all = Memo::new(move |_| {
@@ -421,24 +365,33 @@ pub fn MessageBoard() -> impl IntoView {
         m.game.with_value(|g| entries(g, &notices))
     });
     let list = NodeRef::<leptos::html::Ol>::new();
-    let visible = Memo::new(move |_| {
+    let matching = Memo::new(move |_| {
         let index = m.index.get();
         let hidden = hidden.get();
         let team = team.get();
         all.with(|all| {
             let upto = all.partition_point(|e| e.position <= index);
-            let mut shown: Vec<Entry> = all[..upto]
+            all[..upto]
                 .iter()
-                .rev()
-                .filter(|e| !hidden.contains(&e.kind))
-                .filter(|e| team.is_none() || e.side.is_none() || e.side == team)
-                .take(SHOWN)
-                .cloned()
-                .collect();
-            shown.reverse();
-            shown
+                .enumerate()
+                .filter(|(_, e)| !hidden.contains(&e.kind))
+                .filter(|(_, e)| team.is_none() || e.side.is_none() || e.side == team)
+                .map(|(i, _)| i)
+                .collect::<Vec<usize>>()
         })
     });
+    let visible = Memo::new(move |_| {
+        let limit = limit.get();
+        matching.with(|idx| {
+            all.with(|all| {
+                idx[idx.len().saturating_sub(limit)..]
+                    .iter()
+                    .map(|&i| all[i].clone())
+                    .collect::<Vec<Entry>>()
+            })
+        })
+    });
+    let older = move || matching.with(Vec::len).saturating_sub(limit.get());
     let counts = move || {
         all.with(|all| {
             let mut c = std::collections::BTreeMap::<Kind, usize>::new();
@@ -448,9 +401,10 @@ pub fn MessageBoard() -> impl IntoView {
             c
         })
     };
-    // Keep the newest entry in sight as playback moves on.
+    // Keep the newest entry in sight as playback moves on (not when the user asks for older
+    // ones: they are above).
     Effect::new(move |_| {
-        visible.track();
+        matching.track();
         if let Some(el) = list.get() {
             let el: &web_sys::Element = el.as_ref();
             el.set_scroll_top(el.scroll_height());
@@ -505,6 +459,11 @@ pub fn MessageBoard() -> impl IntoView {
                         <option value="r">{move || m.with_frame(m.index.get(), |f| f.teams[1].name.clone()).flatten().unwrap_or_else(|| "right".into())}</option>
                     </select>
                 </div>
+                <Show when=move || { older() > 0 }>
+                    <button class="older" on:click=move |_| limit.update(|l| *l += SHOWN)>
+                        {move || format!("{} earlier messages: show {}", older(), older().min(SHOWN))}
+                    </button>
+                </Show>
                 <ol class="board" node_ref=list>
                     <For
                         each=move || visible.get()
@@ -524,7 +483,7 @@ pub fn MessageBoard() -> impl IntoView {
                                     data-kind=e.kind.id()
                                 >
                                     <span class="t">{e.time}</span>
-                                    <span class="k">{e.kind.label()}</span>
+                                    <span class="k" title=e.kind.label()>{e.kind.short()}</span>
                                     <span class="who">{who}</span>
                                     <span class="text">{e.text}</span>
                                 </li>
@@ -625,10 +584,15 @@ mod tests {
             .collect();
         assert!(decisions.contains(&"kick-off SHORT_L_a"), "{decisions:?}");
         assert!(decisions.iter().any(|d| d.starts_with("foul by SHORT_R_a")));
-        assert!(
-            decisions.iter().any(|d| d.starts_with("full time, 0–0")),
-            "{decisions:?}"
+        assert_eq!(
+            decisions.last(),
+            Some(&"full time: SHORT_L_a 0–0 SHORT_R_a")
         );
+        // A decision for one team is that team's; a foul concerns both.
+        let side = |text: &str| all.iter().find(|e| e.text == text).map(|e| e.side);
+        assert_eq!(side("kick-off SHORT_L_a"), Some(Some(Side::Left)));
+        assert_eq!(side("corner kick SHORT_R_a"), Some(Some(Side::Right)));
+        assert_eq!(side("offside SHORT_R_a → free kick SHORT_L_a"), Some(None));
     }
 
     #[test]
@@ -636,15 +600,11 @@ mod tests {
         let full = entries(testutil::full(), &[]);
         let goals: Vec<&str> = full
             .iter()
-            .filter(|e| {
-                e.kind == Kind::Decision
-                    && e.text.starts_with("goal ")
-                    && !e.text.starts_with("goal kick")
-            })
+            .filter(|e| e.kind == Kind::Decision && e.text.starts_with("goal for"))
             .map(|e| e.text.as_str())
             .collect();
         assert_eq!(goals.len(), 5, "{goals:?}");
-        assert_eq!(goals[4], "goal HELIOS_L, 2–3");
+        assert_eq!(goals[4], "goal for HELIOS_L (11): HELIOS_L 2–3 HELIOS_R");
         assert_eq!(
             full.iter().filter(|e| e.kind == Kind::TeamGraphic).count(),
             92
@@ -655,13 +615,18 @@ mod tests {
             .filter(|e| e.text.contains("card"))
             .map(|e| e.text.as_str())
             .collect();
-        assert_eq!(
-            cards,
-            vec![
-                "yellow card OPS_L 5",
-                "red card OPS_R 7",
-                "red card OPS_L 5"
-            ]
+        assert_eq!(cards.len(), 3, "{cards:?}");
+        assert!(
+            cards[0].contains("yellow") && cards[0].contains("OPS_L 5"),
+            "{cards:?}"
+        );
+        assert!(
+            cards[1].contains("red") && cards[1].contains("OPS_R 7"),
+            "{cards:?}"
+        );
+        assert!(
+            cards[2].contains("red") && cards[2].contains("OPS_L 5"),
+            "{cards:?}"
         );
     }
 }

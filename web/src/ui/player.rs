@@ -3,7 +3,6 @@
 //! type's parameters; below it, the table of every player type with the types in use marked.
 
 use crate::scene::players::team_colour;
-use crate::scene::style::state_names;
 use crate::scene::FieldParams;
 use crate::state::Monitor;
 use leptos::prelude::*;
@@ -177,7 +176,7 @@ fn facts(m: Monitor, side: Side, unum: u8, index: usize) -> Option<Facts> {
             team,
             colour,
             rows,
-            states: state_names(p.state).collect(),
+            states: pitchside_shared::state::names(p.state).collect(),
             counts,
             type_id: p.player_type,
             type_params,
@@ -208,8 +207,8 @@ pub fn PlayerPanel() -> impl IntoView {
     view! {
         <button id="player-toggle" class="panel-toggle" class:on=move || open.get() on:click=move |_| open.update(|o| *o = !*o)>
             {move || match m.field.selected.get() {
-                Some((s, u)) => format!("👤 Player {}{u}", s.letter()),
-                None => "👤 Player".into(),
+                Some((s, u)) => format!("Player {}{u}", s.letter()),
+                None => "Player".into(),
             }}
         </button>
         <Show when=move || open.get()>

@@ -1,9 +1,9 @@
 //! Team names with their logos, score, penalty shoot-out kicks, cycle with stoppage time, and
 //! the play mode in words, for the frame on screen.
 
-use crate::scene::logo::{self, Logo};
 use crate::state::Monitor;
 use leptos::prelude::*;
+use pitchside_shared::team_graphic::{assemble, Logo};
 use pitchside_shared::{Frame, PlayMode, Side, Team};
 use wasm_bindgen::JsCast;
 
@@ -28,24 +28,16 @@ fn penalties(t: &Team) -> String {
 
 /// The play mode in words, naming the team a `_l`/`_r` mode is for: "free kick HELIOS_L".
 pub fn mode_words(mode: PlayMode, teams: &[Team; 2]) -> String {
-    let name = mode.name();
-    let (side, base) = if let Some(b) = name.strip_suffix("_l") {
-        (Some(Side::Left), b)
-    } else if let Some(b) = name.strip_suffix("_r") {
-        (Some(Side::Right), b)
-    } else {
-        (None, name)
-    };
-    let Some(side) = side else {
+    let Some(side) = mode.side() else {
         return mode.label();
     };
     let team = teams[side.index()]
         .name
         .clone()
         .unwrap_or_else(|| if side == Side::Left { "left" } else { "right" }.into());
+    let base = mode.base_name();
     let words = base.replace('_', " ");
     match base {
-        "goal" => format!("goal {team}"),
         "offside"
         | "foul_charge"
         | "foul_push"
@@ -83,14 +75,14 @@ fn shoot_out(frames: &[Frame]) -> Vec<(usize, Side, bool)> {
     out
 }
 
-/// A team's logo on a small canvas, drawn from the assembled RGBA.
+/// A team's logo on a small canvas, drawn from the RGBA image the library assembles from the
+/// tiles (it resolves X11 colour names such as `gray20`, which CSS does not know).
 #[component]
 fn TeamLogo(side: Side) -> impl IntoView {
     let m = expect_context::<Monitor>();
     let logo = Memo::new(move |_| {
         m.revision.track();
-        m.game
-            .with_value(|g| logo::assemble(&g.team_graphics, side))
+        m.game.with_value(|g| assemble(&g.team_graphics, side))
     });
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     Effect::new(move |_| {
@@ -100,6 +92,7 @@ fn TeamLogo(side: Side) -> impl IntoView {
                 width,
                 height,
                 rgba,
+                ..
             }),
         ) = (canvas.get(), logo.get())
         else {
