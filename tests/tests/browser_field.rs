@@ -59,6 +59,7 @@ async fn press(b: &Browser, keys: &str) {
         .unwrap();
 }
 
+/// Opens a log and stops the playback that opening starts, so the test decides what is shown.
 async fn open_file(b: &Browser, rel: &str, frames: usize) {
     let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
     input
@@ -67,6 +68,17 @@ async fn open_file(b: &Browser, rel: &str, frames: usize) {
         .unwrap();
     let want = format!("/ {frames}");
     b.wait_text("#frames", "the whole log", |t| t.ends_with(&want))
+        .await;
+    b.wait_text("#play", "playback to start", |t| t.contains("Pause"))
+        .await;
+    b.client
+        .find(Locator::Css("#play"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.wait_text("#play", "playback to stop", |t| t.contains("Play"))
         .await;
 }
 
@@ -362,12 +374,13 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
     press(&b, &Key::End.to_string()).await;
     b.wait_text("#cycle", "the last cycle", |t| t == "400")
         .await;
-    let entries = b
+    let n = b
         .client
         .find_all(Locator::Css("#messages .entry"))
         .await
-        .unwrap();
-    assert!(entries.len() >= 100, "{} entries", entries.len());
+        .unwrap()
+        .len();
+    assert!(n >= 100, "{n} entries");
     let kinds = |kind: &'static str| {
         let client = b.client.clone();
         async move {
@@ -378,20 +391,72 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
                 .len()
         }
     };
-    assert!(kinds("referee").await > 5);
     assert!(kinds("say").await > 10);
-    assert!(kinds("decision").await > 5);
-    assert_eq!(kinds("result").await, 1, "the final result at the end");
     assert_eq!(
         kinds("command").await,
         0,
         "received commands are hidden by default"
     );
+    // Hide what the players said: the referee's calls, the derived decisions and the
+    // result remain, the result last.
+    b.client
+        .find(Locator::Css("#messages label.kind-say input"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.wait_text("#messages .entry:last-child", "the last entry", |t| {
+        !t.is_empty()
+    })
+    .await;
+    assert_eq!(kinds("say").await, 0);
+    assert!(kinds("referee").await > 5);
+    assert!(kinds("decision").await > 5);
+    assert_eq!(kinds("result").await, 1, "the final result at the end");
+    let at_end = b
+        .client
+        .find_all(Locator::Css("#messages .entry"))
+        .await
+        .unwrap()
+        .len();
     let last = b.text("#messages .entry:last-child").await;
     assert!(
         last.contains("result") || last.contains("full time"),
         "{last}"
     );
+    // One team's messages only.
+    b.client
+        .find(Locator::Css("#messages-team option[value=r]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.wait_text("#messages .entry:last-child", "the last entry", |t| {
+        !t.is_empty()
+    })
+    .await;
+    let left = b
+        .client
+        .find_all(Locator::Css("#messages .entry.side-l"))
+        .await
+        .unwrap()
+        .len();
+    assert_eq!(left, 0, "the left team's messages are filtered out");
+    assert!(!b
+        .client
+        .find_all(Locator::Css("#messages .entry.side-r"))
+        .await
+        .unwrap()
+        .is_empty());
+    b.client
+        .find(Locator::Css("#messages-team option[value='']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     // Earlier in the match, only what was said by then.
     press(&b, &Key::Home.to_string()).await;
     b.wait_text("#cycle", "the first cycle", |t| t == "1").await;
@@ -401,7 +466,10 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
         .await
         .unwrap()
         .len();
-    assert!(early < entries.len() / 2, "{early} entries at cycle 1");
+    assert!(
+        early < at_end / 2,
+        "{early} entries at cycle 1, {at_end} at the end"
+    );
     assert_eq!(kinds("result").await, 0);
     b.screenshot("field-messages").await;
 
@@ -410,12 +478,12 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
     let s = wait_scene(&b, "the field resized", |s| f(&s["view"]["width"]) < 400.0).await;
     let inner = b
         .client
-        .execute("return window.innerWidth", vec![])
+        .execute("return document.documentElement.clientWidth", vec![])
         .await
         .unwrap();
     assert!(
         f(&s["view"]["width"]) >= f(&inner) - 12.0,
-        "the field is {} wide in a {inner} px window",
+        "the field is {} wide in a page {inner} px wide",
         s["view"]["width"]
     );
     b.screenshot("field-phone").await;
