@@ -639,7 +639,9 @@ fn labels(out: &mut Vec<Shape>, input: &Input, players: &[Drawn]) {
             ];
             let score = |c: &(f64, f64)| {
                 let b = (c.0, c.1, c.0 + w, c.1 + h);
-                taken
+                // What would fall off the canvas counts as covered.
+                let off = w * h - overlap(b, (0.0, 0.0, v.width, v.height));
+                off + taken
                     .iter()
                     .enumerate()
                     .filter(|(i, _)| *i != me)
@@ -922,5 +924,46 @@ mod tests {
             .filter(|l| l.owner == Owner::Player(Side::Left, 7))
             .count();
         assert_eq!(mine, 3, "number, type, stamina figures");
+    }
+
+    #[test]
+    fn labels_stay_on_a_phone_sized_canvas() {
+        let m = testutil::short_v6();
+        let params = FieldParams::of_match(m);
+        let s = FieldSettings::everything();
+        let view = View::fit(382.0, 260.0);
+        for f in m.frames.iter().step_by(40) {
+            let scene = build(&Input {
+                frame: Some(f),
+                previous: None,
+                alpha: 1.0,
+                history: &[],
+                params: &params,
+                settings: &s,
+                colours: &Colours::default(),
+                selected: None,
+                view: &view,
+            });
+            for l in scene.with_tag(Tag::Label) {
+                let Geom::Text {
+                    at,
+                    offset,
+                    text,
+                    size,
+                    ..
+                } = &l.geom
+                else {
+                    continue;
+                };
+                let (x, _) = view.canvas_from_field(at.0, at.1);
+                let left = x + offset.0;
+                let right = left + text.len() as f64 * size * 0.56;
+                assert!(
+                    left >= -1.0 && right <= view.width + 1.0,
+                    "cycle {}: {text:?} at {left:.0}..{right:.0}",
+                    f.time
+                );
+            }
+        }
     }
 }
