@@ -6,7 +6,9 @@
 //!
 //! Screenshots go to `tests/artifacts/field-*.png`. Needs the web app built into `dist/`.
 
-use fantoccini::actions::{InputSource, MouseActions, PointerAction, WheelAction, WheelActions};
+use fantoccini::actions::{
+    Actions, InputSource, MouseActions, PointerAction, TouchActions, WheelAction, WheelActions,
+};
 use fantoccini::key::Key;
 use fantoccini::Locator;
 use pitchside_tests::browser::Browser;
@@ -487,5 +489,71 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
         s["view"]["width"]
     );
     b.screenshot("field-phone").await;
+
+    // Two fingers spread apart zoom in; one finger drags the field along.
+    let before = scene(&b).await;
+    let (ox, oy) = canvas_origin(&b).await;
+    let (cx, cy) = (
+        ox + f(&before["view"]["width"]) / 2.0,
+        oy + f(&before["view"]["height"]) / 2.0,
+    );
+    let finger = |id: &str, from: f64, to: f64, y: f64| {
+        TouchActions::new(id.into())
+            .then(PointerAction::MoveTo {
+                duration: None,
+                x: from.round(),
+                y: y.round(),
+            })
+            .then(PointerAction::Down {
+                button: fantoccini::actions::MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::MoveTo {
+                duration: Some(Duration::from_millis(300)),
+                x: to.round(),
+                y: y.round(),
+            })
+            .then(PointerAction::Up {
+                button: fantoccini::actions::MOUSE_BUTTON_LEFT,
+            })
+    };
+    b.client
+        .perform_actions(
+            Actions::from(finger("finger1", cx - 30.0, cx - 120.0, cy)).and(finger(
+                "finger2",
+                cx + 30.0,
+                cx + 120.0,
+                cy,
+            )),
+        )
+        .await
+        .unwrap();
+    let pinched = wait_scene(&b, "zoomed in by a pinch", |s| {
+        zoom(s) > zoom(&before) * 2.0
+    })
+    .await;
+    b.client
+        .perform_actions(finger("finger1", cx, cx + 60.0, cy))
+        .await
+        .unwrap();
+    let dragged = wait_scene(&b, "dragged by a finger", |s| {
+        f(&s["view"]["centre"][0]) < f(&pinched["view"]["centre"][0]) - 1.0
+    })
+    .await;
+    let moved = (f(&pinched["view"]["centre"][0]) - f(&dragged["view"]["centre"][0]))
+        * f(&dragged["view"]["scale"]);
+    assert!(
+        (moved - 60.0).abs() < 8.0,
+        "the field moves with the finger: {moved} px"
+    );
+    // Sharp on any display: the canvas has a pixel for every device pixel.
+    let sharp = b
+        .client
+        .execute(
+            "const c = document.getElementById('field'); return c.width === Math.round(c.clientWidth * devicePixelRatio) && c.height === Math.round(c.clientHeight * devicePixelRatio);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(sharp, Value::Bool(true));
     b.close().await;
 }

@@ -11,6 +11,7 @@ use crate::state::Monitor;
 use leptos::prelude::*;
 use pitchside_shared::events::Events;
 use pitchside_shared::log::Match;
+use pitchside_shared::params::MatchParams;
 use pitchside_shared::{Message, Side};
 
 /// What a board entry is.
@@ -297,7 +298,11 @@ fn side_named(text: &str, teams: &[Option<String>; 2]) -> Option<Side> {
 /// The referee's decisions as the library words them from the frames (play-mode changes,
 /// cards, half time, players leaving), at the frame that shows each.
 pub fn decisions(g: &Match, teams: &[Option<String>; 2]) -> Vec<Entry> {
-    Events::of_match(g)
+    words(&Events::of_match(g), teams)
+}
+
+fn words(events: &Events, teams: &[Option<String>; 2]) -> Vec<Entry> {
+    events
         .referee_messages()
         .into_iter()
         .map(|d| Entry {
@@ -313,20 +318,35 @@ pub fn decisions(g: &Match, teams: &[Option<String>; 2]) -> Vec<Entry> {
 
 /// Every entry of a match, in the order it happened.
 pub fn entries(g: &Match, notices: &[(usize, u32, String)]) -> Vec<Entry> {
-    let teams = g
-        .frames
+    let teams = team_names(g);
+    let messages = classify_all(g, &teams);
+    merge(messages, decisions(g, &teams), notices)
+}
+
+fn team_names(g: &Match) -> [Option<String>; 2] {
+    g.frames
         .last()
         .map(|f| [f.teams[0].name.clone(), f.teams[1].name.clone()])
-        .unwrap_or_default();
-    // A message after the last frame (a log's result line) shows with the last frame.
-    let last = g.frames.len().saturating_sub(1);
-    let mut out: Vec<Entry> = g
-        .messages
+        .unwrap_or_default()
+}
+
+fn classify_all(g: &Match, teams: &[Option<String>; 2]) -> Vec<Entry> {
+    g.messages
         .iter()
         .zip(&g.message_positions)
-        .map(|(m, &pos)| classify(m, pos.min(last), &teams))
-        .collect();
-    out.extend(decisions(g, &teams));
+        .map(|(m, &pos)| classify(m, pos, teams))
+        .collect()
+}
+
+/// All entries in the order they happened. Stable: within a frame the source's messages come
+/// first, then the decisions, then the relay's notices.
+fn merge(
+    messages: Vec<Entry>,
+    decisions: Vec<Entry>,
+    notices: &[(usize, u32, String)],
+) -> Vec<Entry> {
+    let mut out = messages;
+    out.extend(decisions);
     out.extend(notices.iter().map(|(pos, time, text)| Entry {
         time: *time,
         position: *pos,
@@ -335,9 +355,19 @@ pub fn entries(g: &Match, notices: &[(usize, u32, String)]) -> Vec<Entry> {
         unum: None,
         text: text.clone(),
     }));
-    // Stable: messages keep their order within a frame, decisions follow them.
     out.sort_by_key(|e| e.position);
     out
+}
+
+/// How many of the (sorted) entries have been reached at frame `index` of `count`: those that
+/// came before the next frame; at the last frame, all of them (a log's result line follows its
+/// last show).
+pub fn reached(all: &[Entry], index: usize, count: usize) -> usize {
+    if index + 1 >= count {
+        all.len()
+    } else {
+        all.partition_point(|e| e.position <= index)
+    }
 }
 
 /// Entries shown at first: the newest ones up to the frame on screen; "earlier" adds as many.
@@ -358,11 +388,48 @@ pub fn MessageBoard() -> impl IntoView {
     let limit = RwSignal::new(SHOWN);
     // All entries, rebuilt when the match changes in more than its frames, or when frames
     // arrive (derived decisions come from them).
-    let all = Memo::new(move |_| {
+    // Only an open board does the work. The messages are classified when they change; the
+    // decisions are found frame by frame as frames arrive (a live match adds one every
+    // 100 ms), from scratch only when the match changes otherwise.
+    let messages = Memo::new(move |_| {
         m.revision.track();
+        if !open.get() {
+            return Vec::new();
+        }
+        m.game.with_value(|g| classify_all(g, &team_names(g)))
+    });
+    let events = StoredValue::new(None::<(u64, Events)>);
+    let decided = Memo::new(move |_| {
+        let revision = m.revision.get();
         m.count.track();
+        if !open.get() {
+            return Vec::new();
+        }
+        m.game.with_value(|g| {
+            events.update_value(|e| {
+                let stale = e
+                    .as_ref()
+                    .is_none_or(|(r, ev)| *r != revision || ev.frames() > g.frames.len());
+                if stale {
+                    *e = Some((revision, Events::new(MatchParams::of_match(g))));
+                }
+                if let Some((_, ev)) = e {
+                    for f in &g.frames[ev.frames()..] {
+                        ev.push(f);
+                    }
+                }
+            });
+            let teams = team_names(g);
+            events.with_value(|e| {
+                e.as_ref()
+                    .map(|(_, ev)| words(ev, &teams))
+                    .unwrap_or_default()
+            })
+        })
+    });
+    let all = Memo::new(move |_| {
         let notices = m.board.notices.get();
-        m.game.with_value(|g| entries(g, &notices))
+        messages.with(|ms| decided.with(|ds| merge(ms.clone(), ds.clone(), &notices)))
     });
     let list = NodeRef::<leptos::html::Ol>::new();
     let matching = Memo::new(move |_| {
@@ -370,7 +437,7 @@ pub fn MessageBoard() -> impl IntoView {
         let hidden = hidden.get();
         let team = team.get();
         all.with(|all| {
-            let upto = all.partition_point(|e| e.position <= index);
+            let upto = reached(all, index, m.count.get());
             all[..upto]
                 .iter()
                 .enumerate()
@@ -413,7 +480,10 @@ pub fn MessageBoard() -> impl IntoView {
     let now_time = move || m.with_frame(m.index.get(), |f| f.time);
     view! {
         <button id="messages-toggle" class="panel-toggle" class:on=move || open.get() on:click=move |_| open.update(|o| *o = !*o)>
-            {move || format!("✉ Messages ({})", all.with(Vec::len))}
+            {move || {
+                m.revision.track();
+                format!("✉ Messages ({})", m.game.with_value(|g| g.messages.len()))
+            }}
         </button>
         <Show when=move || open.get()>
             <section id="messages" class="panel messages">
@@ -567,6 +637,20 @@ mod tests {
                 .unwrap()
                 .kind,
             Kind::Result
+        );
+    }
+
+    #[test]
+    fn the_result_line_shows_at_the_last_frame_only() {
+        let g = testutil::record_messages();
+        let all = entries(g, &[]);
+        let n = g.frames.len();
+        let has_result = |upto: usize| all[..upto].iter().any(|e| e.kind == Kind::Result);
+        assert!(has_result(reached(&all, n - 1, n)));
+        assert!(!has_result(reached(&all, n - 2, n)));
+        assert_eq!(
+            reached(&all, 0, n),
+            all.iter().filter(|e| e.position == 0).count()
         );
     }
 
