@@ -6,8 +6,9 @@
 //! neighbouring shapes share their style.
 
 use crate::field::View;
-use crate::scene::{Align, Dash, Geom, Rgba, Scene, Shape, Stroke};
+use crate::scene::{Align, Dash, Geom, Rgba, Scene, Shape, Stroke, Tag};
 use std::f64::consts::PI;
+use wasm_bindgen::JsCast;
 use web_sys::CanvasRenderingContext2d as Ctx;
 
 /// The font of every label.
@@ -30,13 +31,59 @@ pub struct Painter<'a> {
     state: State,
 }
 
-/// Paints `scene` on `ctx`, whose canvas is `view.width × view.height` CSS pixels at `ratio`
-/// device pixels each.
-pub fn scene(ctx: &Ctx, view: &View, ratio: f64, scene: &Scene) {
+/// The pitch (grass, lines, goals, flags, grid): what does not move while the view stays.
+fn is_pitch(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::Grass | Tag::PitchLine | Tag::Goal | Tag::Flag | Tag::Grid
+    )
+}
+
+/// The pitch painted once into a canvas of its own and copied onto the field each frame: a
+/// software canvas spends most of a frame filling pixels, and one copy of the pitch costs
+/// less than filling its grass, stripes and lines again.
+#[derive(Default)]
+pub struct PitchLayer {
+    canvas: Option<web_sys::HtmlCanvasElement>,
+    /// What the layer holds: the pitch shapes, for this view and pixel ratio.
+    painted: Option<(Vec<Shape>, View, f64)>,
+    /// The pitch of the last frame painted without the layer: once a pitch shows twice in a
+    /// row it goes into the layer. While the view moves (following the ball) every frame has
+    /// its own pitch, and filling the layer as well would cost more than it saves.
+    seen: Option<(Vec<Shape>, View, f64)>,
+}
+
+fn prepare(ctx: &Ctx, ratio: f64) {
     let _ = ctx.set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0);
     ctx.set_line_join("round");
     ctx.set_line_cap("butt");
     ctx.set_text_baseline("middle");
+}
+
+/// The 2D context of a canvas the field covers whole. Opaque (`alpha: false`): nothing shows
+/// through the grass, and the browser need not blend the canvas with the page.
+pub fn context(c: &web_sys::HtmlCanvasElement) -> Option<Ctx> {
+    let opts = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&opts, &"alpha".into(), &false.into());
+    c.get_context_with_context_options("2d", &opts)
+        .ok()
+        .flatten()?
+        .dyn_into::<Ctx>()
+        .ok()
+}
+
+/// Paints `scene` on `ctx`, whose canvas is `view.width × view.height` CSS pixels at `ratio`
+/// device pixels each. With a `layer`, the pitch comes from it (repainted only when the pitch
+/// or the view changed).
+pub fn scene(ctx: &Ctx, view: &View, ratio: f64, scene: &Scene, layer: Option<&mut PitchLayer>) {
+    let split = scene
+        .shapes
+        .iter()
+        .position(|s| !is_pitch(s.tag))
+        .unwrap_or(scene.shapes.len());
+    let (pitch, rest) = scene.shapes.split_at(split);
+    let copied = layer.is_some_and(|l| l.copy(ctx, view, ratio, pitch));
+    prepare(ctx, ratio);
     let mut p = Painter {
         ctx,
         view,
@@ -45,8 +92,61 @@ pub fn scene(ctx: &Ctx, view: &View, ratio: f64, scene: &Scene) {
             ..State::default()
         },
     };
-    for s in &scene.shapes {
+    if !copied {
+        for s in pitch {
+            p.shape(s);
+        }
+    }
+    for s in rest {
         p.shape(s);
+    }
+}
+
+impl PitchLayer {
+    /// Copies the pitch onto `ctx`, painting it first if it changed; false if it cannot.
+    fn copy(&mut self, ctx: &Ctx, view: &View, ratio: f64, pitch: &[Shape]) -> bool {
+        let (w, h) = (
+            (view.width * ratio).round() as u32,
+            (view.height * ratio).round() as u32,
+        );
+        if self.canvas.is_none() {
+            self.canvas = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.create_element("canvas").ok())
+                .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok());
+        }
+        let Some(c) = &self.canvas else { return false };
+        let same = |k: &Option<(Vec<Shape>, View, f64)>| {
+            k.as_ref()
+                .is_some_and(|(shapes, v, r)| shapes == pitch && v == view && *r == ratio)
+        };
+        let fresh = same(&self.painted);
+        if !fresh && !same(&self.seen) {
+            self.seen = Some((pitch.to_vec(), *view, ratio));
+            return false;
+        }
+        if !fresh || c.width() != w || c.height() != h {
+            if c.width() != w || c.height() != h {
+                c.set_width(w);
+                c.set_height(h);
+            }
+            let Some(lctx) = context(c) else { return false };
+            prepare(&lctx, ratio);
+            let mut p = Painter {
+                ctx: &lctx,
+                view,
+                state: State {
+                    width: -1.0,
+                    ..State::default()
+                },
+            };
+            for s in pitch {
+                p.shape(s);
+            }
+            self.painted = Some((pitch.to_vec(), *view, ratio));
+        }
+        let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
+        ctx.draw_image_with_html_canvas_element(c, 0.0, 0.0).is_ok()
     }
 }
 

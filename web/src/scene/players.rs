@@ -13,6 +13,8 @@ const MIN_BODY_PX: f64 = 5.5;
 /// How far a view cone reaches. Players see further, but a longer cone covers the field;
 /// this shows the direction and width, which is what goes wrong in an agent.
 pub const CONE_LENGTH: f64 = 20.0;
+/// Everyone's cones are shorter, so 22 of them do not wash over the whole pitch.
+pub const CONE_LENGTH_ALL: f64 = 12.0;
 /// Gap between the body and the first ring, and between rings, in pixels.
 const RING_GAP_PX: f64 = 3.0;
 
@@ -157,7 +159,7 @@ fn cone(out: &mut Vec<Shape>, d: &Drawn, faint: bool) {
             owner(d),
             Geom::Sector {
                 centre: d.at,
-                radius: CONE_LENGTH,
+                radius: if faint { CONE_LENGTH_ALL } else { CONE_LENGTH },
                 start: face - half,
                 end: face + half,
             },

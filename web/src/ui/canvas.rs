@@ -13,7 +13,7 @@
 
 use crate::field::{Camera, Follow, View};
 use crate::keys::FieldAction;
-use crate::paint;
+use crate::paint::{self, context};
 use crate::scene::{self, motion, FieldParams, Scene};
 use crate::settings::{FieldSettings, Settings};
 use crate::state::Monitor;
@@ -34,6 +34,8 @@ const PICK_SLOP_PX: f64 = 10.0;
 thread_local! {
     /// The last scene drawn, with its view: what a click hits and what the test hook reports.
     static LAST: RefCell<Option<(Scene, View)>> = const { RefCell::new(None) };
+    /// The field canvas's pitch, painted once per view.
+    static LAYER: RefCell<paint::PitchLayer> = RefCell::new(paint::PitchLayer::default());
 }
 
 fn now() -> f64 {
@@ -135,19 +137,11 @@ fn draw(m: Monitor, params: &FieldParams, glide: &Glide, target: &DrawCtx) -> bo
                 selected,
                 view: &view,
             });
-            paint::scene(&ctx, &view, ratio, &scene);
+            LAYER.with(|l| paint::scene(&ctx, &view, ratio, &scene, Some(&mut l.borrow_mut())));
             LAST.with(|l| *l.borrow_mut() = Some((scene, view)));
         })
     });
     from.is_some()
-}
-
-fn context(c: &web_sys::HtmlCanvasElement) -> Option<web_sys::CanvasRenderingContext2d> {
-    c.get_context("2d")
-        .ok()
-        .flatten()?
-        .dyn_into::<web_sys::CanvasRenderingContext2d>()
-        .ok()
 }
 
 /// What a following camera centres on: the ball, or the selected player (the ball when he is
@@ -535,20 +529,22 @@ fn install_test_hooks(m: Monitor) {
     });
     let _ = js_sys::Reflect::set(&w, &"__pitchside_scene".into(), summary.as_ref());
     summary.forget();
-    let bench =
-        Closure::<dyn Fn(u32, f64, f64) -> JsValue>::new(move |n: u32, width: f64, height: f64| {
-            JsValue::from_str(&bench(m, n, width, height))
-        });
+    let bench = Closure::<dyn Fn(u32, f64, f64, Option<String>) -> JsValue>::new(
+        move |n: u32, width: f64, height: f64, field: Option<String>| {
+            JsValue::from_str(&bench(m, n, width, height, field.as_deref()))
+        },
+    );
     let _ = js_sys::Reflect::set(&w, &"__pitchside_bench".into(), bench.as_ref());
     bench.forget();
 }
 
-/// Draws `n` consecutive frames from the one on screen with every overlay on (the goalie of
-/// the left team selected, so his areas and cone show too) into a `width × height` canvas at
-/// pixel ratio 1, halfway through the glide from the previous frame. Returns JSON: per frame,
-/// the milliseconds to build the scene, to issue the paint calls, and to the canvas holding the
-/// pixels (a 1×1 `getImageData` makes the browser finish drawing).
-fn bench(m: Monitor, n: u32, width: f64, height: f64) -> String {
+/// Draws `n` consecutive frames from the one on screen with every overlay on (or the field
+/// settings given as JSON; the goalie of the left team selected, so his areas and cone show
+/// too) into a `width × height` canvas at pixel ratio 1, halfway through the glide from the
+/// previous frame. Returns JSON: per frame, the milliseconds to build the scene, to issue the
+/// paint calls, and to the canvas holding the pixels (a 1×1 `getImageData` makes the browser
+/// finish drawing), and the number of shapes.
+fn bench(m: Monitor, n: u32, width: f64, height: f64, field: Option<&str>) -> String {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return "null".into();
     };
@@ -564,13 +560,17 @@ fn bench(m: Monitor, n: u32, width: f64, height: f64) -> String {
     let Some(ctx) = context(&c) else {
         return "null".into();
     };
+    let field = field
+        .and_then(|f| serde_json::from_str(f).ok())
+        .unwrap_or_else(FieldSettings::everything);
     let settings = Settings {
-        field: FieldSettings::everything(),
+        field,
         ..m.settings.get_untracked()
     };
     let camera = Camera::default();
     let selected = Some((Side::Left, 1));
     let mut times = Vec::new();
+    let mut layer = paint::PitchLayer::default();
     m.game.with_value(|g| {
         let params = FieldParams::of_match(g);
         let start = m.index.get_untracked().max(1);
@@ -590,7 +590,7 @@ fn bench(m: Monitor, n: u32, width: f64, height: f64) -> String {
                 view: &view,
             });
             let t1 = now();
-            paint::scene(&ctx, &view, 1.0, &scene);
+            paint::scene(&ctx, &view, 1.0, &scene, Some(&mut layer));
             let t2 = now();
             let _ = ctx.get_image_data(0.0, 0.0, 1.0, 1.0);
             let t3 = now();
