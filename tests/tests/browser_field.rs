@@ -475,7 +475,33 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
     assert_eq!(kinds("result").await, 0);
     b.screenshot("field-messages").await;
 
-    // A phone: the field takes the width of the screen.
+    // A phone, with the settings back to their defaults: the field takes the width of the
+    // screen.
+    b.client
+        .find(Locator::Css("#settings-toggle"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.client
+        .find(Locator::XPath("//button[text()='Reset to defaults']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.client
+        .find(Locator::Css("#settings-toggle"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_scene(&b, "the default overlays", |s| {
+        s["shapes"]["flag"].is_null()
+    })
+    .await;
     b.client.set_window_size(390, 844).await.unwrap();
     let s = wait_scene(&b, "the field resized", |s| f(&s["view"]["width"]) < 400.0).await;
     let inner = b

@@ -44,6 +44,13 @@ fn now() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
+/// The requestAnimationFrame callback, shared by whoever asks for a drawing; dropped (so the
+/// loop stops) when the canvas goes.
+type FrameCallback = Rc<RefCell<Option<Closure<dyn FnMut()>>>>;
+
+/// The pointers pressed on the canvas: id and last canvas position.
+type Pointers = Rc<RefCell<Vec<(i32, (f64, f64))>>>;
+
 /// Smooth motion between two frames on screen.
 #[derive(Clone, Copy, Debug, Default)]
 struct Glide {
@@ -61,7 +68,7 @@ impl Glide {
     fn moved_to(&mut self, index: usize, at: f64, smooth: bool) {
         let previous = self.index.replace(index);
         let gap = at - self.since;
-        self.duration = if (30.0..400.0).contains(&gap) {
+        self.duration = if (5.0..400.0).contains(&gap) {
             gap
         } else {
             100.0
@@ -271,7 +278,7 @@ pub fn FieldCanvas() -> impl IntoView {
     // One drawing per display frame at most: changes only ask for one.
     let glide = Rc::new(RefCell::new(Glide::default()));
     let pending = Rc::new(std::cell::Cell::new(false));
-    let frame_cb: Rc<RefCell<Option<Closure<dyn FnMut()>>>> = Rc::new(RefCell::new(None));
+    let frame_cb: FrameCallback = Rc::new(RefCell::new(None));
     let request: Rc<dyn Fn()> = {
         let pending = pending.clone();
         let frame_cb = frame_cb.clone();
@@ -344,7 +351,7 @@ pub fn FieldCanvas() -> impl IntoView {
     }
 
     // Pointer input: drag pans, two fingers pinch, a click selects.
-    let pointers: Rc<RefCell<Vec<(i32, (f64, f64))>>> = Rc::new(RefCell::new(Vec::new()));
+    let pointers: Pointers = Rc::new(RefCell::new(Vec::new()));
     let dragged = Rc::new(std::cell::Cell::new(0.0f64));
     let local = move |ev: &web_sys::MouseEvent| -> (f64, f64) {
         let Some(c) = canvas.get_untracked() else {
@@ -626,5 +633,8 @@ mod tests {
         assert_eq!(g.progress(1360.0), (None, 1.0));
         g.moved_to(501, 1450.0, false);
         assert_eq!(g.progress(1460.0), (None, 1.0), "smooth motion off");
+        // Eight times as fast: each glide takes the 12.5 ms a frame stays.
+        g.moved_to(502, 1462.5, true);
+        assert_eq!(g.progress(1468.75), (Some(501), 0.5));
     }
 }
