@@ -14,6 +14,21 @@ pub enum Action {
     JumpBack,
     First,
     Last,
+    /// The field's own shortcuts (zoom, follow, flip, selection), run by [`crate::ui::canvas`].
+    Field(FieldAction),
+}
+
+/// What the field's shortcuts do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldAction {
+    ZoomIn,
+    ZoomOut,
+    Fit,
+    FollowBall,
+    FollowSelected,
+    Flip,
+    Deselect,
+    Interpolation,
 }
 
 /// A key (as `KeyboardEvent.key` names it), whether Shift is held, and what it does.
@@ -76,6 +91,77 @@ pub const SHORTCUTS: &[Shortcut] = &[
         label: "End",
         help: "last frame",
     },
+    // ---- the field (issue 12) ----
+    Shortcut {
+        key: "+",
+        shift: true,
+        action: Action::Field(FieldAction::ZoomIn),
+        label: "+",
+        help: "zoom in",
+    },
+    Shortcut {
+        key: "+",
+        shift: false,
+        action: Action::Field(FieldAction::ZoomIn),
+        label: "numpad +",
+        help: "zoom in",
+    },
+    Shortcut {
+        key: "=",
+        shift: false,
+        action: Action::Field(FieldAction::ZoomIn),
+        label: "=",
+        help: "zoom in",
+    },
+    Shortcut {
+        key: "-",
+        shift: false,
+        action: Action::Field(FieldAction::ZoomOut),
+        label: "−",
+        help: "zoom out",
+    },
+    Shortcut {
+        key: "0",
+        shift: false,
+        action: Action::Field(FieldAction::Fit),
+        label: "0",
+        help: "whole field",
+    },
+    Shortcut {
+        key: "f",
+        shift: false,
+        action: Action::Field(FieldAction::FollowBall),
+        label: "F",
+        help: "follow the ball (again: stop)",
+    },
+    Shortcut {
+        key: "F",
+        shift: true,
+        action: Action::Field(FieldAction::FollowSelected),
+        label: "Shift+F",
+        help: "follow the selected player",
+    },
+    Shortcut {
+        key: "R",
+        shift: true,
+        action: Action::Field(FieldAction::Flip),
+        label: "Shift+R",
+        help: "view from the other side",
+    },
+    Shortcut {
+        key: "Escape",
+        shift: false,
+        action: Action::Field(FieldAction::Deselect),
+        label: "Esc",
+        help: "deselect the player",
+    },
+    Shortcut {
+        key: "i",
+        shift: false,
+        action: Action::Field(FieldAction::Interpolation),
+        label: "I",
+        help: "smooth motion on / off",
+    },
 ];
 
 /// The shortcut for a key press, if any.
@@ -95,6 +181,7 @@ pub fn run(m: Monitor, action: Action) {
         Action::JumpBack => m.step(-100),
         Action::First => m.step(i64::MIN / 2),
         Action::Last => m.step(i64::MAX / 2),
+        Action::Field(a) => crate::ui::canvas::run(m, a),
     }
 }
 

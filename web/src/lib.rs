@@ -10,9 +10,10 @@
 //! - [`keys`]: the keyboard shortcuts, one table.
 //! - [`settings`]: the user's settings, saved in the browser.
 //! - [`field`]: pitch geometry and the field-to-canvas conversion.
-//! - [`paint`]: painting a frame on the canvas.
-//! - [`ui`]: one component per panel (score bar, status, canvas, transport, settings), and
-//!   the lobby.
+//! - [`scene`]: what the field shows, as shapes in field coordinates (pure, tested natively).
+//! - [`paint`]: putting a scene on the canvas.
+//! - [`ui`]: one component per panel (score bar, status, canvas, transport, settings, player,
+//!   messages), and the lobby.
 //! - this file: [`Root`], which shows the lobby at `/` when the relay has several matches and
 //!   the monitor otherwise, and the [`App`] component, which lays the monitor's panels out.
 
@@ -20,6 +21,7 @@ pub mod field;
 pub mod keys;
 pub mod paint;
 pub mod playback;
+pub mod scene;
 pub mod settings;
 pub mod source;
 pub mod state;
@@ -28,6 +30,8 @@ pub mod ui;
 use leptos::prelude::*;
 use state::Monitor;
 use ui::canvas::FieldCanvas;
+use ui::messages::MessageBoard;
+use ui::player::PlayerPanel;
 use ui::scorebar::ScoreBar;
 use ui::settings::SettingsPanel;
 use ui::status::Status;
@@ -94,11 +98,17 @@ pub fn App() -> impl IntoView {
         >
             <ScoreBar/>
             <Status/>
-            <FieldCanvas/>
-            <Transport/>
-            <div class="panels">
-                <SettingsPanel/>
+            // The field and the panels side by side on wide screens (a team developer reads
+            // the player panel while watching the player), stacked on narrow ones.
+            <div class="field-row">
+                <FieldCanvas/>
+                <div class="panels">
+                    <SettingsPanel/>
+                    <PlayerPanel/>
+                    <MessageBoard/>
+                </div>
             </div>
+            <Transport/>
             <span
                 id="timings"
                 hidden

@@ -55,6 +55,10 @@ pub struct Monitor {
     /// and to all frames parsed. Read by the browser benchmark.
     pub timings: RwSignal<Option<Timings>>,
     pub settings: RwSignal<Settings>,
+    /// How the field is looked at, and who is selected.
+    pub field: FieldView,
+    /// What the message board holds besides the match's own messages.
+    pub board: Board,
 }
 
 impl Monitor {
@@ -72,6 +76,8 @@ impl Monitor {
             progress: RwSignal::new(None),
             timings: RwSignal::new(None),
             settings: RwSignal::new(crate::settings::load()),
+            field: FieldView::new(),
+            board: Board::new(),
         }
     }
 
@@ -80,6 +86,7 @@ impl Monitor {
         self.game.set_value(Match::default());
         self.count.set(0);
         self.index.set(0);
+        self.board.notices.set(Vec::new());
         self.revision.update(|r| *r += 1);
     }
 
@@ -169,5 +176,63 @@ impl Monitor {
 impl Default for Monitor {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+// ---- The field's view: camera and selection (issue 12). ----
+
+/// How the user looks at the field: the camera (zoom, pan, follow, side), the player selected
+/// by a click, and what the last drawing took.
+#[derive(Clone, Copy)]
+pub struct FieldView {
+    pub camera: RwSignal<crate::field::Camera>,
+    /// `(side, uniform number)` of the player whose panel, cone and areas are shown.
+    pub selected: RwSignal<Option<(pitchside_shared::Side, u8)>>,
+}
+
+impl FieldView {
+    pub fn new() -> Self {
+        FieldView {
+            camera: RwSignal::new(crate::field::Camera::default()),
+            selected: RwSignal::new(None),
+        }
+    }
+}
+
+impl Default for FieldView {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The relay's notices for the message board: `(frames received before it, cycle, text)`.
+#[derive(Clone, Copy)]
+pub struct Board {
+    pub notices: RwSignal<Vec<(usize, u32, String)>>,
+}
+
+impl Board {
+    pub fn new() -> Self {
+        Board {
+            notices: RwSignal::new(Vec::new()),
+        }
+    }
+}
+
+impl Default for Board {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Monitor {
+    /// Puts a notice of the relay on the message board, at the newest frame.
+    pub fn notice(&self, text: String) {
+        let (position, time) = self
+            .game
+            .with_value(|g| (g.frames.len(), g.frames.last().map_or(0, |f| f.time)));
+        self.board
+            .notices
+            .update(|n| n.push((position, time, text)));
     }
 }

@@ -202,15 +202,21 @@ pub fn resume(m: Monitor) {
 /// What a notice changes on the page.
 fn notice(m: Monitor, n: Notice) {
     match n {
-        Notice::Feed { source, label } => m.source.set(describe(source, &label)),
+        Notice::Feed { source, label } => {
+            let text = describe(source, &label);
+            m.notice(text.clone());
+            m.source.set(text);
+        }
         Notice::NewMatch { .. } => {
             m.clear();
             m.error.set(None);
         }
         Notice::ServerError { text, hint } => {
-            m.error.set(Some(format!("rcssserver says {text}: {hint}")));
+            let text = format!("rcssserver says {text}: {hint}");
+            m.notice(text.clone());
+            m.error.set(Some(text));
         }
-        Notice::Operator { text } => m.progress.set(Some(format!("Referee: {text}"))),
+        Notice::Operator { text } => m.notice(format!("operator: {text}")),
         Notice::Backlog { frames } if frames > 0 => {
             m.progress
                 .set(Some(format!("loading the match so far ({frames} frames)…")));

@@ -2,7 +2,10 @@
 //! the context the [`crate::App`] provides.
 
 pub mod canvas;
+pub mod field_settings;
 pub mod lobby;
+pub mod messages;
+pub mod player;
 pub mod scorebar;
 pub mod settings;
 pub mod status;

@@ -3,6 +3,7 @@
 
 use crate::settings::{self, Settings};
 use crate::state::Monitor;
+use crate::ui::field_settings::FieldSettingsSection;
 use leptos::prelude::*;
 
 #[component]
@@ -53,6 +54,7 @@ pub fn SettingsPanel() -> impl IntoView {
                     {colour("right", "colour-right", |s| &s.colours.right, |s, v| s.colours.right = v)}
                     {colour("right goalie", "colour-right-goalie", |s| &s.colours.right_goalie, |s, v| s.colours.right_goalie = v)}
                 </fieldset>
+                <FieldSettingsSection/>
                 <fieldset>
                     <legend>"As JSON"</legend>
                     <textarea
