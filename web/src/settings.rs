@@ -18,6 +18,10 @@ pub const SETTINGS_VERSION: u32 = 1;
 pub struct Settings {
     pub version: u32,
     pub colours: Colours,
+    /// Speed and what happens when a log opens.
+    pub playback: Playback,
+    /// The timeline's event markers and the event and statistics panels.
+    pub timeline: Timeline,
 }
 
 impl Default for Settings {
@@ -25,6 +29,8 @@ impl Default for Settings {
         Settings {
             version: SETTINGS_VERSION,
             colours: Colours::default(),
+            playback: Playback::default(),
+            timeline: Timeline::default(),
         }
     }
 }
@@ -50,6 +56,67 @@ impl Default for Colours {
     }
 }
 
+/// How matches play.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Playback {
+    /// Multiple of the server's pace, one of [`crate::timeline::SPEEDS`].
+    pub speed: f64,
+    /// Start playing as soon as a log's first frames are read (a link to a cycle always opens
+    /// paused there).
+    pub autoplay: bool,
+}
+
+impl Default for Playback {
+    fn default() -> Self {
+        Playback {
+            speed: 1.0,
+            autoplay: true,
+        }
+    }
+}
+
+impl Playback {
+    /// The speed preset nearest to the saved speed (hand-edited JSON may say anything).
+    pub fn preset(&self) -> usize {
+        use crate::timeline::SPEEDS;
+        let mut best = crate::timeline::NORMAL_SPEED;
+        for (i, s) in SPEEDS.iter().enumerate() {
+            if (s.log2() - self.speed.log2()).abs()
+                < (SPEEDS[best].log2() - self.speed.log2()).abs()
+            {
+                best = i;
+            }
+        }
+        best
+    }
+}
+
+/// What the timeline and the panels beside it show.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Timeline {
+    /// Event markers on the timeline.
+    pub markers: bool,
+    /// Event kinds (their ids, e.g. `free_kick`) whose markers and list entries are hidden.
+    pub hidden_kinds: Vec<String>,
+    /// The list of events beside the field.
+    pub events_panel: bool,
+    /// The statistics panel.
+    pub stats_panel: bool,
+}
+
+impl Default for Timeline {
+    fn default() -> Self {
+        Timeline {
+            markers: true,
+            hidden_kinds: Vec::new(),
+            events_panel: true,
+            stats_panel: false,
+        }
+    }
+}
+
 impl Settings {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
@@ -60,6 +127,7 @@ impl Settings {
         let mut s: Settings = serde_json::from_str(text)
             .map_err(|e| format!("these are not pitchside settings: {e}"))?;
         s.version = SETTINGS_VERSION;
+        s.playback.speed = crate::timeline::speed_at(s.playback.preset());
         Ok(s)
     }
 }
@@ -93,5 +161,22 @@ mod tests {
         assert_eq!(s.colours.right, Colours::default().right);
         assert_eq!(Settings::from_json(&s.to_json()).unwrap(), s);
         assert!(Settings::from_json("[1,2]").is_err());
+    }
+
+    #[test]
+    fn a_saved_speed_snaps_to_a_preset() {
+        let speed = |json: &str| Settings::from_json(json).unwrap().playback.speed;
+        assert_eq!(speed(r#"{"playback":{"speed":4}}"#), 4.0);
+        assert_eq!(speed(r#"{"playback":{"speed":3.1}}"#), 4.0);
+        assert_eq!(speed(r#"{"playback":{"speed":0.01}}"#), 0.25);
+        assert_eq!(speed(r#"{"playback":{"speed":-1}}"#), 1.0);
+        assert_eq!(speed(r#"{"playback":{"speed":1e9}}"#), 16.0);
+        assert!(
+            Settings::from_json(r#"{"playback":{"autoplay":false}}"#)
+                .unwrap()
+                .playback
+                .speed
+                == 1.0
+        );
     }
 }

@@ -2,7 +2,12 @@
 //! the context the [`crate::App`] provides.
 
 pub mod canvas;
+pub mod export;
+pub mod help;
+pub mod markers;
+pub mod open;
 pub mod scorebar;
 pub mod settings;
 pub mod status;
+pub mod time_settings;
 pub mod transport;
