@@ -39,8 +39,9 @@ use ui::export::ExportPanel;
 use ui::help::Help;
 use ui::open::{FileInput, OpenPanel};
 use ui::scorebar::ScoreBar;
-use ui::settings::SettingsPanel;
+use ui::settings::{SettingsPanel, SettingsToggle};
 use ui::status::Status;
+use ui::transport::CopyLink;
 use ui::transport::Transport;
 
 #[component]
@@ -108,7 +109,8 @@ pub fn App() -> impl IntoView {
                 <button id="export-toggle" class="panel-toggle" title="Save a PNG or a video clip" on:click=move |_| m.toggle_overlay(Overlay::Export)>
                     "Export…"
                 </button>
-                <SettingsPanel/>
+                <SettingsToggle/>
+                <CopyLink/>
                 <button id="help-toggle" class="panel-toggle" title="Keyboard shortcuts (?)" on:click=move |_| m.toggle_overlay(Overlay::Help)>
                     "? Keys"
                 </button>
@@ -116,6 +118,7 @@ pub fn App() -> impl IntoView {
             <FileInput/>
             <OpenPanel/>
             <ExportPanel/>
+            <SettingsPanel/>
             <Help/>
             <span
                 id="timings"

@@ -27,6 +27,8 @@ pub enum Overlay {
     Open,
     /// Saving a PNG or a video clip.
     Export,
+    /// The settings panel.
+    Settings,
 }
 
 /// How long opening the last file took, read by the browser benchmark from `#timings`.

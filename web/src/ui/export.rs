@@ -42,18 +42,8 @@ pub fn ExportPanel() -> impl IntoView {
     };
     view! {
         <Show when=move || m.overlay.get() == Overlay::Export>
-            <div class="overlay" on:click=move |_| {
-                if !export::recording() {
-                    m.overlay.set(Overlay::None);
-                }
-            }>
-                <section
-                    id="export-panel"
-                    class="dialog"
-                    role="dialog"
-                    aria-label="Export"
-                    on:click=|ev| ev.stop_propagation()
-                >
+            // A drawer, not a modal: the pitch stays in view while a clip records.
+            <section id="export-panel" class="dialog drawer" role="dialog" aria-label="Export">
                     <button class="close" title="Close (Esc)" on:click=move |_| m.overlay.set(Overlay::None)>"×"</button>
                     <h2>"Export"</h2>
                     <fieldset>
@@ -97,8 +87,7 @@ pub fn ExportPanel() -> impl IntoView {
                             ExportState::Failed(why) => format!("not saved: {why}"),
                         }}
                     </div>
-                </section>
-            </div>
+            </section>
         </Show>
     }
 }

@@ -6,19 +6,34 @@
 //! and its section component to the list in [`SettingsPanel`].
 
 use crate::settings::{self, Settings};
-use crate::state::Monitor;
+use crate::state::{Monitor, Overlay};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+/// The button that opens the panel.
 #[component]
-pub fn SettingsPanel() -> impl IntoView {
-    let open = RwSignal::new(false);
+pub fn SettingsToggle() -> impl IntoView {
+    let m = expect_context::<Monitor>();
     view! {
-        <button id="settings-toggle" class="panel-toggle" class:active=move || open.get() on:click=move |_| open.update(|o| *o = !*o)>
+        <button
+            id="settings-toggle"
+            class="panel-toggle"
+            class:active=move || m.overlay.get() == Overlay::Settings
+            on:click=move |_| m.toggle_overlay(Overlay::Settings)
+        >
             "⚙ Settings"
         </button>
-        <Show when=move || open.get()>
-            <section id="settings" class="panel settings">
+    }
+}
+
+/// The panel, a drawer at the side, so the pitch stays in view while options change.
+#[component]
+pub fn SettingsPanel() -> impl IntoView {
+    let m = expect_context::<Monitor>();
+    view! {
+        <Show when=move || m.overlay.get() == Overlay::Settings>
+            <section id="settings" class="dialog drawer settings" role="dialog" aria-label="Settings">
+                <button class="close" title="Close (Esc)" on:click=move |_| m.overlay.set(Overlay::None)>"×"</button>
                 <h2>"Settings"</h2>
                 <ColoursSection/>
                 <crate::ui::time_settings::PlaybackSection/>

@@ -278,10 +278,18 @@ pub fn Transport() -> impl IntoView {
                     "Back to live"
                 </button>
             </Show>
-            <button id="copy-link" title="Copy a link to this moment (L)" on:click=move |_| copy_link(m)>
-                "Copy link"
-            </button>
         </div>
+    }
+}
+
+/// The copy-link button, and the link it copied for a moment below it.
+#[component]
+pub fn CopyLink() -> impl IntoView {
+    let m = expect_context::<Monitor>();
+    view! {
+        <button id="copy-link" class="panel-toggle" title="Copy a link to this moment (L)" on:click=move |_| copy_link(m)>
+            "Copy link"
+        </button>
         <Show when=move || copied().get().is_some()>
             <div class="copied" id="copied" role="status">
                 {move || if copied().get().is_some_and(|c| c.0) { "Link copied: " } else { "Copy this link: " }}
