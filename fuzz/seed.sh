@@ -4,12 +4,17 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 fx="$here/../tests/fixtures"
-mkdir -p "$here/corpus/log_decoder" "$here/corpus/datagram"
+mkdir -p "$here/corpus/log_decoder" "$here/corpus/datagram" "$here/corpus/analysis"
 for f in "$fx"/logs/*/*.gz; do
   name=$(basename "$(dirname "$f")")
   # A step byte, then the first 24 KB of the decompressed log; and the compressed head.
   { printf '\x07'; zcat "$f" | head -c 24000; } > "$here/corpus/log_decoder/$name-head" || true
   { printf '\x20'; head -c 16000 "$f"; } > "$here/corpus/log_decoder/$name-gz-head" || true
+done
+# The analysis target reads the same log heads, without the step byte.
+for f in "$fx"/logs/*/*.gz; do
+  name=$(basename "$(dirname "$f")")
+  zcat "$f" | head -c 60000 > "$here/corpus/analysis/$name-head" || true
 done
 python3 - "$fx" "$here/corpus/datagram" <<'PY'
 import gzip, struct, sys, pathlib
@@ -25,4 +30,4 @@ for f in sorted(fx.glob("captures/*/*.dgrams.gz")):
             (out / f"{f.name}-{i}").write_bytes(d)
         i += 1
 PY
-echo "corpus: $(ls "$here/corpus/log_decoder" | wc -l) logs, $(ls "$here/corpus/datagram" | wc -l) datagrams"
+echo "corpus: $(ls "$here/corpus/log_decoder" | wc -l) logs, $(ls "$here/corpus/datagram" | wc -l) datagrams, $(ls "$here/corpus/analysis" | wc -l) analysis"

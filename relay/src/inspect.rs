@@ -1,8 +1,25 @@
 //! The summary `pitchside-inspect` prints for a logfile, also the golden-file format of the
 //! fixture tests.
+//!
+//! The summary is computed while the log is decoded, chunk by chunk: each record is folded
+//! into a few counters and the match events ([`Events`]) and then dropped, so memory stays
+//! the same whatever the size of the log (no frame is kept). Shows are decoded with
+//! [`Detail::Light`]: the summary needs no stamina, view or command counts.
 
-use pitchside_shared::{Location, LogError, Match, Side};
+use pitchside_shared::events::{Event, Events};
+use pitchside_shared::log::{Detail, LogEnd};
+use pitchside_shared::params::MatchParams;
+use pitchside_shared::{
+    Location, LogDecoder, LogError, LogVersion, Match, Params, Record, Side, Team,
+};
 use serde_json::{json, Value};
+use std::io::Read;
+
+/// Bytes read from the file per step: large enough that reading costs little, small enough
+/// to keep the decoder's buffers (and the records of one step) a few hundred KB.
+pub const CHUNK: usize = 256 << 10;
+/// Compressed bytes decoded at a time (see [`Inspection::feed`]).
+const GZIP_SLICE: usize = 32 << 10;
 
 pub fn error_json(e: &LogError) -> Value {
     match e.location() {
@@ -12,36 +29,278 @@ pub fn error_json(e: &LogError) -> Value {
     }
 }
 
+/// Counts distinct show times in constant memory for real logs: one bit per cycle up to
+/// about a million cycles (128 KB at most, 750 bytes for a 6000-cycle game); later cycles
+/// are counted when they exceed every earlier one, which is exact for logs, whose times
+/// never go back.
+#[derive(Clone, Debug, Default)]
+struct CycleCounter {
+    bits: Vec<u64>,
+    count: usize,
+    max: Option<u32>,
+}
+
+impl CycleCounter {
+    const BITS_LIMIT: u32 = 1 << 20;
+
+    fn add(&mut self, t: u32) {
+        if t < Self::BITS_LIMIT {
+            let (word, bit) = ((t / 64) as usize, t % 64);
+            if self.bits.len() <= word {
+                self.bits.resize(word + 1, 0);
+            }
+            if self.bits[word] & (1 << bit) == 0 {
+                self.bits[word] |= 1 << bit;
+                self.count += 1;
+            }
+        } else if self.max.is_none_or(|m| t > m) {
+            self.count += 1;
+        }
+        self.max = Some(self.max.map_or(t, |m| m.max(t)));
+    }
+}
+
+/// What a log holds, as `pitchside-inspect` reports it.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub version: Option<LogVersion>,
+    pub compressed: bool,
+    pub shows: usize,
+    /// Distinct show times.
+    pub cycles: usize,
+    /// Team names and score at the end: the last team record, else the last show.
+    pub teams: [Team; 2],
+    pub messages: usize,
+    pub events: Vec<Event>,
+    pub end: LogEnd,
+    pub error: Option<LogError>,
+    /// Whether a show, a msg or the server parameters were read (else the file is not a log,
+    /// or empty).
+    pub anything: bool,
+}
+
+impl Report {
+    /// The `--json` object. Every key is always present, so a script reading many files
+    /// needs no special case.
+    pub fn to_json(&self) -> Value {
+        let teams = &self.teams;
+        let version = match self.version.map(|v| v.number()) {
+            Some(Some(n)) => json!(n),
+            Some(None) => json!("json"),
+            None => Value::Null,
+        };
+        let penalties = match (teams[0].penalty, teams[1].penalty) {
+            (None, None) => Value::Null,
+            (l, r) => {
+                let (l, r) = (l.unwrap_or_default(), r.unwrap_or_default());
+                json!([l.scored, l.missed, r.scored, r.missed])
+            }
+        };
+        let letter = |s: Side| s.letter().to_string();
+        let goals: Vec<Value> = self
+            .events
+            .iter()
+            .filter(|e| matches!(e.kind, pitchside_shared::events::EventKind::Goal { .. }))
+            .map(|e| json!({"cycle": e.cycle, "side": e.side.map(letter)}))
+            .collect();
+        let events: Vec<Value> = self
+            .events
+            .iter()
+            .map(|e| {
+                json!({
+                    "cycle": e.cycle,
+                    "frame": e.frame,
+                    "kind": e.kind.id(),
+                    "label": e.kind.label(),
+                    "side": e.side.map(letter),
+                    "player": e.player,
+                })
+            })
+            .collect();
+        json!({
+            "version": version,
+            "compressed": self.compressed,
+            "shows": self.shows,
+            "cycles": self.cycles,
+            "teams": [teams[0].name, teams[1].name],
+            "score": [teams[0].score, teams[1].score],
+            "penalties": penalties,
+            "goals": goals,
+            "events": events,
+            "messages": self.messages,
+            "ends_before_full_time": self.end.before_full_time(),
+            "error": self.error.as_ref().map_or(Value::Null, error_json),
+        })
+    }
+}
+
+/// Folds a log's records into a [`Report`] as they are decoded.
+pub struct Inspection {
+    decoder: LogDecoder,
+    records: Vec<Record>,
+    shows: usize,
+    cycles: CycleCounter,
+    messages: usize,
+    server_param: Option<Params>,
+    player_types: Vec<Params>,
+    /// Started at the first show, with the parameters seen before it (logs write them first).
+    events: Option<Events>,
+    last_team: Option<[Team; 2]>,
+    last_frame_teams: Option<[Team; 2]>,
+    end: LogEnd,
+    error: Option<LogError>,
+}
+
+impl Default for Inspection {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Inspection {
+    pub fn new() -> Inspection {
+        let mut decoder = LogDecoder::new();
+        decoder.set_detail(Detail::Light);
+        Inspection {
+            decoder,
+            records: Vec::new(),
+            shows: 0,
+            cycles: CycleCounter::default(),
+            messages: 0,
+            server_param: None,
+            player_types: Vec::new(),
+            events: None,
+            last_team: None,
+            last_frame_teams: None,
+            end: LogEnd::default(),
+            error: None,
+        }
+    }
+
+    /// Decodes `chunk`; `false` once decoding has stopped at an error (more input is useless).
+    pub fn feed(&mut self, chunk: &[u8]) -> bool {
+        // Compressed input inflates to about five times its size: fed whole, one chunk's
+        // text and records would be held at once. In slices they are held a slice at a time.
+        let gzip = self.decoder.is_compressed()
+            || (self.decoder.bytes_fed() == 0 && chunk.starts_with(&[0x1f, 0x8b]));
+        let slice = if gzip { GZIP_SLICE } else { chunk.len().max(1) };
+        for piece in chunk.chunks(slice) {
+            if self.error.is_some() {
+                return false;
+            }
+            let res = self.decoder.feed(piece, &mut self.records);
+            self.take_records();
+            if let Err(e) = res {
+                self.error = Some(e);
+                return false;
+            }
+        }
+        self.error.is_none()
+    }
+
+    /// Ends the input and returns the report.
+    pub fn finish(mut self) -> Report {
+        if self.error.is_none() {
+            let res = self.decoder.finish(&mut self.records);
+            self.take_records();
+            self.error = res.err();
+        }
+        let teams = self
+            .last_team
+            .take()
+            .or(self.last_frame_teams.take())
+            .unwrap_or_default();
+        let anything = self.shows > 0 || self.messages > 0 || self.server_param.is_some();
+        Report {
+            version: self.decoder.version(),
+            compressed: self.decoder.is_compressed(),
+            shows: self.shows,
+            cycles: self.cycles.count,
+            teams,
+            messages: self.messages,
+            events: self.events.map(|e| e.events().to_vec()).unwrap_or_default(),
+            end: self.end,
+            error: self.error,
+            anything,
+        }
+    }
+
+    fn take_records(&mut self) {
+        for r in self.records.drain(..) {
+            self.end.push(&r);
+            match r {
+                Record::ServerParam(p) => self.server_param = Some(p),
+                Record::PlayerParam(_) => {}
+                Record::PlayerType(p) => {
+                    if self.player_types.len() < 256 {
+                        self.player_types.push(p);
+                    }
+                }
+                Record::PlayMode { .. } | Record::TeamGraphic(_) => {}
+                Record::Team { teams, .. } => self.last_team = Some(teams),
+                Record::Msg(_) => self.messages += 1,
+                Record::Show(frame) => {
+                    self.shows += 1;
+                    self.cycles.add(frame.time);
+                    let params =
+                        || MatchParams::new(self.server_param.as_ref(), &self.player_types);
+                    self.events
+                        .get_or_insert_with(|| Events::new(params()))
+                        .push(&frame);
+                    self.last_frame_teams = Some(frame.teams);
+                }
+            }
+        }
+    }
+}
+
+/// Inspects a whole log held in memory (compressed or not).
+pub fn inspect_bytes(bytes: &[u8]) -> Report {
+    let mut i = Inspection::new();
+    for chunk in bytes.chunks(CHUNK) {
+        if !i.feed(chunk) {
+            break;
+        }
+    }
+    i.finish()
+}
+
+/// Inspects a log read from `reader` in [`CHUNK`]-byte steps, never holding more of it.
+pub fn inspect_reader(mut reader: impl Read) -> std::io::Result<Report> {
+    let mut i = Inspection::new();
+    let mut buf = vec![0u8; CHUNK];
+    loop {
+        let n = match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if !i.feed(&buf[..n]) {
+            break;
+        }
+    }
+    Ok(i.finish())
+}
+
+/// The same report from a match decoded whole and in full detail (what the page holds): the
+/// golden tests check that both ways agree.
+pub fn report_of_match(m: &Match) -> Report {
+    Report {
+        version: m.version,
+        compressed: m.compressed,
+        shows: m.frames.len(),
+        cycles: m.distinct_cycles(),
+        teams: m.final_teams(),
+        messages: m.messages.len(),
+        events: Events::of_match(m).events().to_vec(),
+        end: m.end,
+        error: m.error.clone(),
+        anything: !(m.frames.is_empty() && m.messages.is_empty() && m.server_param.is_none()),
+    }
+}
+
 /// The `--json` output for a decoded log.
 pub fn summarize(m: &Match) -> Value {
-    let teams = m.final_teams();
-    let version = match m.version.map(|v| v.number()) {
-        Some(Some(n)) => json!(n),
-        Some(None) => json!("json"),
-        None => Value::Null,
-    };
-    let penalties = match (teams[0].penalty, teams[1].penalty) {
-        (None, None) => Value::Null,
-        (l, r) => {
-            let (l, r) = (l.unwrap_or_default(), r.unwrap_or_default());
-            json!([l.scored, l.missed, r.scored, r.missed])
-        }
-    };
-    let goals: Vec<Value> = m
-        .goals()
-        .into_iter()
-        .map(|(t, s)| json!({"cycle": t, "side": if s == Side::Left { "l" } else { "r" }}))
-        .collect();
-    json!({
-        "version": version,
-        "compressed": m.compressed,
-        "shows": m.frames.len(),
-        "cycles": m.distinct_cycles(),
-        "teams": [teams[0].name, teams[1].name],
-        "score": [teams[0].score, teams[1].score],
-        "penalties": penalties,
-        "goals": goals,
-        "messages": m.messages.len(),
-        "error": m.error.as_ref().map_or(Value::Null, error_json),
-    })
+    report_of_match(m).to_json()
 }

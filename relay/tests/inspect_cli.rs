@@ -1,5 +1,6 @@
 //! `pitchside-inspect` as a user runs it: exit codes 0 (whole), 1 (up to an error), 2 (nothing
-//! read), and the `--json` object with every documented key, on real logs and broken copies.
+//! read), the `--json` object with every documented key, and the event list, on real logs and
+//! broken copies.
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
 
 use serde_json::Value;
@@ -7,10 +8,12 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const KEYS: [&str; 10] = [
+const KEYS: [&str; 12] = [
     "compressed",
     "cycles",
+    "ends_before_full_time",
     "error",
+    "events",
     "goals",
     "messages",
     "penalties",
@@ -45,11 +48,14 @@ fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
 
 /// Runs the tool; returns the exit code and stdout (parsed when `--json`).
 fn inspect(path: &Path, json: bool) -> (i32, String) {
+    inspect_with(path, if json { &["--json"] } else { &[] })
+}
+
+/// Runs the tool with `args` after the file; returns the exit code and stdout + stderr.
+fn inspect_with(path: &Path, args: &[&str]) -> (i32, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_pitchside-inspect"));
     cmd.arg(path);
-    if json {
-        cmd.arg("--json");
-    }
+    cmd.args(args);
     let out = cmd.output().unwrap();
     (
         out.status.code().unwrap(),
@@ -66,6 +72,8 @@ fn inspect_json(path: &Path) -> (i32, Value) {
     (code, v)
 }
 
+const SHORT_JSON: &str = "logs/short-json/20261122132746-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz";
+const FULL: &str = "logs/full-v6-realtime/20261122131124-HELIOS_L_2-vs-HELIOS_R_3.rcg.gz";
 const SHORT_V2: &str = "logs/short-v2/20261122132541-SHORT_L_a_0-vs-SHORT_R_a_0.rcg.gz";
 const SHORT_V6: &str = "logs/short-v6/20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz";
 
@@ -134,4 +142,113 @@ fn nothing_readable_exits_2_with_a_reason() {
     let (code, text) = inspect(Path::new("/nonexistent/game.rcg"), false);
     assert_eq!(code, 2);
     assert!(text.contains("cannot read the file"), "{text}");
+}
+
+/// The offset just after the newline that follows `at`.
+fn line_after(bytes: &[u8], at: usize) -> usize {
+    at + bytes[at..].iter().position(|&b| b == b'\n').unwrap() + 1
+}
+
+#[test]
+fn a_json_log_never_closed_is_incomplete_and_exits_1() {
+    let json = gunzip(&fixture(SHORT_JSON));
+    // The server killed mid-game: the file stops after some record, with no closing "]".
+    let end = line_after(&json, json.len() * 2 / 3);
+    let path = scratch("killed.json.rcg", &json[..end]);
+    let (code, v) = inspect_json(&path);
+    assert_eq!(code, 1, "{v}");
+    let cycle = v["ends_before_full_time"].as_u64().unwrap();
+    assert_eq!(
+        v["error"]["message"],
+        format!("incomplete: the log stops at cycle {cycle}")
+    );
+    assert!(
+        v["shows"].as_u64().unwrap() > 300,
+        "every complete frame is read"
+    );
+    let (code, text) = inspect(&path, false);
+    assert_eq!(code, 1);
+    assert!(
+        text.contains(&format!(
+            "error:       incomplete: the log stops at cycle {cycle}"
+        )),
+        "{text}"
+    );
+    // Cut inside a record: the same, the partial record dropped.
+    let path = scratch("killed-mid-record.json.rcg", &json[..end + 100]);
+    let (code, v) = inspect_json(&path);
+    assert_eq!(code, 1);
+    assert!(v["error"]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("incomplete: the log stops at cycle"));
+}
+
+#[test]
+fn a_text_or_binary_log_stopping_early_is_no_error_but_says_so() {
+    let text = gunzip(&fixture(SHORT_V6));
+    let end = line_after(&text, text.len() / 2);
+    let path = scratch("stopped.rcg", &text[..end]);
+    let (code, v) = inspect_json(&path);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["error"], Value::Null);
+    let cycle = v["ends_before_full_time"].as_u64().unwrap();
+    assert!(cycle > 100 && cycle < 600, "{cycle}");
+    let (code, out) = inspect(&path, false);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains(&format!(
+            "note:        the log ends at cycle {cycle}, before full time"
+        )),
+        "{out}"
+    );
+    // v2: a 4-byte header, then records: int16 mode, then a 316-byte show (mode 1) or a msg
+    // (mode 2: int16 board, int16 length, the text). Cut after the 300th show.
+    let binary = gunzip(&fixture(SHORT_V2));
+    let (mut at, mut shows) = (4, 0);
+    while shows < 300 {
+        let mode = i16::from_be_bytes([binary[at], binary[at + 1]]);
+        at += match mode {
+            1 => {
+                shows += 1;
+                2 + 316
+            }
+            2 => 6 + i16::from_be_bytes([binary[at + 4], binary[at + 5]]) as usize,
+            m => panic!("short-v2: mode {m} at {at}"),
+        };
+    }
+    let (code, v) = inspect_json(&scratch("v2-stopped.rcg", &binary[..at]));
+    assert_eq!((code, v["shows"].as_u64()), (0, Some(300)), "{v}");
+    assert!(v["ends_before_full_time"].as_u64().is_some(), "{v}");
+    // Whole logs reach full time.
+    let (_, v) = inspect_json(&fixture(SHORT_V6));
+    assert_eq!(v["ends_before_full_time"], Value::Null);
+}
+
+#[test]
+fn events_are_listed_and_in_the_json() {
+    let (code, out) = inspect_with(&fixture(FULL), &["--events"]);
+    assert_eq!(code, 0);
+    for line in [
+        "events:      48",
+        "     187  foul                       HELIOS_L 11",
+        "     187  yellow card                HELIOS_L 11",
+        "     272  goal                       HELIOS_R 11",
+        "    3000  half time",
+        "    6000  full time",
+    ] {
+        assert!(out.contains(line), "missing {line:?} in\n{out}");
+    }
+    let (_, plain) = inspect(&fixture(FULL), false);
+    assert!(
+        plain.contains("events:      48 (--events lists them)"),
+        "{plain}"
+    );
+    let (_, v) = inspect_json(&fixture(FULL));
+    let events = v["events"].as_array().unwrap();
+    assert_eq!(events.len(), 48);
+    assert_eq!(
+        events[4],
+        serde_json::json!({"cycle": 272, "frame": 301, "kind": "goal", "label": "goal", "side": "r", "player": 11})
+    );
 }

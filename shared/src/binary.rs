@@ -32,13 +32,13 @@ use self::layout::{
     SERVER_PARAMS_SIZE, TEAMS_SIZE,
 };
 use crate::error::Fail;
-use crate::log::LogVersion;
+use crate::format::{LogVersion, ShowShape};
 use crate::model::{
     Ball, Counts, Frame, Message, ParamValue, Params, Player, Record, Side, Stamina, Team,
     ViewQuality,
 };
 use crate::playmode::PlayMode;
-use crate::text::{parse_team_graphic, ShowShape};
+use crate::team_graphic::parse_team_graphic;
 
 /// What one call of [`decode_log_record`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

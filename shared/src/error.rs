@@ -40,6 +40,11 @@ pub enum LogError {
         record: &'static str,
         limit: u64,
     },
+    /// A JSON log whose array is never closed: the server stopped before the end of the game
+    /// (it was killed), so the log stops at `cycle`. Every complete record before `at` is
+    /// kept; a record cut in the middle is dropped.
+    #[error("incomplete: the log stops at cycle {cycle}")]
+    Incomplete { at: Location, cycle: u32 },
     #[error("gzip data is corrupt after {decompressed} decompressed bytes: {reason}")]
     Gzip { decompressed: u64, reason: String },
     /// rcssserver 18 wrote JSON logs (first line `JSON`) in a format of its own; records
@@ -54,7 +59,8 @@ impl LogError {
             LogError::Malformed { at, .. }
             | LogError::Truncated { at, .. }
             | LogError::TooLarge { at, .. }
-            | LogError::UnsupportedJson18 { at, .. } => Some(*at),
+            | LogError::UnsupportedJson18 { at, .. }
+            | LogError::Incomplete { at, .. } => Some(*at),
             LogError::Gzip { decompressed, .. } => Some(Location::Offset(*decompressed)),
             _ => None,
         }

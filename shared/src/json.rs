@@ -13,12 +13,12 @@
 //! One set of structs with optional fields reads both.
 
 use crate::error::Fail;
+use crate::format::ShowShape;
 use crate::model::{
     Ball, Counts, Frame, Message, ParamValue, Params, PenaltyTally, Player, Record, Side, Stamina,
     Team, TeamGraphic, ViewQuality,
 };
 use crate::playmode::PlayMode;
-use crate::text::ShowShape;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Unexpected, Visitor};
 use serde::Deserialize;
 use std::fmt;
@@ -910,18 +910,20 @@ mod tests {
     }
 
     #[test]
-    fn a_cut_off_json_log_keeps_its_records_and_says_where() {
+    fn a_cut_off_json_log_keeps_its_records_and_says_it_is_incomplete() {
         let log = gunzip(SHORT_JSON);
         let cut = log.len() / 2;
         let line_start = log[..cut].iter().rposition(|&b| b == b'\n').unwrap() + 1;
         let line = 1 + log[..line_start].iter().filter(|&&b| b == b'\n').count() as u64;
         let m = crate::log::parse_log(&log[..cut]);
+        let last = m.frames.last().map(|f| f.time).unwrap();
         assert_eq!(
             m.error,
-            Some(crate::LogError::Truncated {
+            Some(crate::LogError::Incomplete {
                 at: crate::Location::Line(line),
-                record: kind_of(&log[line_start..cut]),
-            })
+                cycle: last,
+            }),
+            "a JSON log cut inside a record was never closed"
         );
         assert!(!m.frames.is_empty());
 
@@ -1025,7 +1027,7 @@ mod tests {
         text.push(')');
         assert_eq!((m.time, m.board), (0, 1));
         assert_eq!(m.text_lossy(), text);
-        let parsed = crate::text::parse_team_graphic(&m.text).unwrap();
+        let parsed = crate::team_graphic::parse_team_graphic(&m.text).unwrap();
         assert_eq!(tile[1], Record::TeamGraphic(parsed));
 
         let msgs: Vec<_> = all

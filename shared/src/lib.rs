@@ -5,6 +5,7 @@
 //!
 //! Layout:
 //! - [`model`]: frames, players, teams, params, messages: what the rest of the program uses.
+//! - [`format`]: the types the format layers share ([`LogVersion`], show shapes); imports nothing.
 //! - [`playmode`]: the play-mode table (wire index and name).
 //! - [`text`]: S-expression records (text monitor shows v3-v5, text logs ULG4-6).
 //! - [`json`]: JSON logs and the JSON monitor protocol.
@@ -12,19 +13,31 @@
 //! - [`log`]: format detection and the push-style log decoder, [`log::Match`].
 //! - [`datagram`]: one live monitor datagram (plain or zlib) to records.
 //! - [`feed`]: the notices the relay sends browsers next to server datagrams.
+//! - [`touch`]: who touched the ball in each frame (kick, tackle, catch, release).
+//! - [`events`]: match events (goals, fouls, cards, set pieces, …) and the referee's decisions
+//!   in words, from the frames.
+//! - [`stats`]: possession, passes, shots, per-team figures at any moment, ball heat map.
 //! - [`write`]: ULG6 logs and v5 monitor shows, in the exact format rcssserver writes.
 //! - [`number`]: fast number parsing and `%g`-style printing.
+//! - [`params`]: typed server and player-type parameters, with rcssserver 19's defaults.
+//! - [`team_graphic`]: team-logo tiles (XPM) and their assembly into RGBA images.
 
 pub mod binary;
 pub mod datagram;
 pub mod error;
+pub mod events;
 pub mod feed;
+pub mod format;
 pub mod json;
 pub mod log;
 pub mod model;
 pub mod number;
+pub mod params;
 pub mod playmode;
+pub mod stats;
+pub mod team_graphic;
 pub mod text;
+pub mod touch;
 pub mod write;
 
 pub use error::{DatagramError, Location, LogError};

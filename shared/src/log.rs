@@ -7,6 +7,8 @@ use crate::error::{excerpt, Location, LogError};
 use crate::model::{Record, Team};
 use crate::playmode::PlayMode;
 use crate::{binary, json, text};
+
+pub use crate::format::{Detail, LogVersion};
 use std::io::Write;
 
 #[cfg(not(target_family = "wasm"))]
@@ -15,50 +17,6 @@ mod halves;
 /// Longest line or record accepted; a real `server_param` line is ~4 KB and a show ~3.5 KB,
 /// a JSON show ~8 KB. Anything longer is not a log this reader can trust.
 pub const MAX_RECORD_BYTES: usize = 1 << 20;
-
-/// Log format versions rcssserver writes (`server::game_log_version`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub enum LogVersion {
-    V1,
-    V2,
-    V3,
-    V4,
-    V5,
-    V6,
-    /// rcssserver 19 JSON (`game_log_version = -1`).
-    Json,
-    /// rcssserver 18 JSON (first line `JSON`), read where its records match the 19 format.
-    Json18,
-}
-
-impl LogVersion {
-    /// 1..6, or `None` for JSON.
-    pub fn number(self) -> Option<u8> {
-        Some(match self {
-            LogVersion::V1 => 1,
-            LogVersion::V2 => 2,
-            LogVersion::V3 => 3,
-            LogVersion::V4 => 4,
-            LogVersion::V5 => 5,
-            LogVersion::V6 => 6,
-            LogVersion::Json | LogVersion::Json18 => return None,
-        })
-    }
-
-    fn is_line_based(self) -> bool {
-        !matches!(self, LogVersion::V1 | LogVersion::V2 | LogVersion::V3)
-    }
-}
-
-impl std::fmt::Display for LogVersion {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.number() {
-            Some(n) => write!(f, "{n}"),
-            None if *self == LogVersion::Json18 => f.write_str("json (rcssserver 18)"),
-            None => f.write_str("json"),
-        }
-    }
-}
 
 /// Inflates gzip input incrementally.
 ///
@@ -94,6 +52,11 @@ pub struct LogDecoder {
     held: Vec<Record>,
     /// A gzip error, reported once the records inflated before it are decoded.
     gzip_error: Option<LogError>,
+    /// A JSON log's closing `]` was seen: without it the log is incomplete.
+    json_closed: bool,
+    /// A show was decoded, so `last_time` is a real cycle.
+    saw_show: bool,
+    detail: Detail,
 }
 
 impl Default for LogDecoder {
@@ -119,7 +82,15 @@ impl LogDecoder {
             last_time: 0,
             held: Vec::new(),
             gzip_error: None,
+            json_closed: false,
+            saw_show: false,
+            detail: Detail::Full,
         }
+    }
+
+    /// Reads shows as `detail` says from now on ([`Detail::Full`] unless set).
+    pub fn set_detail(&mut self, detail: Detail) {
+        self.detail = detail;
     }
 
     /// The detected version, once enough bytes were seen.
@@ -224,7 +195,21 @@ impl LogDecoder {
         {
             return self.set_error(LogError::Empty);
         }
-        self.decode(out, true)
+        self.decode(out, true)?;
+        if self.version.is_some_and(LogVersion::is_json) && !self.json_closed {
+            // The server closes the array when the game ends; a log without `]` was cut
+            // short (the server was killed), whatever its last complete record was.
+            return self.set_error(LogError::Incomplete {
+                at: Location::Line(self.line),
+                cycle: self.last_cycle(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The cycle of the last show decoded (0 before any).
+    pub fn last_cycle(&self) -> u32 {
+        self.last_time
     }
 
     fn inflate(&mut self, chunk: &[u8]) -> Result<(), LogError> {
@@ -372,18 +357,22 @@ impl LogDecoder {
                 break;
             }
             if !line.iter().all(|b| b.is_ascii_whitespace()) {
+                if version.is_json() && line.trim_ascii() == b"]" {
+                    self.json_closed = true;
+                }
                 let first = out.len();
-                let res = if matches!(version, LogVersion::Json | LogVersion::Json18) {
+                let res = if version.is_json() {
                     json::parse_log_line(line, out).map(|s| (s, "json"))
                 } else {
-                    text::parse_record(line, out).map(|s| (s, text::kind_of(line)))
+                    text::parse_record_with(line, out, self.detail)
+                        .map(|s| (s, text::kind_of(line)))
                 };
                 match res {
                     Ok((shape, _)) => self.complete(&mut out[first..], shape),
                     Err(fail) => {
                         out.truncate(first);
                         let is_last = at_end && used == rest.len();
-                        let record = if matches!(version, LogVersion::Json | LogVersion::Json18) {
+                        let record = if version.is_json() {
                             json::kind_of(line)
                         } else {
                             text::kind_of(line)
@@ -398,6 +387,13 @@ impl LogDecoder {
                                     fail.expected,
                                     excerpt(line, fail.pos)
                                 ),
+                            }
+                        } else if is_last && version.is_json() {
+                            // The last line of a JSON log has no newline only when the log
+                            // was cut inside it: its array was never closed.
+                            LogError::Incomplete {
+                                at: Location::Line(self.line),
+                                cycle: self.last_time,
                             }
                         } else if is_last && fail.pos >= line.len() {
                             LogError::Truncated {
@@ -466,7 +462,7 @@ impl LogDecoder {
                 set_time(&mut r, time);
                 out.push(r);
             }
-            self.complete(&mut out[first..], text::ShowShape::default());
+            self.complete(&mut out[first..], crate::format::ShowShape::default());
         }
         pos
     }
@@ -497,13 +493,14 @@ impl LogDecoder {
     }
 
     /// Tracks play mode and score across records and completes log shows that lack them.
-    fn complete(&mut self, records: &mut [Record], shape: text::ShowShape) {
+    fn complete(&mut self, records: &mut [Record], shape: crate::format::ShowShape) {
         for r in records {
             match r {
                 Record::PlayMode { mode, .. } => self.mode = *mode,
                 Record::Team { teams, .. } => self.teams = teams.clone(),
                 Record::Show(frame) => {
                     self.last_time = frame.time;
+                    self.saw_show = true;
                     if shape.has_mode {
                         self.mode = frame.mode;
                     } else {
@@ -597,6 +594,59 @@ fn detect(buf: &[u8], at_end: bool) -> Detect {
     Detect::Unknown(excerpt(buf, 0))
 }
 
+/// Where a log's record of the match stops: the last cycle shown and the play mode then.
+///
+/// A text or binary log has no end marker: one that stops before `time_over` (the server was
+/// stopped, or the file was cut at a record boundary) reads without error, and this is how a
+/// reader still tells it apart from a finished game. A JSON log that stops early is an
+/// error besides ([`LogError::Incomplete`]), since its array is never closed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LogEnd {
+    last_cycle: Option<u32>,
+    last_mode: Option<PlayMode>,
+}
+
+impl LogEnd {
+    /// Takes note of one record, in log order.
+    pub fn push(&mut self, record: &Record) {
+        match record {
+            Record::PlayMode { time, mode } => {
+                self.last_mode = Some(*mode);
+                self.last_cycle = Some(self.last_cycle.map_or(*time, |c| c.max(*time)));
+            }
+            Record::Show(f) => {
+                self.last_mode = Some(f.mode);
+                self.last_cycle = Some(f.time);
+            }
+            _ => {}
+        }
+    }
+
+    /// The last cycle of the log, if it has shows or play modes.
+    pub fn last_cycle(&self) -> Option<u32> {
+        self.last_cycle
+    }
+
+    /// The last play mode of the log.
+    pub fn last_mode(&self) -> Option<PlayMode> {
+        self.last_mode
+    }
+
+    /// The last cycle, when the log stops before the game reached `time_over`.
+    pub fn before_full_time(&self) -> Option<u32> {
+        match self.last_mode {
+            Some(PlayMode::TIME_OVER) => None,
+            _ => self.last_cycle,
+        }
+    }
+
+    /// "the log ends at cycle N, before full time", when it does.
+    pub fn note(&self) -> Option<String> {
+        self.before_full_time()
+            .map(|c| format!("the log ends at cycle {c}, before full time"))
+    }
+}
+
 /// Everything a whole log holds, accumulated from its records.
 #[derive(Clone, Debug, Default)]
 pub struct Match {
@@ -616,6 +666,8 @@ pub struct Match {
     pub last_team: Option<[Team; 2]>,
     /// Why decoding stopped early, if it did; every frame before it is kept.
     pub error: Option<LogError>,
+    /// Where the record of the match stops (see [`LogEnd::before_full_time`]).
+    pub end: LogEnd,
     last_mode: Option<PlayMode>,
 }
 
@@ -624,6 +676,7 @@ const MAX_FRAMES: usize = 4_000_000;
 
 impl Match {
     pub fn push(&mut self, record: Record) {
+        self.end.push(&record);
         match record {
             Record::ServerParam(p) => self.server_param = Some(p),
             Record::PlayerParam(p) => self.player_param = Some(p),
@@ -671,6 +724,11 @@ impl Match {
             .iter()
             .filter_map(|(t, m)| m.goal_side().map(|s| (*t, s)))
             .collect()
+    }
+
+    /// The last cycle when the log stops before `time_over` (see [`LogEnd`]).
+    pub fn ends_before_full_time(&self) -> Option<u32> {
+        self.end.before_full_time()
     }
 
     /// Number of distinct show times.

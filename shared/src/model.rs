@@ -39,22 +39,90 @@ impl Side {
     }
 }
 
-/// Player state bits (rcssserver types.h).
+/// Player state bits (rcssserver 19 types.h), as the `STATE` of a show carries them.
+///
+/// Binary sources (v1-v3 logs, v1/v2 monitors) carry the state as 16 bits: the bits from
+/// [`state::POST_COLLIDE`] up, cards included, never reach them.
 pub mod state {
+    /// Not on the field: not connected, or discarded by the referee or an operator.
+    pub const DISABLE: u32 = 0;
+    /// On the field (every connected player).
     pub const STAND: u32 = 0x1;
+    /// Kicked the ball in this cycle.
     pub const KICK: u32 = 0x2;
+    /// Tried to kick but the ball was not kickable, or the kick failed at random.
     pub const KICK_FAULT: u32 = 0x4;
+    /// The team's goalkeeper.
     pub const GOALIE: u32 = 0x8;
+    /// Caught the ball in this cycle (goalie).
     pub const CATCH: u32 = 0x10;
+    /// Tried to catch and failed.
     pub const CATCH_FAULT: u32 = 0x20;
+    /// Set together with [`BALL_COLLIDE`] when the ball ran into the player (rcssserver 19
+    /// sets it nowhere else).
+    pub const BALL_TO_PLAYER: u32 = 0x40;
+    /// Defined by the server for a player running into the ball; rcssserver 19 never sets it.
+    pub const PLAYER_TO_BALL: u32 = 0x80;
+    /// Set while the player is discarded.
     pub const DISCARD: u32 = 0x100;
+    /// Defined by the server for 3D viewers and commentators; rcssserver 19 never sets it.
+    pub const LOST: u32 = 0x200;
+    /// Collided with the ball in this cycle (see [`BALL_TO_PLAYER`]).
     pub const BALL_COLLIDE: u32 = 0x400;
+    /// Collided with another player in this cycle.
     pub const PLAYER_COLLIDE: u32 = 0x800;
+    /// Tackled in this cycle (and the cycles a tackle lasts).
     pub const TACKLE: u32 = 0x1000;
+    /// A tackle that missed.
     pub const TACKLE_FAULT: u32 = 0x2000;
+    /// Made the back pass the referee called (set on the passer).
+    pub const BACK_PASS: u32 = 0x4000;
+    /// Touched the ball twice at a free kick (set on the kicker).
+    pub const FREE_KICK_FAULT: u32 = 0x8000;
+    /// Collided with a goal post.
+    pub const POST_COLLIDE: u32 = 0x10000;
+    /// Was fouled: set on the player who had the ball when an opponent's tackle was called a
+    /// foul (the tackler shows [`TACKLE`]).
     pub const FOUL_CHARGED: u32 = 0x20000;
+    /// Has a yellow card (kept for the rest of the match).
     pub const YELLOW_CARD: u32 = 0x40000;
+    /// Has a red card (a second yellow or a red): the player is off the field.
     pub const RED_CARD: u32 = 0x80000;
+    /// Counted in an illegal defence (too many defenders near their own goal).
+    pub const ILLEGAL_DEFENSE: u32 = 0x100000;
+
+    /// Every named bit with its rcssserver name, lowest first: for panels and tooltips.
+    pub const NAMES: [(u32, &str); 21] = [
+        (STAND, "stand"),
+        (KICK, "kick"),
+        (KICK_FAULT, "kick_fault"),
+        (GOALIE, "goalie"),
+        (CATCH, "catch"),
+        (CATCH_FAULT, "catch_fault"),
+        (BALL_TO_PLAYER, "ball_to_player"),
+        (PLAYER_TO_BALL, "player_to_ball"),
+        (DISCARD, "discard"),
+        (LOST, "lost"),
+        (BALL_COLLIDE, "ball_collide"),
+        (PLAYER_COLLIDE, "player_collide"),
+        (TACKLE, "tackle"),
+        (TACKLE_FAULT, "tackle_fault"),
+        (BACK_PASS, "back_pass"),
+        (FREE_KICK_FAULT, "free_kick_fault"),
+        (POST_COLLIDE, "post_collide"),
+        (FOUL_CHARGED, "foul_charged"),
+        (YELLOW_CARD, "yellow_card"),
+        (RED_CARD, "red_card"),
+        (ILLEGAL_DEFENSE, "illegal_defense"),
+    ];
+
+    /// The names of the bits set in `bits`, lowest first; unknown bits are left out.
+    pub fn names(bits: u32) -> impl Iterator<Item = &'static str> {
+        NAMES
+            .iter()
+            .filter(move |(b, _)| bits & b != 0)
+            .map(|(_, n)| *n)
+    }
 }
 
 /// One team's name and score at some moment.
@@ -266,4 +334,30 @@ pub enum Record {
     Msg(Message),
     /// A team-graphic tile. Text logs carry these inside a msg; the msg is reported too.
     TeamGraphic(TeamGraphic),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::state;
+
+    #[test]
+    fn state_bits_are_the_server_table() {
+        // protocol-observed.md §9 (types.h): one bit each, in this order.
+        let bits: Vec<u32> = state::NAMES.iter().map(|(b, _)| *b).collect();
+        let expected: Vec<u32> = (0..21).map(|i| 1 << i).collect();
+        assert_eq!(bits, expected);
+        assert_eq!(state::BACK_PASS, 0x4000);
+        assert_eq!(state::ILLEGAL_DEFENSE, 0x100000);
+        let names: Vec<&str> = state::names(0x41441).collect();
+        assert_eq!(
+            names,
+            [
+                "stand",
+                "ball_to_player",
+                "ball_collide",
+                "tackle",
+                "yellow_card"
+            ]
+        );
+    }
 }

@@ -101,6 +101,29 @@ impl PlayMode {
         }
     }
 
+    /// The team a mode names by its `_l` / `_r` suffix (`free_kick_l` → left), if any. What
+    /// that team is to the mode differs: the kicking team (`kick_off_l`), the scoring team
+    /// (`goal_l`), or the team that broke a rule (`foul_charge_l`, `offside_l`).
+    pub fn side(self) -> Option<crate::Side> {
+        let name = self.name();
+        if name.ends_with("_l") {
+            Some(crate::Side::Left)
+        } else if name.ends_with("_r") {
+            Some(crate::Side::Right)
+        } else {
+            None
+        }
+    }
+
+    /// The name without its side suffix: `free_kick_l` → `free_kick`, `play_on` → `play_on`.
+    pub fn base_name(self) -> &'static str {
+        let name = self.name();
+        match self.side() {
+            Some(_) => &name[..name.len() - 2],
+            None => name,
+        }
+    }
+
     /// A name for people: `free_kick_l` becomes "free kick l".
     pub fn label(self) -> String {
         if self.0 == 0 {
@@ -130,6 +153,16 @@ mod tests {
         );
         assert_eq!(PlayMode::from_index(52), None);
         assert_eq!(PlayMode::from_name(b"no_such_mode"), None);
+        assert_eq!(
+            PlayMode::from_name(b"foul_charge_l").and_then(PlayMode::side),
+            Some(crate::Side::Left)
+        );
+        assert_eq!(
+            PlayMode::from_name(b"goal_kick_r").map(PlayMode::base_name),
+            Some("goal_kick")
+        );
+        assert_eq!(PlayMode::PLAY_ON.side(), None);
+        assert_eq!(PlayMode::PLAY_ON.base_name(), "play_on");
         for i in 0..52 {
             let m = PlayMode::from_index(i).unwrap();
             if i > 0 {

@@ -6,17 +6,17 @@
 //! attention fields) because a v5 monitor may receive any of them (server show-cache bug).
 
 use crate::error::Fail;
+pub use crate::format::{Detail, ShowShape};
 use crate::model::{
     Ball, Counts, Frame, Message, ParamValue, Params, PenaltyTally, Player, Record, Side, Stamina,
-    Team, TeamGraphic, ViewQuality,
+    Team, ViewQuality,
 };
 use crate::number::{parse_f64_prefix, parse_u64_prefix};
 use crate::playmode::PlayMode;
+use crate::team_graphic::parse_team_graphic;
 
 /// Limit on parameters in one params record, so hostile input cannot grow memory unboundedly.
 const MAX_PARAMS: usize = 1024;
-/// Limit on XPM lines in one team-graphic tile.
-const MAX_XPM_LINES: usize = 64;
 
 pub(crate) struct Cursor<'a> {
     pub buf: &'a [u8],
@@ -118,6 +118,7 @@ impl<'a> Cursor<'a> {
         })
     }
 
+    #[inline]
     fn i64(&mut self, what: &'static str) -> R<i64> {
         self.skip_ws();
         let neg = self.peek() == Some(b'-');
@@ -158,6 +159,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// State bits: hex with `0x`, or a plain `0`.
+    #[inline(always)]
     fn state(&mut self) -> R<u32> {
         self.skip_ws();
         if self.buf[self.pos..].starts_with(b"0x") {
@@ -189,17 +191,14 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// What a show record looked like, beyond its frame.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ShowShape {
-    /// `(pm N)` was present (live shows); log shows take the mode from playmode lines.
-    pub has_mode: bool,
-    /// `(tm …)` was present.
-    pub has_teams: bool,
+/// Parses `(show T [(pm N)] [(tm …)] ((b) …) PLAYER×22)`.
+#[cfg(test)]
+pub(crate) fn parse_show(buf: &[u8]) -> R<(Frame, ShowShape)> {
+    parse_show_with(buf, Detail::Full)
 }
 
-/// Parses `(show T [(pm N)] [(tm …)] ((b) …) PLAYER×22)`.
-pub(crate) fn parse_show(buf: &[u8]) -> R<(Frame, ShowShape)> {
+/// [`parse_show`], reading players as `detail` says.
+pub(crate) fn parse_show_with(buf: &[u8], detail: Detail) -> R<(Frame, ShowShape)> {
     let mut c = Cursor::new(buf);
     c.expect(b"(show", "(show")?;
     let time = c.u32("show time")?;
@@ -240,7 +239,10 @@ pub(crate) fn parse_show(buf: &[u8]) -> R<(Frame, ShowShape)> {
         // Filled in place: a Player is ~150 bytes, and moving it was a visible cost.
         frame.players.push(Player::default());
         if let Some(p) = frame.players.last_mut() {
-            parse_player(&mut c, p)?;
+            match detail {
+                Detail::Full => parse_player(&mut c, p)?,
+                Detail::Light => parse_player_light(&mut c, p)?,
+            }
         }
     }
     c.expect(b")", ") closing the show")?;
@@ -327,6 +329,55 @@ fn parse_player(c: &mut Cursor<'_>, p: &mut Player) -> R<()> {
     Ok(())
 }
 
+/// The side, number, type, state and position of a player; the rest up to the `))` that
+/// closes the player is skipped. Inside a player every group but the last, `(c …)`, is
+/// followed by a space, so the first `))` after `(c` is the player's end.
+fn parse_player_light(c: &mut Cursor<'_>, p: &mut Player) -> R<()> {
+    c.expect(b"((", "((SIDE UNUM) player")?;
+    let side = c.side()?;
+    let unum = c.u32("uniform number")?;
+    if !(1..=11).contains(&unum) {
+        return c.fail("uniform number 1..11");
+    }
+    c.expect(b")", ") after uniform number")?;
+    c.skip_ws();
+    // Types are small and never negative in practice: the inlined unsigned reader first.
+    let player_type = match c.peek() {
+        Some(b'-') => c.i64("player type")?,
+        _ => i64::from(c.u32("player type")?),
+    };
+    p.player_type = i16::try_from(player_type).or_else(|_| c.fail("player type"))?;
+    p.side = Some(side);
+    p.unum = unum as u8;
+    p.state = c.state()?;
+    p.x = c.f32("player x")?;
+    p.y = c.f32("player y")?;
+    // After the state, the first `c` is the one of `(c …)`, the last group: numbers, `(v h
+    // 180)`, `(fp …)`, `(s …)` and `(f l 6)` have none. Jumping there saves looking at every
+    // `)` on the way; anything unexpected falls back to that walk.
+    if let Some(k) = memchr::memchr(b'c', &c.buf[c.pos..]) {
+        let at = c.pos + k;
+        if at > 0 && c.buf[at - 1] == b'(' {
+            c.pos = at;
+        }
+    }
+    loop {
+        match memchr::memchr(b')', &c.buf[c.pos..]) {
+            Some(k) => {
+                c.pos += k + 1;
+                if c.peek() == Some(b')') {
+                    c.pos += 1;
+                    return Ok(());
+                }
+            }
+            None => {
+                c.pos = c.buf.len();
+                return c.fail(") closing the player");
+            }
+        }
+    }
+}
+
 /// `L R SL SR [LPS LPM RPS RPM]` as in `(tm …)` and `(team T …)`.
 fn parse_team_fields(c: &mut Cursor<'_>) -> R<[Team; 2]> {
     let name = |w: &[u8]| -> Option<String> {
@@ -391,40 +442,6 @@ pub(crate) fn parse_msg(buf: &[u8]) -> R<Message> {
         board,
         text: buf[start..end - 2].to_vec(),
     })
-}
-
-/// The tile inside a `(team_graphic_l (X Y "xpm" …))` message text, if it is one.
-pub fn parse_team_graphic(text: &[u8]) -> Option<TeamGraphic> {
-    let side = if text.starts_with(b"(team_graphic_l") {
-        Side::Left
-    } else if text.starts_with(b"(team_graphic_r") {
-        Side::Right
-    } else {
-        return None;
-    };
-    let mut c = Cursor::new(text);
-    c.pos = b"(team_graphic_l".len();
-    c.expect(b"(", "(").ok()?;
-    let x = c.u32("x").ok()?;
-    let y = c.u32("y").ok()?;
-    let mut xpm = Vec::new();
-    loop {
-        c.skip_ws();
-        match c.peek() {
-            Some(b'"') => {
-                let start = c.pos + 1;
-                let len = text[start..].iter().position(|&b| b == b'"')?;
-                if xpm.len() >= MAX_XPM_LINES {
-                    return None;
-                }
-                xpm.push(String::from_utf8_lossy(&text[start..start + len]).into_owned());
-                c.pos = start + len + 1;
-            }
-            Some(b')') => break,
-            _ => return None,
-        }
-    }
-    Some(TeamGraphic { side, x, y, xpm })
 }
 
 /// `(playmode T NAME)`.
@@ -521,9 +538,18 @@ pub(crate) fn kind_of(line: &[u8]) -> &'static str {
 /// Parses one text record (a log line or a text datagram without its NUL) into records:
 /// a team-graphic msg yields the msg and its tile.
 pub(crate) fn parse_record(line: &[u8], out: &mut Vec<Record>) -> Result<ShowShape, Fail> {
+    parse_record_with(line, out, Detail::Full)
+}
+
+/// [`parse_record`], reading shows as `detail` says.
+pub(crate) fn parse_record_with(
+    line: &[u8],
+    out: &mut Vec<Record>,
+    detail: Detail,
+) -> Result<ShowShape, Fail> {
     match kind_of(line) {
         "show" => {
-            let (frame, shape) = parse_show(line)?;
+            let (frame, shape) = parse_show_with(line, detail)?;
             out.push(Record::Show(frame));
             return Ok(shape);
         }
@@ -629,6 +655,36 @@ mod tests {
         let err = parse_show(&bad).unwrap_err();
         assert_eq!(err.expected, "player y");
         assert_eq!(&bad[err.pos..err.pos + 3], b"abc");
+    }
+
+    #[test]
+    fn light_shows_keep_what_events_need_and_check_the_shape() {
+        let text = std::str::from_utf8(V5_LIVE).unwrap();
+        let tmpl = text[text.find("((l 10)").unwrap()..].replace("(l 10)", "(SIDE UNUM)");
+        let show = show_with(&tmpl, 22);
+        let (full, _) = parse_show(&show).unwrap();
+        let (light, shape) = parse_show_with(&show, Detail::Light).unwrap();
+        assert!(shape.has_mode && shape.has_teams);
+        assert_eq!(
+            (light.time, light.mode, light.ball),
+            (full.time, full.mode, full.ball)
+        );
+        for (l, f) in light.players.iter().zip(&full.players) {
+            assert_eq!(
+                (l.side, l.unum, l.player_type, l.state, l.x, l.y),
+                (f.side, f.unum, f.player_type, f.state, f.x, f.y)
+            );
+            assert_eq!((l.stamina, l.counts, l.view), (None, None, None));
+        }
+        let err = parse_show_with(&show_with(&tmpl, 21), Detail::Light).unwrap_err();
+        assert_eq!(err.expected, "((SIDE UNUM) player");
+        let err = parse_show_with(&show_with(&tmpl, 23), Detail::Light).unwrap_err();
+        assert_eq!(err.expected, ") closing the show");
+        let bad = show_with(&tmpl.replace("-10.4958", "x"), 22);
+        let err = parse_show_with(&bad, Detail::Light).unwrap_err();
+        assert_eq!(err.expected, "player x");
+        let cut = &show[..show.len() - 40];
+        assert!(parse_show_with(cut, Detail::Light).is_err());
     }
 
     #[test]

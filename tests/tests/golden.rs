@@ -1,10 +1,11 @@
 //! Golden summaries: `pitchside-inspect --json` of every real logfile fixture must equal the
-//! checked-in `tests/golden/<fixture>.json`. `PITCHSIDE_BLESS=1 cargo test -p pitchside-tests
+//! checked-in `tests/golden/<fixture>.json`, and the same summary computed from the match
+//! decoded whole and in full detail (as the page holds it) must equal it too. `PITCHSIDE_BLESS=1 cargo test -p pitchside-tests
 //! --test golden` rewrites them (then read the diff before committing it).
 
 use pitchside_shared::parse_log;
 use pitchside_tests::fixtures;
-use relay::inspect::summarize;
+use relay::inspect::{inspect_bytes, summarize};
 use std::path::{Path, PathBuf};
 
 fn log_fixtures() -> Vec<PathBuf> {
@@ -44,7 +45,15 @@ fn every_log_fixture_matches_its_golden_summary() {
     let mut failures = Vec::new();
     for f in &fixtures {
         let bytes = std::fs::read(f).unwrap();
-        let summary = summarize(&parse_log(&bytes));
+        let summary = inspect_bytes(&bytes).to_json();
+        let whole = summarize(&parse_log(&bytes));
+        if whole != summary {
+            failures.push(format!(
+                "{}: streaming summary differs from the whole match's\n--- streaming\n{summary:#}\n--- whole\n{whole:#}",
+                f.display()
+            ));
+            continue;
+        }
         let text = serde_json::to_string_pretty(&summary).unwrap() + "\n";
         let golden = golden_path(f);
         if bless {

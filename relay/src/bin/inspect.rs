@@ -1,20 +1,29 @@
-//! `pitchside-inspect FILE [--json]`: what a game log holds and whether it is damaged.
+//! `pitchside-inspect FILE [--json] [--events]`: what a game log holds, its match events, and
+//! whether it is damaged. The file is read and summarised chunk by chunk, in memory that does
+//! not grow with its size.
 //!
-//! Exit code 0: parsed completely; 1: parsed up to an error; 2: nothing could be read.
+//! Exit code 0: parsed completely (also a text or binary log that stops before full time,
+//! which is said); 1: parsed up to an error (a JSON log whose array is never closed is
+//! "incomplete"); 2: nothing could be read.
 
-use pitchside_shared::{parse_log, LogError, Match};
-use relay::inspect::{error_json, summarize};
+use pitchside_shared::{LogError, Side};
+use relay::inspect::{error_json, inspect_reader, Report};
 use serde_json::{json, Value};
 use std::process::ExitCode;
 
-const USAGE: &str = "USAGE: pitchside-inspect FILE [--json]";
+const USAGE: &str = "USAGE: pitchside-inspect FILE [--json] [--events]
+
+  --json    print the summary as one JSON object (events included)
+  --events  list the match events (goals, fouls, cards, set pieces, …)";
 
 fn main() -> ExitCode {
     let mut path = None;
     let mut as_json = false;
+    let mut list_events = false;
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
             "--json" => as_json = true,
+            "--events" => list_events = true,
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return ExitCode::SUCCESS;
@@ -30,42 +39,42 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
-    let bytes = match std::fs::read(&path) {
-        Ok(b) => b,
+    let report = match std::fs::File::open(&path).and_then(inspect_reader) {
+        Ok(r) => r,
         Err(e) => {
             let msg = format!("cannot read the file: {e}");
-            report_failure(&path, &Match::default(), &msg, None, as_json);
+            report_failure(&path, &empty_report(), &msg, None, as_json);
             return ExitCode::from(2);
         }
     };
-    let m = parse_log(&bytes);
-    let nothing = m.frames.is_empty() && m.messages.is_empty() && m.server_param.is_none();
-    if nothing {
-        let msg = m
+    if !report.anything {
+        let msg = report
             .error
             .as_ref()
             .map_or_else(|| "no records".to_owned(), ToString::to_string);
-        report_failure(&path, &m, &msg, m.error.as_ref(), as_json);
+        report_failure(&path, &report, &msg, report.error.as_ref(), as_json);
         return ExitCode::from(2);
     }
-    let summary = summarize(&m);
     if as_json {
-        println!("{summary}");
+        println!("{}", report.to_json());
     } else {
-        print_human(&path, &summary);
+        print_human(&path, &report, list_events);
     }
-    if m.error.is_some() {
+    if report.error.is_some() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }
 }
 
-/// Nothing could be read: with `--json` still the whole object (every key present, so a script
-/// reading many files needs no special case), with the reason in `error`.
-fn report_failure(path: &str, m: &Match, msg: &str, e: Option<&LogError>, as_json: bool) {
+fn empty_report() -> Report {
+    relay::inspect::inspect_bytes(&[])
+}
+
+/// Nothing could be read: with `--json` still the whole object, with the reason in `error`.
+fn report_failure(path: &str, report: &Report, msg: &str, e: Option<&LogError>, as_json: bool) {
     if as_json {
-        let mut summary = summarize(m);
+        let mut summary = report.to_json();
         summary["error"] = e.map_or_else(|| json!({"message": msg}), error_json);
         println!("{summary}");
     } else {
@@ -73,28 +82,22 @@ fn report_failure(path: &str, m: &Match, msg: &str, e: Option<&LogError>, as_jso
     }
 }
 
-fn print_human(path: &str, s: &Value) {
+fn print_human(path: &str, r: &Report, list_events: bool) {
+    let s = r.to_json();
     let name = |v: &Value| v.as_str().unwrap_or("(none)").to_owned();
     println!("file:        {path}");
     println!(
         "version:     {}{}",
         s["version"],
-        if s["compressed"] == json!(true) {
-            " (gzip)"
-        } else {
-            ""
-        }
+        if r.compressed { " (gzip)" } else { "" }
     );
-    println!(
-        "shows:       {} ({} distinct cycles)",
-        s["shows"], s["cycles"]
-    );
+    println!("shows:       {} ({} distinct cycles)", r.shows, r.cycles);
     println!(
         "teams:       {} vs {}",
         name(&s["teams"][0]),
         name(&s["teams"][1])
     );
-    print!("final score: {} - {}", s["score"][0], s["score"][1]);
+    print!("final score: {} - {}", r.teams[0].score, r.teams[1].score);
     if let Some(p) = s["penalties"].as_array() {
         print!(" (penalties {}-{}, missed {}-{})", p[0], p[2], p[1], p[3]);
     }
@@ -115,8 +118,30 @@ fn print_human(path: &str, s: &Value) {
             goals.join(", ")
         }
     );
-    println!("messages:    {}", s["messages"]);
-    match s["error"]["message"].as_str() {
+    println!("messages:    {}", r.messages);
+    if list_events {
+        println!("events:      {}", r.events.len());
+        let team = |side: Option<Side>| match side {
+            Some(side) => name(&s["teams"][side.index()]),
+            None => String::new(),
+        };
+        for e in &r.events {
+            let player = e.player.map_or(String::new(), |u| format!(" {u}"));
+            println!(
+                "  {:>6}  {:<26} {}{}",
+                e.cycle,
+                e.kind.label(),
+                team(e.side),
+                player
+            );
+        }
+    } else {
+        println!("events:      {} (--events lists them)", r.events.len());
+    }
+    if let Some(note) = r.end.note() {
+        println!("note:        {note}");
+    }
+    match &r.error {
         Some(e) => println!("error:       {e}"),
         None => println!("error:       none, parsed completely"),
     }

@@ -44,7 +44,7 @@ pub(super) fn parse(bytes: &[u8]) -> Option<Match> {
             let res = second
                 .feed(tail, &mut records)
                 .and_then(|_| second.finish(&mut records));
-            (records, res)
+            (records, res, second.saw_show)
         });
         let mut first = LogDecoder::new();
         let mut records = Vec::new();
@@ -52,7 +52,7 @@ pub(super) fn parse(bytes: &[u8]) -> Option<Match> {
         // A panicking half leaves the caller to the single pass.
         worker.join().ok().map(|tail| ((first, records, res), tail))
     });
-    let ((first, head_records, head_result), (tail_records, tail_result)) = joined?;
+    let ((first, head_records, head_result), (tail_records, tail_result, tail_saw_show)) = joined?;
 
     let mut m = Match::default();
     m.frames.reserve(bytes.len() / 4096);
@@ -68,21 +68,28 @@ pub(super) fn parse(bytes: &[u8]) -> Option<Match> {
     for r in tail_records {
         m.push(r);
     }
-    m.error = tail_result
-        .err()
-        .map(|e| shift_lines(e, first.line.saturating_sub(1)));
+    m.error = tail_result.err().map(|e| {
+        let e = shift_lines(e, first.line.saturating_sub(1));
+        match e {
+            // The second half had no show of its own: the log stops where the first did.
+            LogError::Incomplete { at, .. } if !tail_saw_show => LogError::Incomplete {
+                at,
+                cycle: first.last_time,
+            },
+            e => e,
+        }
+    });
     Some(m)
 }
 
 /// The play mode and teams in force at the end of `head`: its last `playmode` and `team`
 /// records, parsed. Defaults when there are none, as at the start of a log.
 fn state_at_end(version: LogVersion, head: &[u8]) -> (PlayMode, [Team; 2]) {
-    let (mode_key, team_key): (&[u8], &[u8]) =
-        if matches!(version, LogVersion::Json | LogVersion::Json18) {
-            (b"\n{\"playmode\"", b"\n{\"team\"")
-        } else {
-            (b"\n(playmode ", b"\n(team ")
-        };
+    let (mode_key, team_key): (&[u8], &[u8]) = if version.is_json() {
+        (b"\n{\"playmode\"", b"\n{\"team\"")
+    } else {
+        (b"\n(playmode ", b"\n(team ")
+    };
     let mut mode = PlayMode::NULL;
     let mut teams = <[Team; 2]>::default();
     for key in [mode_key, team_key] {
@@ -92,7 +99,7 @@ fn state_at_end(version: LogVersion, head: &[u8]) -> (PlayMode, [Team; 2]) {
         let line = &head[at + 1..];
         let line = &line[..memchr_nl(line).unwrap_or(line.len())];
         let mut out = Vec::new();
-        let parsed = if matches!(version, LogVersion::Json | LogVersion::Json18) {
+        let parsed = if version.is_json() {
             crate::json::parse_log_line(line, &mut out).is_ok()
         } else {
             crate::text::parse_record(line, &mut out).is_ok()
@@ -140,6 +147,10 @@ fn shift_lines(e: LogError, by: u64) -> LogError {
         LogError::UnsupportedJson18 { at, detail } => LogError::UnsupportedJson18 {
             at: shift(at),
             detail,
+        },
+        LogError::Incomplete { at, cycle } => LogError::Incomplete {
+            at: shift(at),
+            cycle,
         },
         other => other,
     }
