@@ -6,6 +6,7 @@
 //! One browser for the file. Needs `dist/` built (scripts/test.sh builds it).
 
 use fantoccini::key::Key;
+use fantoccini::Locator;
 use pitchside_tests::browser::Browser;
 use pitchside_tests::static_server::StaticServer;
 use pitchside_tests::{fixtures, relay_harness};
@@ -128,6 +129,41 @@ async fn links_open_logs_and_cycles_and_keep_the_operator_key_out() {
     );
     assert!(err.contains("drop it on the page"), "{err}");
     b.screenshot("link-log-cors").await;
+
+    // Logs that stop early. A JSON log whose array is never closed (the server was killed):
+    // every complete frame plays and the page says where it stops.
+    let json = fixtures::read("logs/short-json/20261122132746-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz");
+    let cut = std::env::temp_dir().join(format!("pitchside-incomplete-{}.rcg", std::process::id()));
+    std::fs::write(&cut, &json[..json.len() / 2]).unwrap();
+    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
+    input.send_keys(&cut.display().to_string()).await.unwrap();
+    let err = b
+        .wait_text("#error", "the incomplete log explained", |t| {
+            t.contains("incomplete")
+        })
+        .await;
+    assert!(err.contains("incomplete: the log stops at cycle "), "{err}");
+    b.screenshot("file-incomplete-json").await;
+    // A text log that stops at a line before time over: no error, but the page says so.
+    let text = fixtures::read(fixtures::SHORT_V6);
+    let mut end = text.len() / 2;
+    while text[end - 1] != b'\n' {
+        end -= 1;
+    }
+    let early = std::env::temp_dir().join(format!("pitchside-early-{}.rcg", std::process::id()));
+    std::fs::write(&early, &text[..end]).unwrap();
+    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
+    input.send_keys(&early.display().to_string()).await.unwrap();
+    let note = b
+        .wait_text("#notice", "the early end noted", |t| {
+            t.contains("before full time")
+        })
+        .await;
+    assert!(note.contains("the log ends at cycle "), "{note}");
+    assert_eq!(b.text("#error").await, "", "stopping early is no error");
+    b.screenshot("file-ends-early").await;
+    let _ = std::fs::remove_file(cut);
+    let _ = std::fs::remove_file(early);
 
     // A link to a cycle: the full game opens there, paused, with the operator's key in the
     // fragment, which the page reads but never writes back.

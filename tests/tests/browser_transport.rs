@@ -200,6 +200,54 @@ async fn transport_moves_time_as_asked_settings_persist_and_exports_save() {
     assert_eq!(autoplay.as_deref(), Some("false"));
     b.click("#settings-toggle").await;
 
+    // G visits every goal of the game on its first cycle; Shift+G goes back.
+    let mut goals = Vec::new();
+    for _ in 0..5 {
+        let before = b.text("#cycle").await;
+        b.keys("g").await;
+        let now = b
+            .wait_text("#cycle", "the next goal", |t| t != before)
+            .await;
+        assert_eq!(b.text("#playmode").await.split(' ').next(), Some("goal"));
+        goals.push(now.parse::<u32>().unwrap());
+    }
+    assert_eq!(goals, [272, 1863, 3166, 3456, 4871]);
+    b.keys(&format!("{}g", Key::Shift)).await;
+    b.wait_text("#cycle", "the previous goal", |t| t == "3456")
+        .await;
+    // The events list: each goal is there, and a click goes to its cycle.
+    let listed = b
+        .eval(
+            "return [...document.querySelectorAll('#events li.goal')].map(li => +li.dataset.cycle)",
+        )
+        .await;
+    assert_eq!(listed, serde_json::json!([272, 1863, 3166, 3456, 4871]));
+    b.click("#events li.goal[data-cycle='1863'] button").await;
+    b.wait_text("#cycle", "the clicked goal", |t| t == "1863")
+        .await;
+    // N moves to the next event after the goal (its kick-off).
+    b.keys("n").await;
+    b.wait_text("#playmode", "the kick-off after the goal", |t| {
+        t.starts_with("kick off")
+    })
+    .await;
+    // Statistics up to the frame on screen, with the definitions.
+    b.click("#stats-toggle").await;
+    let possession = b
+        .wait_text("#stat-possession", "possession figures", |t| {
+            t.contains('%')
+        })
+        .await;
+    eprintln!("possession at {}: {possession}", b.text("#cycle").await);
+    assert_eq!(
+        b.eval("return document.querySelectorAll('.definitions dt').length")
+            .await,
+        serde_json::json!(9)
+    );
+    b.screenshot("events-and-stats").await;
+    b.click("#events-toggle").await;
+    b.screenshot("stats").await;
+
     // Exports: the frame as a PNG, 30 cycles at 4× as a WebM, both saved as non-empty files.
     b.click("button.speed[data-speed='4']").await;
     b.click("#export-toggle").await;

@@ -5,6 +5,7 @@
 //! need Shift depends on the keyboard layout.
 
 use crate::state::{Monitor, Overlay};
+use crate::ui::events::{self, Which};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -30,6 +31,10 @@ pub enum Action {
     Help,
     /// Closes whatever overlay or panel is on top.
     Close,
+    NextGoal,
+    PreviousGoal,
+    NextEvent,
+    PreviousEvent,
 }
 
 /// A key (as `KeyboardEvent.key` names it), whether Shift is held, and what it does.
@@ -91,6 +96,34 @@ pub const SHORTCUTS: &[Shortcut] = &[
         action: Action::Last,
         label: "End",
         help: "last frame (live: back to live)",
+    },
+    Shortcut {
+        key: "g",
+        shift: false,
+        action: Action::NextGoal,
+        label: "G",
+        help: "next goal",
+    },
+    Shortcut {
+        key: "g",
+        shift: true,
+        action: Action::PreviousGoal,
+        label: "Shift+G",
+        help: "previous goal",
+    },
+    Shortcut {
+        key: "n",
+        shift: false,
+        action: Action::NextEvent,
+        label: "N",
+        help: "next event (of the kinds shown)",
+    },
+    Shortcut {
+        key: "n",
+        shift: true,
+        action: Action::PreviousEvent,
+        label: "Shift+N",
+        help: "previous event",
     },
     Shortcut {
         key: "r",
@@ -203,6 +236,10 @@ pub fn run(m: Monitor, action: Action) {
         Action::OpenPanel => m.toggle_overlay(Overlay::Open),
         Action::Help => m.toggle_overlay(Overlay::Help),
         Action::Close => m.overlay.set(Overlay::None),
+        Action::NextGoal => events::jump(m, Which::Goals, true),
+        Action::PreviousGoal => events::jump(m, Which::Goals, false),
+        Action::NextEvent => events::jump(m, Which::Shown, true),
+        Action::PreviousEvent => events::jump(m, Which::Shown, false),
     }
 }
 
@@ -213,6 +250,7 @@ pub fn listen(m: Monitor) {
             t.dyn_ref::<web_sys::HtmlInputElement>()
                 .is_some_and(|i| i.type_() != "range" && i.type_() != "checkbox")
                 || t.dyn_ref::<web_sys::HtmlTextAreaElement>().is_some()
+                || t.dyn_ref::<web_sys::HtmlSelectElement>().is_some()
         });
         if typing || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
             return;
@@ -248,6 +286,9 @@ mod tests {
         assert_eq!(lookup("?", true), Some(Action::Help));
         assert_eq!(lookup("?", false), Some(Action::Help));
         assert_eq!(lookup("]", true), Some(Action::Faster));
+        assert_eq!(lookup("G", true), Some(Action::PreviousGoal));
+        assert_eq!(lookup("g", false), Some(Action::NextGoal));
+        assert_eq!(lookup("N", true), Some(Action::PreviousEvent));
         for s in SHORTCUTS {
             assert!(!s.help.is_empty() && !s.label.is_empty());
             assert_eq!(

@@ -15,8 +15,8 @@
 //! - [`settings`]: the user's settings, saved in the browser.
 //! - [`field`]: pitch geometry and the field-to-canvas conversion.
 //! - [`paint`]: painting a frame on the canvas.
-//! - [`ui`]: one component per panel (score bar, status, canvas, transport and timeline, open,
-//!   export, help, settings).
+//! - [`ui`]: one component per panel (score bar, status, canvas, transport and timeline with
+//!   event markers, events list, statistics, open, export, help, settings).
 //! - this file: the [`App`] component, which lays the panels out.
 
 pub mod export;
@@ -35,11 +35,13 @@ pub mod ui;
 use leptos::prelude::*;
 use state::{Monitor, Overlay};
 use ui::canvas::FieldCanvas;
+use ui::events::EventList;
 use ui::export::ExportPanel;
 use ui::help::Help;
 use ui::open::{FileInput, OpenPanel};
 use ui::scorebar::ScoreBar;
 use ui::settings::{SettingsPanel, SettingsToggle};
+use ui::stats::StatsPanel;
 use ui::status::Status;
 use ui::transport::CopyLink;
 use ui::transport::Transport;
@@ -100,9 +102,16 @@ pub fn App() -> impl IntoView {
         >
             <ScoreBar/>
             <Status/>
-            <FieldCanvas/>
+            // The field and the panels side by side on wide screens, stacked on narrow ones.
+            <div class="field-row">
+                <FieldCanvas/>
+                <div class="panels">
+                    <EventList/>
+                    <StatsPanel/>
+                </div>
+            </div>
             <Transport/>
-            <div class="panels">
+            <div class="toolbar">
                 <button id="open-toggle" class="panel-toggle" title="Open a log (O)" on:click=move |_| m.toggle_overlay(Overlay::Open)>
                     "Open…"
                 </button>

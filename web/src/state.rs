@@ -5,6 +5,8 @@ use crate::settings::Settings;
 use crate::timeline::{CycleIndex, Direction};
 use leptos::prelude::*;
 use pitchside_shared::log::Match;
+use pitchside_shared::params::MatchParams;
+use pitchside_shared::stats::Stats;
 use pitchside_shared::{Frame, Record};
 
 /// Where the frames on screen come from.
@@ -67,6 +69,9 @@ pub struct Monitor {
     /// What the badge says about the source, e.g. "Replay of … (no live server)".
     pub source: RwSignal<String>,
     pub error: RwSignal<Option<String>>,
+    /// Something worth knowing about the match on screen that is no error, e.g. a log that
+    /// ends before full time.
+    pub notice: RwSignal<Option<String>>,
     pub progress: RwSignal<Option<String>>,
     /// Opening a file: ms from the file being handed to the page to the first frame drawn,
     /// and to all frames parsed. Read by the browser benchmark.
@@ -92,6 +97,9 @@ pub struct Monitor {
     pub load_fraction: RwSignal<Option<f64>>,
     /// The panel or overlay open over the page.
     pub overlay: RwSignal<Overlay>,
+    /// The match's events and statistics, computed by the library as frames arrive (for a
+    /// live match and a log alike); `None` before the first frame. Follows `count`.
+    pub analysis: StoredValue<Option<Stats>>,
 }
 
 impl Monitor {
@@ -106,6 +114,7 @@ impl Monitor {
             mode: RwSignal::new(Mode::Live),
             source: RwSignal::new("connecting to the relay…".into()),
             error: RwSignal::new(None),
+            notice: RwSignal::new(None),
             progress: RwSignal::new(None),
             timings: RwSignal::new(None),
             settings: RwSignal::new(crate::settings::load()),
@@ -116,6 +125,7 @@ impl Monitor {
             loading: RwSignal::new(false),
             load_fraction: RwSignal::new(None),
             overlay: RwSignal::new(Overlay::None),
+            analysis: StoredValue::new(None),
         }
     }
 
@@ -123,6 +133,7 @@ impl Monitor {
     pub fn clear(&self) {
         self.game.set_value(Match::default());
         self.cycles.update_value(CycleIndex::clear);
+        self.analysis.set_value(None);
         self.count.set(0);
         self.index.set(0);
         self.revision.update(|r| *r += 1);
@@ -143,6 +154,7 @@ impl Monitor {
                     g.push(r);
                 }
             });
+            self.analyse(g);
             len = g.frames.len();
         });
         if other {
@@ -155,6 +167,21 @@ impl Monitor {
             }
             self.resolve_pending();
         }
+    }
+
+    /// Brings the events and statistics up to the match's frames. They start with the first
+    /// frame, when the parameters (kickable areas, ball decay) have arrived: every source
+    /// sends them before its shows.
+    fn analyse(&self, g: &Match) {
+        self.analysis.update_value(|a| {
+            if g.frames.is_empty() {
+                return;
+            }
+            let stats = a.get_or_insert_with(|| Stats::new(MatchParams::of_match(g)));
+            for f in g.frames.iter().skip(stats.frames()) {
+                stats.push(f);
+            }
+        });
     }
 
     /// Jumps to the cycle a link asked for, once it has arrived.
@@ -200,6 +227,8 @@ impl Monitor {
                 ix.push(f.time);
             }
         });
+        self.analysis.set_value(None);
+        self.analyse(&game);
         self.game.set_value(game);
         self.count.set(len);
         self.revision.update(|r| *r += 1);

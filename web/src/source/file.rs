@@ -66,6 +66,7 @@ fn begin(m: Monitor, name: &str, log_url: Option<String>) -> u64 {
     m.mode.set(Mode::File);
     m.follow.set(false);
     m.error.set(None);
+    m.notice.set(None);
     m.timings.set(None);
     m.clear();
     m.log_url.set(log_url);
@@ -406,13 +407,28 @@ impl Run {
         }
         let version = decoder
             .version()
-            .map(|v| format!("v{v}"))
+            .map(|v| match v.number() {
+                Some(n) => format!("v{n}"),
+                None => v.to_string().to_uppercase(),
+            })
             .unwrap_or_default();
         let whence = url.as_deref().unwrap_or(&name);
         match result {
             Ok(()) => {
                 m.progress.set(Some(format!(
                     "{n} frames, log {version}, read in {ms:.0} ms"
+                )));
+                // A text or binary log that stops before time over is no error, but the user
+                // should know the match did not end there.
+                if let Some(note) = m.game.with_value(|g| g.end.note()) {
+                    m.notice.set(Some(format!("{name}: {note}.")));
+                }
+            }
+            Err(e @ LogError::Incomplete { .. }) if n > 0 => {
+                m.progress.set(Some(format!("{n} frames, log {version}")));
+                m.error.set(Some(format!(
+                    "{name}: {e}. Every complete frame before that is shown (the server \
+                     stopped before it closed the log)."
                 )));
             }
             Err(e) if n == 0 => {

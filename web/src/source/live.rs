@@ -151,6 +151,7 @@ pub fn resume(m: Monitor) {
     m.loading.set(false);
     m.load_fraction.set(None);
     m.error.set(None);
+    m.notice.set(None);
     m.progress.set(None);
     m.source.set("connecting to the relay…".into());
     FAILURES.with(|f| f.set(0));

@@ -13,7 +13,7 @@ pub fn file_name(url: &str) -> String {
         .rsplit('/')
         .next()
         .filter(|s| !s.is_empty())
-        .map(|s| crate::link::percent_decode(s))
+        .map(crate::link::percent_decode)
         .unwrap_or_else(|| url.to_owned())
 }
 

@@ -1,19 +1,9 @@
-//! Event markers on the timeline, placed by cycle over the seek slider; a click jumps to the
-//! event's first cycle.
+//! Event markers on the timeline, placed by cycle under the seek slider, coloured by kind and
+//! team, each with its event in words as a tooltip; a click jumps to the event's first frame.
 
 use crate::state::Monitor;
+use crate::ui::events::side_class;
 use leptos::prelude::*;
-use pitchside_shared::Side;
-
-/// One marker: where, what, and how it reads in its tooltip.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Marker {
-    pub cycle: u32,
-    /// Stable kind id, used as a CSS class (`goal`, `foul`, …).
-    pub kind: &'static str,
-    pub side: Option<Side>,
-    pub title: String,
-}
 
 /// Where a cycle sits along a slider covering `first..=last`, in percent.
 pub fn position(cycle: u32, first: u32, last: u32) -> f64 {
@@ -23,58 +13,35 @@ pub fn position(cycle: u32, first: u32, last: u32) -> f64 {
     (f64::from(cycle.saturating_sub(first)) / f64::from(last - first) * 100.0).clamp(0.0, 100.0)
 }
 
-/// The markers of the match on screen.
-fn markers(m: Monitor) -> Vec<Marker> {
-    m.game.with_value(|g| {
-        g.goals()
-            .into_iter()
-            .map(|(cycle, side)| Marker {
-                cycle,
-                kind: "goal",
-                side: Some(side),
-                title: format!("cycle {cycle}: goal {}", side.letter()),
-            })
-            .collect()
-    })
-}
-
 #[component]
 pub fn Markers(range: Memo<(u32, u32)>) -> impl IntoView {
     let m = expect_context::<Monitor>();
-    let list = Memo::new(move |_| {
-        m.count.track();
-        m.revision.track();
-        if m.settings.with(|s| s.timeline.markers) {
-            markers(m)
-        } else {
-            Vec::new()
-        }
-    });
+    let events = crate::ui::events::events_memo(m);
+    let on = move || m.settings.with(|s| s.timeline.markers);
     view! {
-        <div class="markers" aria-hidden="true">
+        <div class="markers" id="markers">
             {move || {
+                if !on() {
+                    return Vec::new();
+                }
                 let (first, last) = range.get();
-                list.get()
+                events
+                    .get()
                     .into_iter()
-                    .map(|mk| {
-                        let side = match mk.side {
-                            Some(Side::Left) => "left",
-                            Some(Side::Right) => "right",
-                            None => "",
-                        };
-                        let cycle = mk.cycle;
+                    .map(|e| {
+                        let frame = e.frame;
                         view! {
                             <button
-                                class=format!("marker {} {side}", mk.kind)
-                                style=format!("left: {:.3}%", position(mk.cycle, first, last))
-                                title=mk.title
-                                data-cycle=cycle.to_string()
+                                class=format!("marker {} {}", e.kind, side_class(e.side))
+                                style=format!("left: {:.3}%", position(e.cycle, first, last))
+                                title=format!("{}: {}", e.cycle, e.text)
+                                data-cycle=e.cycle.to_string()
                                 tabindex="-1"
-                                on:click=move |_| m.seek_cycle(cycle)
+                                on:click=move |_| m.seek(frame)
                             ></button>
                         }
                     })
-                    .collect_view()
+                    .collect::<Vec<_>>()
             }}
         </div>
     }

@@ -2,12 +2,14 @@
 //! the context the [`crate::App`] provides.
 
 pub mod canvas;
+pub mod events;
 pub mod export;
 pub mod help;
 pub mod markers;
 pub mod open;
 pub mod scorebar;
 pub mod settings;
+pub mod stats;
 pub mod status;
 pub mod time_settings;
 pub mod transport;

@@ -26,6 +26,12 @@ pub fn Status() -> impl IntoView {
                 <span id="progress" class="progress">{move || m.progress.get().unwrap_or_default()}</span>
             </span>
         </div>
+        <Show when=move || m.notice.get().is_some()>
+            <div id="notice" class="notice" role="status">
+                <span>{move || m.notice.get().unwrap_or_default()}</span>
+                <button class="dismiss" title="Dismiss" on:click=move |_| m.notice.set(None)>"×"</button>
+            </div>
+        </Show>
         <Show when=move || m.error.get().is_some()>
             <div id="error" class="error" role="alert">
                 <span>{move || m.error.get().unwrap_or_default()}</span>

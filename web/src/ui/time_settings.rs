@@ -4,6 +4,7 @@
 use crate::settings::Settings;
 use crate::state::Monitor;
 use crate::timeline::{speed_label, SPEEDS};
+use crate::ui::events::KINDS;
 use leptos::prelude::*;
 
 /// A checkbox bound to one boolean setting.
@@ -70,6 +71,32 @@ pub fn TimelineSection() -> impl IntoView {
             {checkbox(m, "setting-markers", "event markers on the timeline", |s| s.timeline.markers, |s, v| s.timeline.markers = v)}
             {checkbox(m, "setting-events-panel", "list of events", |s| s.timeline.events_panel, |s, v| s.timeline.events_panel = v)}
             {checkbox(m, "setting-stats-panel", "match statistics", |s| s.timeline.stats_panel, |s, v| s.timeline.stats_panel = v)}
+        </fieldset>
+        <fieldset id="event-kinds">
+            <legend>"Events shown (list, timeline, N)"</legend>
+            {KINDS
+                .iter()
+                .map(|&(id, label)| view! {
+                    <label class="setting">
+                        <input
+                            type="checkbox"
+                            data-kind=id
+                            prop:checked=move || m.settings.with(|s| !s.timeline.hidden_kinds.iter().any(|k| k == id))
+                            on:change=move |ev| {
+                                let on = crate::ui::settings::event_input(&ev).is_some_and(|i| i.checked());
+                                m.settings.update(|s| {
+                                    s.timeline.hidden_kinds.retain(|k| k != id);
+                                    if !on {
+                                        s.timeline.hidden_kinds.push(id.to_owned());
+                                    }
+                                });
+                            }
+                        />
+                        <span class=format!("event {id}")><span class="swatch"></span></span>
+                        {label}
+                    </label>
+                })
+                .collect_view()}
         </fieldset>
     }
 }
