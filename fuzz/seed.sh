@@ -30,4 +30,7 @@ for f in sorted(fx.glob("captures/*/*.dgrams.gz")):
             (out / f"{f.name}-{i}").write_bytes(d)
         i += 1
 PY
-echo "corpus: $(ls "$here/corpus/log_decoder" | wc -l) logs, $(ls "$here/corpus/datagram" | wc -l) datagrams, $(ls "$here/corpus/analysis" | wc -l) analysis"
+# Wire packets of real logs, written by the wire tests in the fuzz target's framing.
+mkdir -p "$here/corpus/wire"
+(cd "$here/.." && PITCHSIDE_WIRE_SEEDS="$here/corpus/wire" cargo test -q -p pitchside-shared --test wire write_fuzz_seeds >/dev/null)
+echo "corpus: $(ls "$here/corpus/log_decoder" | wc -l) logs, $(ls "$here/corpus/datagram" | wc -l) datagrams, $(ls "$here/corpus/wire" | wc -l) wire streams, $(ls "$here/corpus/analysis" | wc -l) analysis"

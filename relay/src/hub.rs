@@ -1,188 +1,430 @@
-//! One task's worth of state per match: the history a late joiner needs and the live
-//! broadcast, behind one lock so that a joiner gets the snapshot and its subscription in one
-//! step: nothing is lost between them and nothing is sent twice.
+//! One match's shared state: its history, its live stream, and what `/api` and `/metrics`
+//! say about it.
+//!
+//! Only the match's own task writes here (through [`Hub::publish`] and the notice methods);
+//! spectators read. Everything is encoded once, at publish time, and shared as `Bytes`.
+//! Joining takes the history snapshot and the live subscription under the same lock as
+//! publishing, so a joiner gets every item exactly once: what was published before it joined
+//! is in the snapshot, what comes after arrives live.
+//!
+//! The live stream is a bounded broadcast ring of [`Item`]s. A spectator that falls more than
+//! the ring behind is moved ahead by the broadcast; it then fetches the items it must never
+//! miss (notices, parameters, messages, team graphics: everything but frames) from a second,
+//! longer log kept here, and resumes with the next frame's keyframe. Memory per match is thus
+//! bounded by the ring, that log and the history cap, however slow spectators are.
 
-use axum::body::Bytes;
-use pitchside_shared::feed::{FeedSource, Notice};
+use crate::history::History;
+use bytes::Bytes;
+use chrono::{DateTime, Local};
+use pitchside_shared::feed::FeedSource;
+use pitchside_shared::wire::{self, Encoder, Notice};
+use pitchside_shared::{PlayMode, Record, Team};
 use std::collections::VecDeque;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::broadcast;
 
-/// How many events a spectator may fall behind before it is skipped forward.
-const CHANNEL_CAPACITY: usize = 1024;
-/// History kept for late joiners. A whole 6000-cycle v5 game is ~20 MB of shows; beyond this
-/// cap the oldest shows are dropped (parameters and team graphics are always kept).
-const HISTORY_CAP_BYTES: usize = 96 << 20;
+/// Items other than frames kept for spectators that lag: far more than a match produces
+/// between two frames (a `record_messages` log has ~40 msgs per cycle).
+const IMPORTANT_CAP: usize = 8192;
 
-/// What spectators receive.
-#[derive(Clone, Debug)]
-pub enum Event {
-    Notice(Notice),
-    Datagram(Bytes),
+/// One thing to send live, numbered in publishing order.
+#[derive(Debug)]
+pub struct Item {
+    pub index: u64,
+    pub body: Body,
 }
 
-/// What a datagram is, for history keeping.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// Sent once at connection (parameters) or once per match (team graphics): always kept.
-    Header,
-    /// `server_param`: starts the header of a new connection, hence a new match.
-    ServerParam,
-    /// A show or anything else that happens during the match.
-    Play,
+#[derive(Debug)]
+pub enum Body {
+    /// A frame: `delta` applies to the previous frame, `key` stands alone.
+    Frame { delta: Bytes, key: Bytes },
+    /// Anything else (notices, records packets): never skipped.
+    Packet(Bytes),
+}
+
+/// Counters for `/metrics`, updated without the lock.
+#[derive(Default)]
+pub struct Stats {
+    pub spectators: AtomicUsize,
+    pub joins: AtomicU64,
+    pub datagrams_in: AtomicU64,
+    pub ignored_in: AtomicU64,
+    pub frames_in: AtomicU64,
+    pub frames_out: AtomicU64,
+    pub bytes_out: AtomicU64,
+    pub lag_skips: AtomicU64,
+    pub skipped_frames: AtomicU64,
+    pub closed_slow: AtomicU64,
+}
+
+/// What `/api/matches` says about a match.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Summary {
+    pub name: String,
+    pub source: FeedSource,
+    pub label: String,
+    pub teams: [Option<String>; 2],
+    pub score: [u32; 2],
+    /// Penalty shoot-out goals, once one started.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub penalties: Option<[u32; 2]>,
+    pub cycle: u32,
+    pub playmode: &'static str,
+    pub spectators: usize,
+    /// Frames of this match the relay holds (for seeking).
+    pub frames: u32,
+    /// Number of the current match since the relay started.
+    pub match_number: u32,
+}
+
+/// A joiner's starting point: packets to send in order, then the live items from `next`.
+pub struct Subscription {
+    pub packets: Vec<Bytes>,
+    pub live: broadcast::Receiver<Arc<Item>>,
+    pub next: u64,
+}
+
+/// The important items a lagging spectator missed, or why it cannot have them.
+pub enum CatchUp {
+    Items(Vec<Arc<Item>>),
+    TooFarBehind,
 }
 
 struct State {
-    feed: Notice,
-    /// Everything since the connection began, in arrival order, so a late joiner sees exactly
-    /// what an early one saw.
-    history: VecDeque<(Kind, Bytes)>,
-    play_bytes: usize,
+    encoder: Encoder,
+    history: History,
+    important: VecDeque<Arc<Item>>,
+    /// Index below which important items were evicted.
+    important_floor: u64,
+    next: u64,
+    feed: (FeedSource, String),
+    match_number: u32,
+    started: Option<DateTime<Local>>,
+    /// The server's last error while not registered, shown to joiners too.
+    server_error: Option<(String, String)>,
+    last: Option<(u32, PlayMode, [Team; 2])>,
 }
 
 pub struct Hub {
+    pub name: String,
+    hello: Bytes,
     state: Mutex<State>,
-    tx: broadcast::Sender<Event>,
-}
-
-/// A spectator's starting point: what to send first, then the live stream.
-pub struct Subscription {
-    pub backlog: Vec<Event>,
-    pub live: broadcast::Receiver<Event>,
-}
-
-impl Default for Hub {
-    fn default() -> Self {
-        Self::new()
-    }
+    tx: broadcast::Sender<Arc<Item>>,
+    pub stats: Stats,
 }
 
 impl Hub {
-    pub fn new() -> Self {
-        let (tx, _) = broadcast::channel(CHANNEL_CAPACITY);
+    /// `ring`: live items a spectator may fall behind before it is moved ahead.
+    pub fn new(name: &str, history_cap: usize, ring: usize) -> Hub {
+        let (tx, _) = broadcast::channel(ring.max(2));
         Hub {
+            name: name.to_owned(),
+            hello: Bytes::from(wire::hello_packet(env!("CARGO_PKG_VERSION"), name)),
             state: Mutex::new(State {
-                feed: Notice::Feed {
-                    source: FeedSource::Waiting,
-                    label: String::new(),
-                },
-                history: VecDeque::new(),
-                play_bytes: 0,
+                encoder: Encoder::new(),
+                history: History::new(history_cap),
+                important: VecDeque::new(),
+                important_floor: 0,
+                next: 0,
+                feed: (FeedSource::Waiting, String::new()),
+                match_number: 0,
+                started: None,
+                server_error: None,
+                last: None,
             }),
             tx,
+            stats: Stats::default(),
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
-        // A panic while holding the lock leaves consistent data (every update is one push).
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // Every update leaves the state consistent, so a panic elsewhere cannot spoil it.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    pub fn subscribe(&self) -> Subscription {
-        let st = self.lock();
-        let mut backlog = Vec::with_capacity(1 + st.history.len());
-        backlog.push(Event::Notice(st.feed.clone()));
-        backlog.extend(st.history.iter().map(|(_, b)| Event::Datagram(b.clone())));
-        let live = self.tx.subscribe();
-        drop(st);
-        Subscription { backlog, live }
-    }
-
-    /// Announces where frames come from now.
-    pub fn set_feed(&self, source: FeedSource, label: impl Into<String>) {
-        let notice = Notice::Feed {
-            source,
-            label: label.into(),
-        };
-        let mut st = self.lock();
-        if st.feed == notice {
-            return;
-        }
-        st.feed = notice.clone();
-        let _ = self.tx.send(Event::Notice(notice));
-    }
-
-    /// Forgets the current match; spectators are told to clear their view.
-    pub fn reset(&self) {
-        let mut st = self.lock();
-        st.history.clear();
-        st.play_bytes = 0;
-        let _ = self.tx.send(Event::Notice(Notice::Reset));
-    }
-
-    pub fn publish(&self, kind: Kind, datagram: Bytes) {
-        let mut st = self.lock();
-        if kind == Kind::ServerParam && !st.history.is_empty() {
-            st.history.clear();
-            st.play_bytes = 0;
-            let _ = self.tx.send(Event::Notice(Notice::Reset));
-        }
-        if kind == Kind::Play {
-            st.play_bytes += datagram.len();
-            while st.play_bytes > HISTORY_CAP_BYTES {
-                // Drop the oldest play datagram; parameters and team graphics stay.
-                match st.history.iter().position(|(k, _)| *k == Kind::Play) {
-                    Some(i) => {
-                        if let Some((_, old)) = st.history.remove(i) {
-                            st.play_bytes -= old.len();
-                        }
-                    }
-                    None => break,
+    fn send(&self, st: &mut State, body: Body) {
+        let item = Arc::new(Item {
+            index: st.next,
+            body,
+        });
+        st.next += 1;
+        if matches!(item.body, Body::Packet(_)) {
+            st.important.push_back(item.clone());
+            while st.important.len() > IMPORTANT_CAP {
+                if let Some(old) = st.important.pop_front() {
+                    st.important_floor = old.index + 1;
                 }
             }
         }
-        st.history.push_back((kind, datagram.clone()));
-        let _ = self.tx.send(Event::Datagram(datagram));
+        // No receivers is fine: nobody is watching yet.
+        let _ = self.tx.send(item);
     }
 
-    pub fn spectators(&self) -> usize {
-        self.tx.receiver_count()
+    fn notice(&self, st: &mut State, n: &Notice) {
+        self.send(st, Body::Packet(Bytes::from(wire::notice_packet(n))));
+    }
+
+    /// Says where frames come from; nothing is sent if that did not change.
+    pub fn set_feed(&self, source: FeedSource, label: impl Into<String>) {
+        let label = label.into();
+        let mut st = self.lock();
+        if st.feed.0 == source && st.feed.1 == label {
+            return;
+        }
+        st.feed = (source, label.clone());
+        if source == FeedSource::Live {
+            st.server_error = None;
+        }
+        self.notice(&mut st, &Notice::Feed { source, label });
+    }
+
+    /// The server answered with an error; `hint` tells people what to do.
+    pub fn server_error(&self, text: &str, hint: &str) {
+        let mut st = self.lock();
+        st.server_error = Some((text.to_owned(), hint.to_owned()));
+        self.notice(
+            &mut st,
+            &Notice::ServerError {
+                text: text.to_owned(),
+                hint: hint.to_owned(),
+            },
+        );
+    }
+
+    /// An operator acted on the match (issue 11's control endpoint uses this).
+    pub fn operator(&self, text: &str) {
+        let mut st = self.lock();
+        self.notice(
+            &mut st,
+            &Notice::Operator {
+                text: text.to_owned(),
+            },
+        );
+    }
+
+    /// Starts a new match: the history is dropped and every spectator is told.
+    pub fn new_match(&self) {
+        let mut st = self.lock();
+        self.begin(&mut st);
+    }
+
+    fn begin(&self, st: &mut State) {
+        st.encoder.reset();
+        st.history.clear();
+        st.match_number += 1;
+        st.started = Some(Local::now());
+        st.last = None;
+        let n = Notice::NewMatch {
+            number: st.match_number,
+        };
+        self.notice(st, &n);
+    }
+
+    /// True if nothing was recorded since the match began.
+    pub fn is_empty(&self) -> bool {
+        self.lock().history.is_empty()
+    }
+
+    /// When the current match began (its first datagram), for log file names.
+    pub fn started(&self) -> Option<DateTime<Local>> {
+        self.lock().started
+    }
+
+    /// Publishes the records of one datagram (or one step of a replay): encodes them once,
+    /// appends them to the history and sends them live. Frames go out one item each (so that
+    /// they can be skipped), everything else in as few packets as keeps the order.
+    pub fn publish(&self, records: &[Record]) {
+        if records.is_empty() {
+            return;
+        }
+        let mut st = self.lock();
+        if st.started.is_none() {
+            self.begin(&mut st);
+        }
+        let mut run = Vec::new();
+        for r in records {
+            let e = st.encoder.encode(r);
+            st.history.push(r, &e);
+            match (&e.key, r) {
+                (Some(key), Record::Show(f)) => {
+                    if !run.is_empty() {
+                        let p = wire::records_packet(&std::mem::take(&mut run));
+                        self.send(&mut st, Body::Packet(Bytes::from(p)));
+                    }
+                    st.last = Some((f.time, f.mode, f.teams.clone()));
+                    self.stats.frames_in.fetch_add(1, Ordering::Relaxed);
+                    let body = Body::Frame {
+                        delta: Bytes::from(wire::records_packet(&e.item)),
+                        key: Bytes::from(wire::records_packet(key)),
+                    };
+                    self.send(&mut st, body);
+                }
+                _ => run.extend_from_slice(&e.item),
+            }
+        }
+        if !run.is_empty() {
+            let p = wire::records_packet(&run);
+            self.send(&mut st, Body::Packet(Bytes::from(p)));
+        }
+    }
+
+    /// The hello, the state of the feed, the history, then live from the next item.
+    pub fn subscribe(&self) -> Subscription {
+        let mut st = self.lock();
+        let mut packets = vec![self.hello.clone()];
+        let notice = |n: Notice| Bytes::from(wire::notice_packet(&n));
+        packets.push(notice(Notice::Feed {
+            source: st.feed.0,
+            label: st.feed.1.clone(),
+        }));
+        if let Some((text, hint)) = &st.server_error {
+            packets.push(notice(Notice::ServerError {
+                text: text.clone(),
+                hint: hint.clone(),
+            }));
+        }
+        packets.push(notice(Notice::NewMatch {
+            number: st.match_number,
+        }));
+        packets.push(notice(Notice::Backlog {
+            frames: st.history.frames(),
+        }));
+        packets.extend(st.history.packets());
+        packets.push(notice(Notice::Live));
+        let live = self.tx.subscribe();
+        Subscription {
+            packets,
+            live,
+            next: st.next,
+        }
+    }
+
+    /// The history alone (for the `.rcg` download).
+    pub fn history_packets(&self) -> Vec<Bytes> {
+        self.lock().history.packets()
+    }
+
+    /// The items that are never skipped with an index in `from..to`.
+    pub fn catch_up(&self, from: u64, to: u64) -> CatchUp {
+        let st = self.lock();
+        if from < st.important_floor {
+            return CatchUp::TooFarBehind;
+        }
+        CatchUp::Items(
+            st.important
+                .iter()
+                .filter(|i| i.index >= from && i.index < to)
+                .cloned()
+                .collect(),
+        )
+    }
+
+    pub fn summary(&self) -> Summary {
+        let st = self.lock();
+        let (cycle, mode, teams) =
+            st.last
+                .clone()
+                .unwrap_or((0, PlayMode::NULL, Default::default()));
+        let penalties = (teams[0].penalty.is_some() || teams[1].penalty.is_some()).then(|| {
+            [
+                teams[0].penalty.map_or(0, |p| p.scored),
+                teams[1].penalty.map_or(0, |p| p.scored),
+            ]
+        });
+        Summary {
+            name: self.name.clone(),
+            source: st.feed.0,
+            label: st.feed.1.clone(),
+            teams: [teams[0].name.clone(), teams[1].name.clone()],
+            score: [teams[0].score, teams[1].score],
+            penalties,
+            cycle,
+            playmode: mode.name(),
+            spectators: self.stats.spectators.load(Ordering::Relaxed),
+            frames: st.history.frames(),
+            match_number: st.match_number,
+        }
+    }
+
+    /// Bytes of history held and frames dropped by the cap.
+    pub fn history_memory(&self) -> (usize, u32) {
+        let st = self.lock();
+        (st.history.memory(), st.history.dropped_frames())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pitchside_shared::wire::{Decoder, Event};
+    use pitchside_shared::Frame;
 
-    #[tokio::test]
-    async fn late_joiner_gets_history_then_live_without_gaps() {
-        let hub = Hub::new();
-        hub.publish(Kind::ServerParam, Bytes::from_static(b"(server_param)"));
-        hub.publish(Kind::Play, Bytes::from_static(b"1"));
-        let mut sub = hub.subscribe();
-        hub.publish(Kind::Play, Bytes::from_static(b"2"));
-        let backlog: Vec<_> = sub
-            .backlog
-            .iter()
-            .filter_map(|e| match e {
-                Event::Datagram(b) => Some(b.clone()),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(
-            backlog,
-            vec![
-                Bytes::from_static(b"(server_param)"),
-                Bytes::from_static(b"1")
-            ]
-        );
-        match sub.live.recv().await.unwrap() {
-            Event::Datagram(b) => assert_eq!(b, Bytes::from_static(b"2")),
-            e => panic!("unexpected {e:?}"),
+    fn frame(t: u32) -> Record {
+        Record::Show(Frame {
+            time: t,
+            ..Frame::default()
+        })
+    }
+
+    fn decode(packets: &[Bytes], d: &mut Decoder) -> Vec<Event> {
+        let mut out = Vec::new();
+        for p in packets {
+            d.decode(p, &mut out).unwrap();
         }
+        out
     }
 
     #[tokio::test]
-    async fn a_new_connection_resets_the_match() {
-        let hub = Hub::new();
-        hub.publish(Kind::ServerParam, Bytes::from_static(b"a"));
-        hub.publish(Kind::Play, Bytes::from_static(b"1"));
-        hub.publish(Kind::ServerParam, Bytes::from_static(b"b"));
-        let sub = hub.subscribe();
-        assert_eq!(
-            sub.backlog.len(),
-            2,
-            "feed notice and the new server_param only"
-        );
+    async fn a_joiner_gets_history_then_live_exactly_once() {
+        let hub = Hub::new("m", usize::MAX, 16);
+        for t in 0..600 {
+            hub.publish(&[frame(t)]);
+        }
+        let mut sub = hub.subscribe();
+        for t in 600..605 {
+            hub.publish(&[frame(t)]);
+        }
+        let mut d = Decoder::new();
+        let mut events = decode(&sub.packets, &mut d);
+        for _ in 0..5 {
+            let item = sub.live.recv().await.unwrap();
+            assert_eq!(item.index, sub.next);
+            sub.next += 1;
+            match &item.body {
+                Body::Frame { delta, .. } => d.decode(delta, &mut events).unwrap(),
+                Body::Packet(p) => d.decode(p, &mut events).unwrap(),
+            }
+        }
+        let times: Vec<u32> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Record(Record::Show(f)) => Some(f.time),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(times, (0..605).collect::<Vec<_>>());
+    }
+
+    #[tokio::test]
+    async fn a_lagging_spectator_can_fetch_what_it_must_not_miss() {
+        let hub = Hub::new("m", usize::MAX, 4);
+        let mut sub = hub.subscribe();
+        for t in 0..10 {
+            hub.publish(&[frame(t)]);
+        }
+        hub.new_match();
+        for t in 0..10 {
+            hub.publish(&[frame(t)]);
+        }
+        let Err(broadcast::error::RecvError::Lagged(_)) = sub.live.recv().await else {
+            panic!("the spectator lags");
+        };
+        let next = sub.live.recv().await.unwrap();
+        let CatchUp::Items(missed) = hub.catch_up(sub.next, next.index) else {
+            panic!("all important items are still there");
+        };
+        // The very first match's start, and the new match's.
+        assert_eq!(missed.len(), 2);
     }
 }

@@ -1,92 +1,186 @@
-//! The relay: registers with rcssserver as a monitor (or plays a log as if live) and relays
-//! every frame to any number of browsers over WebSocket, serving the web app beside it.
+//! The relay: registers with rcssserver as a monitor (or plays logs as if live) for any number
+//! of matches, and relays each to any number of browsers over WebSocket in the wire form of
+//! `pitchside_shared::wire`, serving the web app beside it.
 //!
 //! Layout:
-//! - [`hub`]: the one owner of a match's history and its broadcast to spectators.
-//! - [`inspect`]: the logfile summary of `pitchside-inspect`.
-//! - [`monitor`]: the UDP client that talks to rcssserver.
+//! - [`config`]: command line, environment and TOML config, merged into [`config::Settings`].
+//! - [`monitor`]: the UDP client that talks to rcssserver (every protocol, compression,
+//!   trust rules, operator commands, goodbye).
 //! - [`replay`]: a logfile played as a live match.
-//! - [`web`]: the HTTP routes: web app and spectator WebSocket.
+//! - [`publisher`]: where a match's source hands its records: hub and recorder.
+//! - [`hub`]: one match's history, live ring and statistics.
+//! - [`history`]: the compact, capped history in wire chunks.
+//! - [`spectator`]: one WebSocket: backlog, live, lag policy, send timeout.
+//! - [`recorder`]: ULG6 logs for `--record` and for downloads.
+//! - [`web`]: the HTTP routes.
+//! - [`inspect`]: the logfile summary of `pitchside-inspect`.
 //!
-//! [`run`] takes an already bound listener, so tests bind port 0 and learn the address.
+//! One task owns each match (its source: [`monitor::run`] or [`replay::run`]); it alone
+//! writes the match's [`hub::Hub`]. [`run`] takes an already bound listener, so tests bind
+//! port 0 and learn the address.
 
+pub mod config;
+pub mod history;
 pub mod hub;
 pub mod inspect;
 pub mod monitor;
+pub mod publisher;
+pub mod recorder;
 pub mod replay;
+pub mod spectator;
 pub mod web;
 
+use config::{Settings, SourceSpec};
 use hub::Hub;
-use std::net::SocketAddr;
-use std::path::PathBuf;
+use monitor::ControlRequest;
+use publisher::Publisher;
+use recorder::Recorder;
+use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
+use tokio::sync::{mpsc, watch};
 
-/// Where frames come from.
+/// One match's source, for embedding and tests: a shorthand for a [`config::MatchSpec`] named
+/// as the command line would name it.
 pub enum Source {
-    /// A live rcssserver at this address (its player port, normally 6000).
     Server(monitor::MonitorConfig),
-    /// A log played as if live, one show per `step`.
     Replay {
         script: replay::Script,
         step: Duration,
     },
 }
 
-pub struct Config {
-    pub source: Source,
-    /// The built web app (`trunk build` output).
-    pub dist: PathBuf,
+impl Source {
+    pub fn into_spec(self) -> config::MatchSpec {
+        match self {
+            Source::Server(mc) => config::MatchSpec {
+                name: config::name_from_address(&mc.address),
+                source: SourceSpec::Server(mc),
+            },
+            Source::Replay { script, step } => config::MatchSpec {
+                name: config::name_from_file(std::path::Path::new(&script.name)),
+                source: SourceSpec::Replay(replay::ReplayConfig {
+                    script: Arc::new(script),
+                    step,
+                    looping: true,
+                }),
+            },
+        }
+    }
 }
 
-/// Serves until `shutdown` completes.
+/// What the HTTP side holds of a match: its hub, and the way to send it operator commands
+/// (answered with an error for replays).
+pub struct MatchHandle {
+    pub hub: Arc<Hub>,
+    pub control: mpsc::Sender<ControlRequest>,
+    /// `live` or `replay`: how the match was configured.
+    pub kind: &'static str,
+}
+
+/// Kernel send buffer per connection. Linux grows a socket's buffer up to 4 MB on its own,
+/// which would let a slow spectator hide megabytes of backlog in the kernel (10,000 of them:
+/// gigabytes) and keep the relay from noticing that it lags. Fixed here, it is doubled by
+/// the kernel to 128 KB: a second of frames, or a few history chunks.
+const SEND_BUFFER: usize = 64 << 10;
+
+fn tune_socket(tcp: &mut tokio::net::TcpStream) {
+    // Frames are small and due now: Nagle's algorithm would hold them for an ACK.
+    if let Err(e) = tcp.set_nodelay(true) {
+        tracing::debug!("TCP_NODELAY: {e}");
+    }
+    if let Err(e) = socket2::SockRef::from(&*tcp).set_send_buffer_size(SEND_BUFFER) {
+        tracing::debug!("SO_SNDBUF: {e}");
+    }
+}
+
+/// Completes when `stop` turns true (or its sender is gone). The guard `wait_for` returns
+/// is dropped here, so callers stay `Send` across later awaits.
+pub(crate) async fn stopped(stop: &mut watch::Receiver<bool>) {
+    let _ = stop.wait_for(|s| *s).await;
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("the HTTP server failed: {0}")]
+    Serve(#[from] std::io::Error),
+}
+
+/// Serves until `shutdown` completes; then every match says goodbye to its server, every
+/// spectator gets a close frame, and recordings are closed.
 pub async fn run(
     listener: TcpListener,
-    config: Config,
+    settings: Settings,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-) -> anyhow::Result<()> {
-    let hub = Arc::new(Hub::new());
-    // Both halves stop on the same signal: the web server drains, the monitor says goodbye.
-    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-    let stop_rx_for_web = stop_rx.clone();
-    let stopped = move || {
-        let mut rx = stop_rx.clone();
-        async move {
-            let _ = rx.wait_for(|s| *s).await;
-        }
-    };
-    let mut source_task = match config.source {
-        Source::Server(mc) => {
-            let hub = hub.clone();
-            let stop = stopped();
-            tokio::spawn(async move {
-                if let Err(e) = monitor::run(mc, hub, stop).await {
-                    tracing::error!("monitor client stopped: {e:#}");
-                }
-            })
-        }
-        Source::Replay { script, step } => {
-            tokio::spawn(replay::run(script, hub.clone(), step, stopped()))
-        }
-    };
+) -> Result<(), RunError> {
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let mut tasks = Vec::new();
+    let mut matches = Vec::new();
+    for spec in settings.matches {
+        let hub = Arc::new(Hub::new(&spec.name, settings.history_cap, settings.lag));
+        let recorder = settings
+            .record
+            .as_deref()
+            .map(|dir| Recorder::new(dir, &spec.name));
+        let publisher = Publisher::new(hub.clone(), recorder);
+        let (control_tx, control_rx) = mpsc::channel(16);
+        let stop = stop_rx.clone();
+        let kind = match spec.source {
+            SourceSpec::Server(mc) => {
+                tasks.push(tokio::spawn(monitor::run(mc, publisher, control_rx, stop)));
+                "live"
+            }
+            SourceSpec::Replay(rc) => {
+                tasks.push(tokio::spawn(replay::run(rc, publisher, control_rx, stop)));
+                "replay"
+            }
+        };
+        matches.push(MatchHandle {
+            hub,
+            control: control_tx,
+            kind,
+        });
+    }
+    let shared = Arc::new(web::Shared {
+        matches,
+        max_spectators: settings.max_spectators,
+        spectator: spectator::Options {
+            send_timeout: settings.send_timeout,
+        },
+        stop: stop_rx.clone(),
+        spectators: AtomicUsize::new(0),
+        refused: AtomicU64::new(0),
+    });
+    let app = web::app(shared.clone(), settings.dist);
     tokio::spawn(async move {
         shutdown.await;
         let _ = stop_tx.send(true);
     });
-    let app = web::app(hub, config.dist, stop_rx_for_web);
-    let res = axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(stopped())
-    .await;
-    // Give the monitor a moment to say goodbye.
-    if tokio::time::timeout(Duration::from_secs(1), &mut source_task)
-        .await
-        .is_err()
+    let mut stopped = stop_rx.clone();
+    let listener = axum::serve::ListenerExt::tap_io(listener, tune_socket);
+    let res = axum::serve(listener, app.into_make_service())
+        .with_graceful_shutdown(async move {
+            let _ = stopped.wait_for(|s| *s).await;
+        })
+        .await;
+    // Upgraded connections are no longer hyper's: wait (a little) for every spectator to
+    // have sent its close frame, so that pages learn why the connection ended.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(3);
+    while shared.spectators.load(std::sync::atomic::Ordering::Relaxed) > 0
+        && tokio::time::Instant::now() < deadline
     {
-        source_task.abort();
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Give the matches a moment to say goodbye and close their recordings.
+    for t in tasks {
+        let abort = t.abort_handle();
+        if tokio::time::timeout(Duration::from_secs(2), t)
+            .await
+            .is_err()
+        {
+            abort.abort();
+        }
     }
     res.map_err(Into::into)
 }

@@ -1,23 +1,8 @@
 //! `pitchside-relay`: command line in, [`relay::run`] out.
 
-use anyhow::{bail, Context};
-use relay::{monitor::MonitorConfig, replay::Script, Config, Source};
-use std::net::SocketAddr;
-use std::path::PathBuf;
-use std::time::Duration;
-
-const USAGE: &str = "\
-pitchside-relay: a browser monitor for rcssserver
-
-USAGE: pitchside-relay [--listen ADDR] [--server HOST:PORT | --replay FILE] [--dist DIR]
-
-  --listen ADDR      where browsers connect (default 127.0.0.1:8080)
-  --server HOST:PORT register with this rcssserver as a monitor (e.g. 127.0.0.1:6000)
-  --replay FILE      play this .rcg/.rcg.gz as if live, looping
-  --speed X          replay speed factor (default 1 = 10 cycles per second)
-  --dist DIR         the built web app (default: dist)
-
-With neither --server nor --replay, a bundled real game is replayed.";
+use anyhow::Context;
+use clap::Parser;
+use relay::config::Cli;
 
 fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
@@ -25,77 +10,58 @@ fn main() -> anyhow::Result<()> {
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
         .init();
-    let mut listen: SocketAddr = "127.0.0.1:8080".parse()?;
-    let mut server: Option<String> = None;
-    let mut replay: Option<PathBuf> = None;
-    let mut dist = PathBuf::from("dist");
-    let mut speed = 1.0f64;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        let mut value = |name: &str| {
-            args.next()
-                .with_context(|| format!("{name} needs a value\n\n{USAGE}"))
-        };
-        match arg.as_str() {
-            "--listen" => {
-                listen = value("--listen")?
-                    .parse()
-                    .context("--listen wants ADDR:PORT")?
-            }
-            "--server" => server = Some(value("--server")?),
-            "--replay" => replay = Some(value("--replay")?.into()),
-            "--dist" => dist = value("--dist")?.into(),
-            "--speed" => {
-                speed = value("--speed")?
-                    .parse()
-                    .context("--speed wants a number")?
-            }
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(());
-            }
-            other => bail!("unknown argument {other:?}\n\n{USAGE}"),
-        }
-    }
-    if !(speed > 0.0 && speed <= 1000.0) {
-        bail!("--speed must be between 0 and 1000");
-    }
-    let step = Duration::from_secs_f64(0.1 / speed);
-    let source = match (server, replay) {
-        (Some(_), Some(_)) => bail!("give either --server or --replay, not both"),
-        (Some(s), None) => {
-            let addr = std::net::ToSocketAddrs::to_socket_addrs(&s)
-                .with_context(|| format!("cannot resolve {s}"))?
-                .next()
-                .with_context(|| format!("{s} resolves to no address"))?;
-            Source::Server(MonitorConfig::new(addr))
-        }
-        (None, Some(path)) => {
-            let bytes =
-                std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-            let name = path.file_name().map_or_else(
-                || path.display().to_string(),
-                |n| n.to_string_lossy().into_owned(),
-            );
-            Source::Replay {
-                script: Script::from_log(&name, &bytes)?,
-                step,
-            }
-        }
-        (None, None) => Source::Replay {
-            script: Script::from_log(relay::replay::BUNDLED_NAME, relay::replay::BUNDLED_LOG)?,
-            step,
-        },
-    };
+    let settings = Cli::parse().settings()?;
+    raise_open_files(settings.max_spectators);
+    let listen = settings.listen;
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(listen)
             .await
             .with_context(|| format!("cannot listen on {listen}"))?;
-        tracing::info!("pitchside monitor at http://{}", listener.local_addr()?);
-        relay::run(listener, Config { source, dist }, async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
+        let addr = listener.local_addr()?;
+        for m in &settings.matches {
+            tracing::info!("match {} at http://{addr}/m/{}", m.name, m.name);
+        }
+        tracing::info!("pitchside relay at http://{addr}");
+        relay::run(listener, settings, shutdown_signal()).await?;
+        Ok(())
     })
+}
+
+/// Every spectator is an open socket: the usual soft limit of 1024 files would refuse them
+/// long before `--max-spectators`. The soft limit is raised to the hard one (which needs no
+/// privilege), and a warning says when even that is too low.
+fn raise_open_files(max_spectators: usize) {
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(n) if n < max_spectators as u64 + 64 => tracing::warn!(
+            "at most {n} open files: fewer than --max-spectators {max_spectators}; raise the hard limit (ulimit -Hn, LimitNOFILE=)"
+        ),
+        Ok(_) => {}
+        Err(e) => tracing::warn!("cannot raise the open-files limit: {e}"),
+    }
+}
+
+/// Ctrl-C or SIGTERM (what `systemctl stop`, `docker stop` and `kill` send).
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(e) => {
+                tracing::warn!("cannot listen for SIGTERM: {e}");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => tracing::info!("Ctrl-C: shutting down"),
+        () = term => tracing::info!("SIGTERM: shutting down"),
+    }
 }

@@ -1,25 +1,104 @@
-//! The UDP side: registers with rcssserver as a monitor and feeds every datagram to the hub.
+//! The UDP side: registers with rcssserver as a monitor in any protocol it speaks, relays every
+//! datagram, carries operator commands to it, and says goodbye.
 //!
 //! The server answers a `(dispinit …)` from a new per-monitor port and expects every later
-//! command there. When the server goes quiet (game over, restart, crash) the client starts
-//! over with a fresh socket and a new `(dispinit …)`, so the relay follows match after match.
+//! command there (protocol-observed.md §1). Until it has answered, the relay believes only a
+//! datagram from the server's host that parses in the protocol it asked for; once
+//! registered, only that port. When the server goes quiet (game over, restart, crash) the
+//! client starts over with a fresh socket and a new `(dispinit …)`, so the relay follows
+//! match after match. Resolving the server's name and binding the socket are retried with a
+//! message in the page, never fatal.
 
-use crate::hub::{Hub, Kind};
-use axum::body::Bytes;
+use crate::publisher::{hint_for, Publisher};
+use pitchside_shared::command::{self, Command};
 use pitchside_shared::datagram::{inflate, is_zlib, parse_datagram, Datagram};
 use pitchside_shared::feed::FeedSource;
 use pitchside_shared::Record;
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 use tokio::net::UdpSocket;
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::time::Instant;
 
-/// The only monitor protocol version the relay asks for (text, with focus points).
-pub const MONITOR_VERSION: u32 = 5;
+/// The monitor protocols rcssserver 19 speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+pub enum Protocol {
+    V1,
+    V2,
+    V3,
+    V4,
+    V5,
+    Json,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("unknown monitor protocol {0:?}: rcssserver speaks 1, 2, 3, 4, 5 and json")]
+pub struct UnknownProtocol(String);
+
+impl std::str::FromStr for Protocol {
+    type Err = UnknownProtocol;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(match s.trim().to_ascii_lowercase().as_str() {
+            "1" => Protocol::V1,
+            "2" => Protocol::V2,
+            "3" => Protocol::V3,
+            "4" => Protocol::V4,
+            "5" => Protocol::V5,
+            "json" | "-1" => Protocol::Json,
+            _ => return Err(UnknownProtocol(s.to_owned())),
+        })
+    }
+}
+
+impl std::fmt::Display for Protocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Protocol::V1 => "1",
+            Protocol::V2 => "2",
+            Protocol::V3 => "3",
+            Protocol::V4 => "4",
+            Protocol::V5 => "5",
+            Protocol::Json => "json",
+        })
+    }
+}
+
+impl Protocol {
+    /// The init command, as the server parses it (§1: `(dispinit)` is version 1).
+    pub fn init(self) -> &'static str {
+        match self {
+            Protocol::V1 => "(dispinit)",
+            Protocol::V2 => "(dispinit version 2)",
+            Protocol::V3 => "(dispinit version 3)",
+            Protocol::V4 => "(dispinit version 4)",
+            Protocol::V5 => "(dispinit version 5)",
+            Protocol::Json => "(dispinit version -1)",
+        }
+    }
+
+    /// Whether an answer to the init is in this protocol: v1 sends a 2052-byte show first, v2
+    /// its 2056-byte parameter structs, text versions S-expressions (which cannot tell 3, 4
+    /// and 5 apart), JSON objects. rcssserver 17 answered version 5 in JSON, so 5 accepts it.
+    fn answers(self, plain: &[u8]) -> bool {
+        match (self, plain.first()) {
+            (Protocol::V1, Some(0)) => plain.len() == 2052,
+            (Protocol::V2, Some(0)) => plain.len() == 2056,
+            (Protocol::V3 | Protocol::V4, Some(b'(')) => true,
+            (Protocol::V5, Some(b'(' | b'{')) => true,
+            (Protocol::Json, Some(b'{')) => true,
+            _ => false,
+        }
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct MonitorConfig {
-    pub server: SocketAddr,
+    /// The server's player port, `HOST:PORT`; resolved again at every registration.
+    pub address: String,
+    pub protocol: Protocol,
+    /// `(compression N)` after registering; `None` leaves it off.
+    pub compression: Option<i32>,
     /// How often to repeat `(dispinit …)` while nobody answers.
     pub retry: Duration,
     /// Silence after which the server is considered gone.
@@ -27,166 +106,333 @@ pub struct MonitorConfig {
 }
 
 impl MonitorConfig {
-    pub fn new(server: SocketAddr) -> Self {
+    /// `address`: `HOST:PORT` (a `SocketAddr` works too).
+    pub fn new(address: impl std::fmt::Display) -> Self {
         MonitorConfig {
-            server,
+            address: address.to_string(),
+            protocol: Protocol::V5,
+            compression: None,
             retry: Duration::from_secs(1),
             silence: Duration::from_secs(5),
         }
     }
 }
 
-/// Runs until `shutdown` completes, then says `(dispbye)` so that the server frees the monitor
-/// slot at once (with `server::max_monitors` set, a slot held by a relay that vanished without
-/// it stays taken until the server notices).
+/// A command for the server from the HTTP side (the referee controls of issue 11), with
+/// where to say whether it went out.
+#[derive(Debug)]
+pub struct ControlRequest {
+    pub command: Command,
+    pub reply: oneshot::Sender<Result<(), ControlError>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ControlError {
+    #[error("the relay is not registered with rcssserver right now")]
+    NotRegistered,
+    #[error("cannot send to rcssserver: {0}")]
+    Send(String),
+    #[error("this match is a replay: there is no server to command")]
+    Replay,
+}
+
+enum Ended {
+    Silent,
+    Stopped,
+}
+
+/// Runs until `stop` turns true, then says `(dispbye)` so that the server frees the monitor
+/// slot at once (with `server::max_monitors` set, a slot held by a relay that vanished stays
+/// taken until the server notices).
 pub async fn run(
     config: MonitorConfig,
-    hub: Arc<Hub>,
-    shutdown: impl std::future::Future<Output = ()>,
-) -> anyhow::Result<()> {
-    let dedicated = Mutex::new(None);
-    tokio::select! {
-        res = follow(&config, &hub, &dedicated) => res,
-        () = shutdown => {
-            let registered = dedicated.lock().ok().and_then(|d| d.clone());
-            if let Some((socket, port)) = registered {
-                let _ = socket.send_to(b"(dispbye)\0", port).await;
-                tracing::info!("said goodbye to rcssserver at {port}");
-            }
-            Ok(())
-        }
-    }
-}
-
-/// Registers, relays, and registers again whenever the server goes quiet. `dedicated` holds
-/// the socket and the server's per-monitor port while registered, for the goodbye.
-async fn follow(
-    config: &MonitorConfig,
-    hub: &Hub,
-    dedicated: &Mutex<Option<(Arc<UdpSocket>, SocketAddr)>>,
-) -> anyhow::Result<()> {
-    let mut buf = vec![0u8; 65536];
+    mut publisher: Publisher,
+    mut control: mpsc::Receiver<ControlRequest>,
+    mut stop: watch::Receiver<bool>,
+) {
+    let name = publisher.hub.name.clone();
     loop {
-        hub.set_feed(
-            FeedSource::Waiting,
-            format!("waiting for rcssserver at {}", config.server),
-        );
-        let bind: SocketAddr = if config.server.is_ipv4() {
-            "0.0.0.0:0".parse()?
-        } else {
-            "[::]:0".parse()?
+        let wait = |msg: String| {
+            tracing::warn!("{name}: {msg}");
+            msg
         };
-        set(dedicated, None);
-        let socket = Arc::new(UdpSocket::bind(bind).await?);
-        let init = format!("(dispinit version {MONITOR_VERSION})\0");
-        // The server's per-monitor port, once it has answered from it.
-        let mut monitor_port: Option<SocketAddr> = None;
-        loop {
-            let connected = monitor_port.is_some();
-            if !connected {
-                if let Err(e) = socket.send_to(init.as_bytes(), config.server).await {
-                    tracing::warn!("cannot reach {}: {e}", config.server);
-                }
+        let server = match tokio::net::lookup_host(&config.address).await {
+            Ok(mut addrs) => match addrs.next() {
+                Some(a) => Ok(a),
+                None => Err(wait(format!(
+                    "{} resolves to no address; retrying",
+                    config.address
+                ))),
+            },
+            Err(e) => Err(wait(format!(
+                "cannot resolve {} ({e}); retrying",
+                config.address
+            ))),
+        };
+        let socket = match server {
+            Ok(server) => {
+                let bind: SocketAddr = if server.is_ipv4() {
+                    SocketAddr::from(([0, 0, 0, 0], 0))
+                } else {
+                    SocketAddr::from(([0u16; 8], 0))
+                };
+                UdpSocket::bind(bind)
+                    .await
+                    .map(|s| (s, server))
+                    .map_err(|e| wait(format!("cannot open a UDP socket ({e}); retrying")))
             }
-            let wait = if connected {
-                config.silence
-            } else {
-                config.retry
-            };
-            let (n, peer) = match tokio::time::timeout(wait, socket.recv_from(&mut buf)).await {
-                Err(_) if connected => {
-                    tracing::warn!(
-                        "rcssserver at {} went quiet; registering again",
-                        config.server
-                    );
-                    break;
+            Err(e) => Err(e),
+        };
+        let (socket, server) = match socket {
+            Ok(s) => s,
+            Err(msg) => {
+                publisher.set_feed(FeedSource::Waiting, msg);
+                if sleep_or_stop(config.retry, &mut stop, &mut control).await {
+                    publisher.end_recording();
+                    return;
                 }
-                Err(_) => continue,
-                Ok(Err(e)) => {
-                    // ICMP port unreachable surfaces here on some systems: no server yet.
-                    tracing::debug!("receive error: {e}");
-                    tokio::time::sleep(config.retry).await;
-                    continue;
-                }
-                Ok(Ok(x)) => x,
-            };
-            // Anyone who can reach the relay's port could inject frames: once registered only
-            // the server's per-monitor port is believed, before that only the server's host.
-            let trusted = match monitor_port {
-                Some(port) => peer == port,
-                None => peer.ip() == config.server.ip(),
-            };
-            if !trusted {
-                tracing::warn!("ignoring a datagram from {peer}, which is not the server");
                 continue;
             }
-            let raw = &buf[..n];
-            let plain = if is_zlib(raw) {
-                match inflate(raw) {
-                    Ok(p) => p,
-                    Err(e) => {
-                        tracing::warn!("ignoring a datagram of {n} bytes from {peer}: {e}");
-                        continue;
-                    }
-                }
-            } else {
-                raw.to_vec()
-            };
-            match parse_datagram(&plain) {
-                Ok(Datagram::ServerError(e)) if connected => {
-                    tracing::warn!("rcssserver at {peer} answered: (error {e})");
-                }
-                Ok(Datagram::ServerError(e)) => {
-                    // E.g. `no_more_monitor`: say why in the page, and ask again later.
-                    tracing::warn!("rcssserver refused the monitor: {e}");
-                    hub.set_feed(
-                        FeedSource::Waiting,
-                        format!("rcssserver at {} says: {e}", config.server),
-                    );
-                    tokio::time::sleep(config.retry * 3).await;
-                }
-                Ok(Datagram::Records(records)) => {
-                    if !connected {
-                        monitor_port = Some(peer);
-                        // The server answers from the port it opened for this monitor and
-                        // expects every later command there.
-                        set(dedicated, Some((socket.clone(), peer)));
-                        tracing::info!(
-                            "registered with rcssserver at {} (monitor port {})",
-                            config.server,
-                            peer.port()
-                        );
-                        hub.set_feed(
-                            FeedSource::Live,
-                            format!("live from rcssserver at {}", config.server),
-                        );
-                    }
-                    hub.publish(kind_of(&records), Bytes::from(plain));
-                }
-                Err(e) => {
-                    tracing::warn!("ignoring a malformed datagram of {n} bytes from {peer}: {e}");
-                }
+        };
+        publisher.set_feed(
+            FeedSource::Waiting,
+            format!("waiting for rcssserver at {}", config.address),
+        );
+        let mut session = Session {
+            config: &config,
+            server,
+            socket,
+            port: None,
+            compressed: false,
+            refused: None,
+        };
+        match session.run(&mut publisher, &mut control, &mut stop).await {
+            Ended::Stopped => {
+                publisher.end_recording();
+                return;
+            }
+            Ended::Silent => {
+                tracing::warn!(
+                    "{name}: rcssserver at {} went quiet; registering again",
+                    config.address
+                );
+                publisher.end_recording();
+                publisher.set_feed(
+                    FeedSource::Waiting,
+                    format!(
+                        "rcssserver at {} went quiet; waiting for it",
+                        config.address
+                    ),
+                );
             }
         }
     }
 }
 
-fn set(
-    dedicated: &Mutex<Option<(Arc<UdpSocket>, SocketAddr)>>,
-    value: Option<(Arc<UdpSocket>, SocketAddr)>,
-) {
-    if let Ok(mut d) = dedicated.lock() {
-        *d = value;
+/// Sleeps, answering commands with "not registered"; true if the relay is stopping.
+async fn sleep_or_stop(
+    d: Duration,
+    stop: &mut watch::Receiver<bool>,
+    control: &mut mpsc::Receiver<ControlRequest>,
+) -> bool {
+    let deadline = Instant::now() + d;
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep_until(deadline) => return false,
+            () = crate::stopped(stop) => return true,
+            Some(req) = control.recv() => {
+                let _ = req.reply.send(Err(ControlError::NotRegistered));
+            }
+        }
     }
 }
 
-pub(crate) fn kind_of(records: &[Record]) -> Kind {
-    match records.first() {
-        Some(Record::ServerParam(_)) => Kind::ServerParam,
-        Some(Record::PlayerParam(_) | Record::PlayerType(_)) => Kind::Header,
-        Some(Record::Msg(_)) if records.iter().any(|r| matches!(r, Record::TeamGraphic(_))) => {
-            Kind::Header
+struct Session<'a> {
+    config: &'a MonitorConfig,
+    server: SocketAddr,
+    socket: UdpSocket,
+    /// The server's per-monitor port, once it answered from it.
+    port: Option<SocketAddr>,
+    /// Whether the server now expects zlib-compressed commands.
+    compressed: bool,
+    /// The last refusal, so that it is logged once, not at every retry.
+    refused: Option<String>,
+}
+
+impl Session<'_> {
+    async fn run(
+        &mut self,
+        publisher: &mut Publisher,
+        control: &mut mpsc::Receiver<ControlRequest>,
+        stop: &mut watch::Receiver<bool>,
+    ) -> Ended {
+        let mut buf = vec![0u8; 65536];
+        let mut init = tokio::time::interval(self.config.retry);
+        let mut flush = tokio::time::interval(Duration::from_secs(1));
+        let mut heard = Instant::now();
+        loop {
+            let silence = heard + self.config.silence;
+            tokio::select! {
+                () = crate::stopped(stop) => {
+                    break;
+                }
+                _ = init.tick(), if self.port.is_none() => {
+                    let d = command::datagram(self.config.protocol.init(), false);
+                    if let Err(e) = self.socket.send_to(&d, self.server).await {
+                        tracing::debug!("{}: cannot send the init: {e}", publisher.hub.name);
+                    }
+                }
+                _ = flush.tick() => publisher.flush(),
+                _ = tokio::time::sleep_until(silence), if self.port.is_some() => {
+                    return Ended::Silent;
+                }
+                Some(req) = control.recv() => {
+                    let res = self.command(&req.command).await;
+                    if res.is_ok() {
+                        publisher.hub.operator(&req.command.describe());
+                    }
+                    let _ = req.reply.send(res);
+                }
+                got = self.socket.recv_from(&mut buf) => match got {
+                    Ok((n, peer)) => {
+                        if self.datagram(&buf[..n], peer, publisher).await {
+                            heard = Instant::now();
+                        }
+                    }
+                    Err(e) => {
+                        // ICMP port unreachable surfaces here on some systems: no server yet.
+                        tracing::debug!("{}: receive error: {e}", publisher.hub.name);
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                    }
+                },
+            }
         }
-        _ => Kind::Play,
+        self.bye(publisher).await;
+        Ended::Stopped
+    }
+
+    async fn command(&mut self, c: &Command) -> Result<(), ControlError> {
+        let port = self.port.ok_or(ControlError::NotRegistered)?;
+        let d = command::datagram(&c.text(), self.compressed);
+        self.socket
+            .send_to(&d, port)
+            .await
+            .map(|_| ())
+            .map_err(|e| ControlError::Send(e.to_string()))
+    }
+
+    async fn bye(&mut self, publisher: &Publisher) {
+        if let Some(port) = self.port {
+            let d = command::datagram(&Command::Bye.text(), self.compressed);
+            let _ = self.socket.send_to(&d, port).await;
+            tracing::info!(
+                "{}: said goodbye to rcssserver at {port}",
+                publisher.hub.name
+            );
+        }
+    }
+
+    /// Handles one datagram; true if it came from the server and made sense.
+    async fn datagram(&mut self, raw: &[u8], peer: SocketAddr, publisher: &mut Publisher) -> bool {
+        let hub = publisher.hub.clone();
+        hub.stats.datagrams_in.fetch_add(1, Ordering::Relaxed);
+        let ignore = |why: &str| {
+            hub.stats.ignored_in.fetch_add(1, Ordering::Relaxed);
+            tracing::warn!(
+                "{}: ignoring a datagram of {} bytes from {peer}: {why}",
+                hub.name,
+                raw.len()
+            );
+            false
+        };
+        // Anyone who can reach the relay's port could inject frames: once registered only the
+        // server's per-monitor port is believed, before that only the server's host.
+        let trusted = match self.port {
+            Some(port) => peer == port,
+            None => peer.ip() == self.server.ip(),
+        };
+        if !trusted {
+            return ignore("it is not from the server");
+        }
+        let plain = if is_zlib(raw) {
+            match inflate(raw) {
+                Ok(p) => std::borrow::Cow::Owned(p),
+                Err(e) => return ignore(&e.to_string()),
+            }
+        } else {
+            std::borrow::Cow::Borrowed(raw)
+        };
+        let parsed = match parse_datagram(&plain) {
+            Ok(p) => p,
+            Err(e) => return ignore(&e.to_string()),
+        };
+        match parsed {
+            Datagram::ServerError(e) => {
+                if self.port.is_none() && peer != self.server {
+                    return ignore("an error from a port that is not the server's");
+                }
+                if self.port.is_none() && self.refused.as_deref() != Some(&e) {
+                    tracing::warn!("{}: rcssserver refused the monitor: {e}", hub.name);
+                    publisher.set_feed(
+                        FeedSource::Waiting,
+                        format!("rcssserver at {} says: {e}", self.config.address),
+                    );
+                    self.refused = Some(e.clone());
+                } else if self.port.is_some() {
+                    tracing::warn!("{}: rcssserver answered (error {e})", hub.name);
+                }
+                hub.server_error(&e, hint_for(&e));
+                true
+            }
+            Datagram::Records(records) => {
+                if self.port.is_none() {
+                    if !self.config.protocol.answers(&plain) {
+                        return ignore(&format!(
+                            "it is not an answer in protocol {}",
+                            self.config.protocol
+                        ));
+                    }
+                    self.register(peer, publisher).await;
+                }
+                for r in &records {
+                    if let Record::Msg(m) = r {
+                        if let Some(level) = m.text.strip_prefix(b"(ok compression ") {
+                            let level = String::from_utf8_lossy(level);
+                            let n: i32 = level.trim_end_matches(')').trim().parse().unwrap_or(-1);
+                            // §6: the reply comes in the old mode, then N >= 0 (0 too) turns
+                            // zlib on and a negative N turns it off.
+                            self.compressed = n >= 0;
+                        }
+                    }
+                }
+                publisher.records(&records);
+                true
+            }
+        }
+    }
+
+    async fn register(&mut self, peer: SocketAddr, publisher: &mut Publisher) {
+        self.port = Some(peer);
+        self.refused = None;
+        let name = publisher.hub.name.clone();
+        tracing::info!(
+            "{name}: registered with rcssserver at {} (monitor port {}, protocol {})",
+            self.config.address,
+            peer.port(),
+            self.config.protocol
+        );
+        // Protocol 1 sends no parameters, so nothing else marks a new match.
+        if self.config.protocol == Protocol::V1 && !publisher.hub.is_empty() {
+            publisher.new_match();
+        }
+        let mut label = format!("live from rcssserver at {}", self.config.address);
+        if let Some(level) = self.config.compression {
+            label.push_str(&format!(", compression {level}"));
+            let d = command::datagram(&Command::Compression(level).text(), false);
+            if let Err(e) = self.socket.send_to(&d, peer).await {
+                tracing::warn!("{name}: cannot ask for compression: {e}");
+            }
+        }
+        publisher.set_feed(FeedSource::Live, label);
     }
 }

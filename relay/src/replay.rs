@@ -1,86 +1,144 @@
-//! Plays a logfile to spectators as if a server were sending it live: one show per 100 ms
-//! (stoppage repeats included, as the real server does), looping. This is what a newcomer sees
-//! with no rcssserver running, and what "replay a log as live" builds on.
+//! Plays a logfile to spectators as if a server were sending it live: one show per step
+//! (100 ms at normal speed, stoppage repeats included, as the real server does), looping, each
+//! round a new match. This is what a newcomer sees with no rcssserver running, and how an
+//! organiser shows a past match on a screen between rounds.
 
-use crate::hub::{Hub, Kind};
-use anyhow::Context;
-use axum::body::Bytes;
+use crate::monitor::ControlRequest;
+use crate::publisher::Publisher;
 use pitchside_shared::feed::FeedSource;
-use pitchside_shared::{LogDecoder, Record};
+use pitchside_shared::{LogDecoder, LogError, Record};
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::{mpsc, watch};
 
 /// The real game played when no server and no file is given: a short rcssserver 19 game.
 pub const BUNDLED_LOG: &[u8] =
     include_bytes!("../../static/replay/20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz");
 pub const BUNDLED_NAME: &str = "20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1.rcg";
 
-/// A log turned into the datagrams a v5 monitor would have received.
+/// Pause between the end of a replay and its next round.
+const BETWEEN_ROUNDS: Duration = Duration::from_secs(3);
+
+#[derive(Debug, thiserror::Error)]
+#[error("cannot replay {name}: {source}")]
+pub struct ReplayError {
+    pub name: String,
+    pub source: LogError,
+}
+
+/// A log cut into steps: the records up to and including each show.
 pub struct Script {
     pub name: String,
-    items: Vec<(Kind, bool, Bytes)>,
+    steps: Vec<Vec<Record>>,
 }
 
 impl Script {
     /// Decodes a log. A log that breaks part-way still plays up to the break.
-    pub fn from_log(name: &str, bytes: &[u8]) -> anyhow::Result<Script> {
+    pub fn from_log(name: &str, bytes: &[u8]) -> Result<Script, ReplayError> {
         let mut decoder = LogDecoder::new();
         let mut records = Vec::new();
         let res = decoder
             .feed(bytes, &mut records)
             .and_then(|_| decoder.finish(&mut records));
-        if let Err(e) = &res {
+        if let Err(e) = res {
             if !records.iter().any(|r| matches!(r, Record::Show(_))) {
-                return Err(e.clone()).with_context(|| format!("cannot replay {name}"));
+                return Err(ReplayError {
+                    name: name.to_owned(),
+                    source: e,
+                });
             }
             tracing::warn!("{name}: playing up to an error: {e}");
         }
-        let items = records
-            .iter()
-            .filter_map(|r| {
-                let mut text = pitchside_shared::write::monitor_datagram(r)?;
-                text.push(0);
-                let kind = crate::monitor::kind_of(std::slice::from_ref(r));
-                Some((kind, matches!(r, Record::Show(_)), Bytes::from(text)))
-            })
-            .collect();
+        let mut steps = Vec::new();
+        let mut step = Vec::new();
+        for r in records {
+            let show = matches!(r, Record::Show(_));
+            step.push(r);
+            if show {
+                steps.push(std::mem::take(&mut step));
+            }
+        }
+        if !step.is_empty() {
+            steps.push(step);
+        }
         Ok(Script {
             name: name.to_owned(),
-            items,
+            steps,
         })
     }
 
     pub fn shows(&self) -> usize {
-        self.items.iter().filter(|i| i.1).count()
+        self.steps
+            .iter()
+            .filter(|s| matches!(s.last(), Some(Record::Show(_))))
+            .count()
+    }
+
+    pub fn steps(&self) -> &[Vec<Record>] {
+        &self.steps
     }
 }
 
-/// Plays `script` one show every `step`, looping, until `stop` completes.
+#[derive(Clone)]
+pub struct ReplayConfig {
+    pub script: Arc<Script>,
+    /// Time per show: 100 ms is real time.
+    pub step: Duration,
+    /// Start again after the end.
+    pub looping: bool,
+}
+
+/// Plays until `stop` turns true.
 pub async fn run(
-    script: Script,
-    hub: Arc<Hub>,
-    step: Duration,
-    stop: impl std::future::Future<Output = ()>,
+    config: ReplayConfig,
+    mut publisher: Publisher,
+    mut control: mpsc::Receiver<ControlRequest>,
+    mut stop: watch::Receiver<bool>,
 ) {
     tokio::select! {
-        () = play(&script, &hub, step) => {}
-        () = stop => {}
+        () = play(&config, &mut publisher) => {}
+        () = crate::stopped(&mut stop) => {}
+        () = refuse(&mut control) => {}
     }
+    publisher.end_recording();
 }
 
-async fn play(script: &Script, hub: &Hub, step: Duration) {
+async fn refuse(control: &mut mpsc::Receiver<ControlRequest>) {
+    while let Some(req) = control.recv().await {
+        let _ = req.reply.send(Err(crate::monitor::ControlError::Replay));
+    }
+    std::future::pending::<()>().await
+}
+
+async fn play(config: &ReplayConfig, publisher: &mut Publisher) {
+    let script = &config.script;
+    let mut round = 0u32;
     loop {
-        hub.set_feed(FeedSource::Replay, format!("replay of {}", script.name));
-        hub.reset();
-        let mut ticker = tokio::time::interval(step);
-        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        for (kind, is_show, bytes) in &script.items {
-            if *is_show {
-                ticker.tick().await;
-            }
-            hub.publish(*kind, bytes.clone());
+        publisher.set_feed(FeedSource::Replay, format!("replay of {}", script.name));
+        if round > 0 {
+            publisher.new_match();
         }
-        tokio::time::sleep(step * 30).await;
+        round += 1;
+        let mut ticker = tokio::time::interval(config.step);
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut flushed = tokio::time::Instant::now();
+        for step in &script.steps {
+            ticker.tick().await;
+            publisher.records(step);
+            if flushed.elapsed() >= Duration::from_secs(1) {
+                publisher.flush();
+                flushed = tokio::time::Instant::now();
+            }
+        }
+        publisher.end_recording();
+        if !config.looping {
+            publisher.set_feed(
+                FeedSource::Replay,
+                format!("replay of {} (ended)", script.name),
+            );
+            std::future::pending::<()>().await;
+        }
+        tokio::time::sleep(BETWEEN_ROUNDS.min(config.step * 30)).await;
     }
 }
 
@@ -89,14 +147,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bundled_log_becomes_a_script_of_v5_datagrams() {
+    fn bundled_log_becomes_a_script_of_steps() {
         let s = Script::from_log(BUNDLED_NAME, BUNDLED_LOG).unwrap();
         assert_eq!(s.shows(), 679);
-        let first_show = s.items.iter().find(|i| i.1).unwrap();
-        assert!(first_show
-            .2
-            .starts_with(b"(show 1 (pm 4) (tm SHORT_L_a SHORT_R_a 0 0)"));
-        assert_eq!(s.items[0].0, Kind::ServerParam);
+        assert!(matches!(s.steps()[0][0], Record::ServerParam(_)));
     }
 
     #[test]
@@ -104,9 +158,6 @@ mod tests {
         let e = Script::from_log("x.rcg", b"this is not a log")
             .err()
             .unwrap();
-        assert!(
-            format!("{e:#}").contains("not an rcssserver game log"),
-            "{e:#}"
-        );
+        assert!(e.to_string().contains("not an rcssserver game log"), "{e}");
     }
 }

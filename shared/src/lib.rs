@@ -12,17 +12,20 @@
 //! - [`binary`]: v1/v2/v3 logs and v1/v2 datagrams.
 //! - [`log`]: format detection and the push-style log decoder, [`log::Match`].
 //! - [`datagram`]: one live monitor datagram (plain or zlib) to records.
-//! - [`feed`]: the notices the relay sends browsers next to server datagrams.
+//! - [`command`]: typed monitor commands and the datagrams that carry them.
+//! - [`feed`]: where a relayed match comes from (live, replay, waiting).
 //! - [`touch`]: who touched the ball in each frame (kick, tackle, catch, release).
 //! - [`events`]: match events (goals, fouls, cards, set pieces, …) and the referee's decisions
 //!   in words, from the frames.
 //! - [`stats`]: possession, passes, shots, per-team figures at any moment, ball heat map.
 //! - [`write`]: ULG6 logs and v5 monitor shows, in the exact format rcssserver writes.
+//! - [`wire`]: the relay's canonical binary form of records and notices, for browsers.
 //! - [`number`]: fast number parsing and `%g`-style printing.
 //! - [`params`]: typed server and player-type parameters, with rcssserver 19's defaults.
 //! - [`team_graphic`]: team-logo tiles (XPM) and their assembly into RGBA images.
 
 pub mod binary;
+pub mod command;
 pub mod datagram;
 pub mod error;
 pub mod events;
@@ -38,6 +41,7 @@ pub mod stats;
 pub mod team_graphic;
 pub mod text;
 pub mod touch;
+pub mod wire;
 pub mod write;
 
 pub use error::{DatagramError, Location, LogError};

@@ -221,6 +221,11 @@ impl Ulg6Writer {
         self.flush_line();
     }
 
+    /// The bytes written since the last call, for a writer that streams to a file.
+    pub fn take(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.out)
+    }
+
     pub fn finish(self) -> Vec<u8> {
         self.out
     }

@@ -1,7 +1,11 @@
 //! A fake rcssserver for tests: listens on a "player port", and for every `(dispinit …)`
 //! answers from a new UDP socket (as the real server does) with the datagrams of a real
-//! capture, at a fixed pace. Optionally slips in garbage to check that the relay survives it, and
-//! forged datagrams from another port to check that the relay does not believe them.
+//! capture, at a fixed pace. It records every datagram it receives, on which port, so tests
+//! can check what the relay said (init, compression, commands, goodbye). It can refuse an init
+//! from the player port as the real server does (`(error no_more_monitor)`), play a different
+//! script to each successive init (a server restarting with a new match), slip in garbage,
+//! and forge datagrams from other ports or another loopback address before and after
+//! registration.
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -9,16 +13,26 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::net::UdpSocket;
 
+/// One datagram the fake server received.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Received {
+    /// True if it arrived on the player port (where inits go), false on a monitor port.
+    pub on_player_port: bool,
+    pub bytes: Vec<u8>,
+}
+
 pub struct FakeServer {
     pub addr: SocketAddr,
     /// Number of `(dispinit …)` received so far.
     pub inits: Arc<AtomicUsize>,
     /// What monitors sent to their dedicated ports, in arrival order.
     pub commands: Arc<Mutex<Vec<Vec<u8>>>>,
+    /// Everything received, on any port, in arrival order.
+    pub received: Arc<Mutex<Vec<Received>>>,
     task: tokio::task::JoinHandle<()>,
 }
 
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub struct Script {
     pub datagrams: Vec<Vec<u8>>,
     pub pace: Duration,
@@ -27,70 +41,162 @@ pub struct Script {
     /// Datagrams sent before datagram `index` from a socket that is not the monitor's
     /// dedicated port, as a forger on the server's host would.
     pub spoof_at: Vec<(usize, Vec<u8>)>,
+    /// Answer the init from the player port with this and nothing else (a refusal).
+    pub refuse: Option<Vec<u8>>,
+    /// Sent to the relay right after its init and before the real answer, each from a fresh
+    /// socket bound to the given IP (a forger on the server's host, or on another host).
+    pub before_answer: Vec<(std::net::IpAddr, Vec<u8>)>,
+    /// Wait this long after the init before answering.
+    pub delay: Duration,
+    /// Datagrams sent per `pace` sleep (0 or 1: one at a time). Loopback drops datagrams that
+    /// overflow the receiver's buffer, so bursts stay small.
+    pub burst: usize,
+    /// From datagram `index` on, one datagram per this pace (a fast start, then real time).
+    pub slow_from: Option<(usize, Duration)>,
+}
+
+impl Script {
+    pub fn new(datagrams: Vec<Vec<u8>>, pace: Duration) -> Script {
+        Script {
+            datagrams,
+            pace,
+            ..Script::default()
+        }
+    }
 }
 
 impl FakeServer {
+    /// Every init gets the same script.
     pub async fn start(script: Script) -> FakeServer {
-        let socket = UdpSocket::bind("127.0.0.1:0")
-            .await
-            .expect("bind fake server");
+        Self::start_sessions(vec![script]).await
+    }
+
+    /// The n-th init gets `scripts[n]` (the last one again once they run out): a server that
+    /// plays a match, goes quiet, and comes back with another.
+    pub async fn start_sessions(scripts: Vec<Script>) -> FakeServer {
+        assert!(!scripts.is_empty());
+        let socket = Arc::new(
+            UdpSocket::bind("127.0.0.1:0")
+                .await
+                .expect("bind fake server"),
+        );
         let addr = socket.local_addr().expect("fake server address");
         let inits = Arc::new(AtomicUsize::new(0));
         let counter = inits.clone();
         let commands = Arc::new(Mutex::new(Vec::new()));
         let heard = commands.clone();
+        let received = Arc::new(Mutex::new(Vec::new()));
+        let log = received.clone();
         let task = tokio::spawn(async move {
-            let mut buf = vec![0u8; 8192];
+            let mut buf = vec![0u8; 65536];
             loop {
                 let Ok((n, peer)) = socket.recv_from(&mut buf).await else {
                     return;
                 };
+                if let Ok(mut l) = log.lock() {
+                    l.push(Received {
+                        on_player_port: true,
+                        bytes: buf[..n].to_vec(),
+                    });
+                }
                 if !buf[..n].starts_with(b"(dispinit") {
                     let _ = socket.send_to(b"(error unknown_command)\0", peer).await;
                     continue;
                 }
-                counter.fetch_add(1, Ordering::SeqCst);
-                let script = script.clone();
+                let nth = counter.fetch_add(1, Ordering::SeqCst);
+                let script = scripts[nth.min(scripts.len() - 1)].clone();
+                if let Some(answer) = &script.refuse {
+                    let _ = socket.send_to(answer, peer).await;
+                    continue;
+                }
                 let heard = heard.clone();
-                tokio::spawn(async move {
-                    let Ok(dedicated) = UdpSocket::bind("127.0.0.1:0").await else {
-                        return;
-                    };
-                    let dedicated = Arc::new(dedicated);
-                    let listener = dedicated.clone();
-                    tokio::spawn(async move {
-                        let mut buf = vec![0u8; 8192];
-                        while let Ok(n) = listener.recv(&mut buf).await {
-                            if let Ok(mut h) = heard.lock() {
-                                h.push(buf[..n].to_vec());
-                            }
-                        }
-                    });
-                    let forger = UdpSocket::bind("127.0.0.1:0").await.ok();
-                    for (i, d) in script.datagrams.iter().enumerate() {
-                        for (_, g) in script.garbage_at.iter().filter(|(at, _)| *at == i) {
-                            let _ = dedicated.send_to(g, peer).await;
-                        }
-                        for (_, s) in script.spoof_at.iter().filter(|(at, _)| *at == i) {
-                            if let Some(forger) = &forger {
-                                let _ = forger.send_to(s, peer).await;
-                            }
-                        }
-                        if dedicated.send_to(d, peer).await.is_err() {
-                            return;
-                        }
-                        tokio::time::sleep(script.pace).await;
-                    }
-                });
+                let log = log.clone();
+                tokio::spawn(session(script, peer, heard, log));
             }
         });
         FakeServer {
             addr,
             inits,
             commands,
+            received,
             task,
         }
     }
+
+    /// What arrived on monitor ports, inflated where it was zlib.
+    pub fn commands_plain(&self) -> Vec<Vec<u8>> {
+        self.commands
+            .lock()
+            .map(|c| c.clone())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|c| {
+                if pitchside_shared::datagram::is_zlib(&c) {
+                    pitchside_shared::datagram::inflate(&c).unwrap_or(c)
+                } else {
+                    c
+                }
+            })
+            .collect()
+    }
+}
+
+async fn session(
+    script: Script,
+    peer: SocketAddr,
+    heard: Arc<Mutex<Vec<Vec<u8>>>>,
+    log: Arc<Mutex<Vec<Received>>>,
+) {
+    let Ok(dedicated) = UdpSocket::bind("127.0.0.1:0").await else {
+        return;
+    };
+    let dedicated = Arc::new(dedicated);
+    let listener = dedicated.clone();
+    let listen = tokio::spawn(async move {
+        let mut buf = vec![0u8; 65536];
+        while let Ok(n) = listener.recv(&mut buf).await {
+            if let Ok(mut h) = heard.lock() {
+                h.push(buf[..n].to_vec());
+            }
+            if let Ok(mut l) = log.lock() {
+                l.push(Received {
+                    on_player_port: false,
+                    bytes: buf[..n].to_vec(),
+                });
+            }
+        }
+    });
+    for (ip, d) in &script.before_answer {
+        if let Ok(forger) = UdpSocket::bind(SocketAddr::new(*ip, 0)).await {
+            let _ = forger.send_to(d, peer).await;
+        }
+    }
+    tokio::time::sleep(script.delay).await;
+    let forger = UdpSocket::bind("127.0.0.1:0").await.ok();
+    for (i, d) in script.datagrams.iter().enumerate() {
+        for (_, g) in script.garbage_at.iter().filter(|(at, _)| *at == i) {
+            let _ = dedicated.send_to(g, peer).await;
+        }
+        for (_, s) in script.spoof_at.iter().filter(|(at, _)| *at == i) {
+            if let Some(forger) = &forger {
+                let _ = forger.send_to(s, peer).await;
+            }
+        }
+        if dedicated.send_to(d, peer).await.is_err() {
+            break;
+        }
+        match script.slow_from {
+            Some((from, pace)) if i >= from => tokio::time::sleep(pace).await,
+            _ => {
+                if !script.pace.is_zero() && (i + 1) % script.burst.max(1) == 0 {
+                    tokio::time::sleep(script.pace).await;
+                }
+            }
+        }
+    }
+    // Stay reachable for commands (e.g. the goodbye) for a while after the script.
+    tokio::time::sleep(Duration::from_secs(30)).await;
+    listen.abort();
 }
 
 impl Drop for FakeServer {

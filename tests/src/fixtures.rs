@@ -33,3 +33,31 @@ pub const SHORT_V6: &str = "logs/short-v6/20261122132720-SHORT_L_a_0-vs-SHORT_R_
 pub const FULL_V6: &str = "logs/full-v6-realtime/20261122131124-HELIOS_L_2-vs-HELIOS_R_3.rcg.gz";
 pub const V5_CAPTURE: &str = "captures/F1/v5-clean.dgrams.gz";
 pub const V5_COMPRESSED_CAPTURE: &str = "captures/F1/v5-compression-6-clean.dgrams.gz";
+
+/// Every monitor capture, by the protocol its client asked for: (file, protocol, compression).
+pub const PROTOCOL_CAPTURES: [(&str, &str, Option<i32>); 11] = [
+    ("captures/F1/v1-dispinit-plain.dgrams.gz", "1", None),
+    ("captures/F1/v2.dgrams.gz", "2", None),
+    ("captures/F1/v3-clean.dgrams.gz", "3", None),
+    ("captures/F1/v4-clean.dgrams.gz", "4", None),
+    (
+        "captures/F1/v4-mixed-with-v3-v5-monitors.dgrams.gz",
+        "4",
+        None,
+    ),
+    ("captures/F1/v5-clean.dgrams.gz", "5", None),
+    ("captures/F1/json.dgrams.gz", "json", None),
+    ("captures/F1/v5-compression-6-clean.dgrams.gz", "5", Some(6)),
+    (
+        "captures/edge/json-compression-6.dgrams.gz",
+        "json",
+        Some(6),
+    ),
+    ("captures/edge/v1-compression-1.dgrams.gz", "1", Some(1)),
+    ("captures/edge/v5-compression-0.dgrams.gz", "5", Some(0)),
+];
+pub const V5_GAME_END: &str = "captures/F1/v5-game-end.dgrams.gz";
+pub const V5_OPERATOR: &str = "captures/OPa/v5-operator.dgrams.gz";
+pub const PENALTY_V6: &str =
+    "logs/penalty-shootout-v6/20261122132810-PEN_L_0_4-vs-PEN_R_0_2.rcg.gz";
+pub const SHORT_V2: &str = "logs/short-v2/20261122132541-SHORT_L_a_0-vs-SHORT_R_a_0.rcg.gz";

@@ -8,10 +8,12 @@
 //! - [`fake_server`]: answers `(dispinit …)` from a new port and replays a capture.
 //! - [`relay_harness`]: starts the relay against a source and returns its address.
 //! - [`static_server`]: serves the fixtures over HTTP, with and without CORS, for `?log=`.
+//! - [`spectator`]: a WebSocket client that decodes the relay's wire like the page does.
 
 pub mod browser;
 pub mod capture;
 pub mod fake_server;
 pub mod fixtures;
 pub mod relay_harness;
+pub mod spectator;
 pub mod static_server;

@@ -1,6 +1,7 @@
 //! Runs the relay in-process on a free port.
 
-use relay::{Config, Source};
+use relay::config::Settings;
+use relay::Source;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -15,18 +16,21 @@ pub fn dist() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../dist")
 }
 
+/// One match with the default settings.
 pub async fn start(source: Source) -> RunningRelay {
+    start_with(Settings::new(vec![source.into_spec()])).await
+}
+
+/// Any settings; `dist` is set to the built web app and `listen` is ignored (port 0).
+pub async fn start_with(mut settings: Settings) -> RunningRelay {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind relay");
     let addr = listener.local_addr().expect("relay address");
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let config = Config {
-        source,
-        dist: dist(),
-    };
+    settings.dist = dist();
     let task = tokio::spawn(async move {
-        let _ = relay::run(listener, config, async {
+        let _ = relay::run(listener, settings, async {
             let _ = rx.await;
         })
         .await;

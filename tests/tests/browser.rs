@@ -31,6 +31,7 @@ async fn live_page_shows_the_cycle_advancing() {
         pace: Duration::from_millis(40),
         garbage_at: vec![],
         spoof_at: vec![],
+        ..fake_server::Script::default()
     })
     .await;
     let mut mc = MonitorConfig::new(server.addr);

@@ -1,189 +1,609 @@
-//! Fake rcssserver -> relay -> WebSocket clients: the frames arrive complete and in order.
+//! Fake rcssserver (replaying real captures) -> relay -> WebSocket spectators decoding the
+//! wire with `shared`, as the page does: every protocol and compression end to end, trust
+//! rules, refusals, restarts, late joiners, several matches, downloads.
 
-use futures_util::StreamExt;
-use pitchside_shared::datagram::{inflate, is_zlib};
-use pitchside_shared::feed::{FeedSource, Notice};
-use pitchside_tests::{capture, fake_server, fixtures, relay_harness};
-use relay::monitor::MonitorConfig;
+use pitchside_shared::datagram::{is_zlib, parse_datagram, Datagram};
+use pitchside_shared::feed::FeedSource;
+use pitchside_shared::wire::Notice;
+use pitchside_shared::{PlayMode, Record};
+use pitchside_tests::fake_server::{FakeServer, Script};
+use pitchside_tests::spectator::{http_get, Spectator};
+use pitchside_tests::{capture, fixtures, relay_harness};
+use relay::config::Settings;
+use relay::monitor::{MonitorConfig, Protocol};
 use relay::Source;
 use std::time::Duration;
-use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
-use tokio_tungstenite::tungstenite::Message;
 
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn connect(addr: std::net::SocketAddr) -> Ws {
-    let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
-        .await
-        .expect("websocket connect");
-    ws
+/// The records a capture's datagrams hold, as the relay's own parser reads them.
+fn capture_records(datagrams: &[Vec<u8>]) -> Vec<Record> {
+    datagrams
+        .iter()
+        .filter_map(|d| match parse_datagram(d) {
+            Ok(Datagram::Records(r)) => Some(r),
+            _ => None,
+        })
+        .flatten()
+        .collect()
 }
 
-/// Collects binary messages until `n` arrived (or fails after a timeout), noting notices.
-async fn collect(ws: &mut Ws, n: usize) -> (Vec<Vec<u8>>, Vec<Notice>) {
-    let mut got = Vec::new();
-    let mut notices = Vec::new();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    while got.len() < n {
-        let msg = tokio::time::timeout_at(deadline, ws.next())
-            .await
-            .unwrap_or_else(|_| panic!("timed out with {} of {n} datagrams", got.len()))
-            .expect("stream ended")
-            .expect("websocket error");
-        match msg {
-            Message::Binary(b) => got.push(b.to_vec()),
-            Message::Text(t) => notices.extend(Notice::from_json(&t)),
-            _ => {}
-        }
+fn monitor(server: &FakeServer, protocol: Protocol, compression: Option<i32>) -> MonitorConfig {
+    let mut mc = MonitorConfig::new(server.addr);
+    mc.protocol = protocol;
+    mc.compression = compression;
+    mc.retry = Duration::from_millis(300);
+    mc
+}
+
+fn same_records(got: &[Record], want: &[Record], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: number of records");
+    for (i, (a, b)) in got.iter().zip(want).enumerate() {
+        assert!(a == b, "{what}: record {i} differs:\n{a:?}\n{b:?}");
     }
-    (got, notices)
 }
 
-async fn relay_for(server: std::net::SocketAddr) -> relay_harness::RunningRelay {
-    let mut mc = MonitorConfig::new(server);
-    mc.retry = Duration::from_millis(200);
-    relay_harness::start(Source::Server(mc)).await
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn v5_capture_reaches_every_spectator_in_order_and_garbage_and_forgeries_are_dropped() {
-    let datagrams = capture::split(&fixtures::read(fixtures::V5_CAPTURE)).unwrap();
-    assert_eq!(
-        datagrams.len(),
-        417,
-        "the v5-clean capture has 417 datagrams"
-    );
-    let server = fake_server::FakeServer::start(fake_server::Script {
-        datagrams: datagrams.clone(),
-        pace: Duration::from_millis(2),
-        garbage_at: vec![
-            (30, b"\x01\x02garbage that is no datagram".to_vec()),
-            (31, b"(show 12 (pm 3) truncated".to_vec()),
-            (32, vec![0x78, 0x9c, 0xff, 0x00]),
-        ],
-        // A real, well-formed show, but from a port that is not the monitor's: dropped.
-        spoof_at: vec![(40, datagrams[200].clone()), (41, datagrams[0].clone())],
+/// One capture through the relay: a spectator decodes exactly the capture's records, the
+/// server heard the right init (and compression request), and the goodbye at shutdown comes
+/// zlib-compressed when compression is on.
+async fn end_to_end(file: &str, protocol: &str, compression: Option<i32>) {
+    let datagrams = capture::split(&fixtures::read(file)).unwrap();
+    let want = capture_records(&datagrams);
+    let mut script = Script::new(datagrams, Duration::from_millis(1));
+    script.burst = 4;
+    let server = FakeServer::start(script).await;
+    let protocol: Protocol = protocol.parse().unwrap();
+    let relay = relay_harness::start(Source::Server(monitor(&server, protocol, compression))).await;
+    let mut s = Spectator::connect(relay.addr, "/ws").await;
+    s.until(60, "every record of the capture", |s| {
+        s.records().len() >= want.len()
     })
     .await;
-    let relay = relay_for(server.addr).await;
-    // One spectator from the start, one that joins late: both must get everything.
-    let mut early = connect(relay.addr).await;
-    let (got_early, notices) = collect(&mut early, datagrams.len()).await;
-    let mut late = connect(relay.addr).await;
-    let (got_late, _) = collect(&mut late, datagrams.len()).await;
-
-    assert_eq!(server.inits.load(std::sync::atomic::Ordering::SeqCst), 1);
+    same_records(&s.records(), &want, file);
     assert!(
-        notices.iter().any(|n| matches!(
+        s.notices().iter().any(|n| matches!(
             n,
             Notice::Feed {
                 source: FeedSource::Live,
                 ..
             }
         )),
-        "the relay announces a live feed: {notices:?}"
+        "{file}: the feed is announced live: {:?}",
+        s.notices()
     );
-    for (i, (a, b)) in got_early.iter().zip(&datagrams).enumerate() {
-        assert!(a == b, "datagram {i} differs");
-    }
-    assert!(
-        got_late == got_early,
-        "a late joiner gets the same history in the same order"
-    );
-    // The relay is still alive after the garbage: its health check answers.
-    let health = http_get(relay.addr, "/healthz").await;
-    assert!(
-        health.starts_with("HTTP/1.1 200") && health.ends_with("ok"),
-        "{health}"
-    );
-
-    // Shutting down with spectators connected: they are told goodbye, and the server hears
-    // `(dispbye)` on the monitor's dedicated port.
     relay.stop().await;
-    for ws in [&mut early, &mut late] {
-        let closed = tokio::time::timeout(Duration::from_secs(5), async {
-            loop {
-                match ws.next().await {
-                    Some(Ok(Message::Close(frame))) => return frame.map(|f| f.code),
-                    Some(Ok(_)) => continue,
-                    _ => return None,
-                }
-            }
-        })
-        .await
-        .expect("spectators are closed at shutdown");
-        assert_eq!(closed, Some(CloseCode::Away));
+    // The goodbye left before the relay stopped; give the fake server a moment to read it.
+    for _ in 0..100 {
+        if server.commands_plain().last().map(Vec::as_slice) == Some(&b"(dispbye)\0"[..]) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let commands = server.commands.lock().unwrap().clone();
-    assert_eq!(commands, vec![b"(dispbye)\0".to_vec()]);
-}
-
-/// A plain HTTP/1.1 GET, answered in full (the relay closes the connection).
-async fn http_get(addr: std::net::SocketAddr, path: &str) -> String {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let req = format!("GET {path} HTTP/1.1\r\nHost: relay\r\nConnection: close\r\n\r\n");
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut out = String::new();
-    s.read_to_string(&mut out).await.unwrap();
-    out
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn compressed_capture_arrives_inflated() {
-    let datagrams = capture::split(&fixtures::read(fixtures::V5_COMPRESSED_CAPTURE)).unwrap();
-    let compressed = datagrams.iter().filter(|d| is_zlib(d)).count();
-    assert!(
-        compressed > 300,
-        "most of this capture is zlib: {compressed}"
+    let received = server.received.lock().unwrap().clone();
+    let init = format!("{}\0", protocol.init());
+    assert_eq!(
+        received[0].bytes,
+        init.as_bytes(),
+        "{file}: the init, NUL-terminated, to the player port"
     );
-    let server = fake_server::FakeServer::start(fake_server::Script {
-        datagrams: datagrams.clone(),
-        pace: Duration::from_millis(2),
-        garbage_at: vec![],
-        spoof_at: vec![],
-    })
-    .await;
-    let relay = relay_for(server.addr).await;
-    let mut ws = connect(relay.addr).await;
-    let (got, _) = collect(&mut ws, datagrams.len()).await;
-    for (i, (a, raw)) in got.iter().zip(&datagrams).enumerate() {
-        let plain = if is_zlib(raw) {
-            inflate(raw).unwrap()
-        } else {
-            raw.clone()
-        };
-        assert!(a == &plain, "datagram {i} differs");
+    assert!(received[0].on_player_port);
+    let commands = server.commands_plain();
+    if let Some(n) = compression {
+        assert_eq!(
+            commands.first().map(Vec::as_slice),
+            Some(format!("(compression {n})\0").as_bytes()),
+            "{file}: compression is asked for on the monitor port: {commands:?}"
+        );
+    }
+    assert_eq!(
+        commands.last().map(Vec::as_slice),
+        Some(&b"(dispbye)\0"[..]),
+        "{file}: goodbye at shutdown"
+    );
+    let raw_bye = server.commands.lock().unwrap().last().cloned().unwrap();
+    assert_eq!(
+        is_zlib(&raw_bye),
+        compression.is_some(),
+        "{file}: commands are compressed exactly when compression is on"
+    );
+}
+
+macro_rules! protocol_tests {
+    ($($name:ident: $i:expr;)*) => {$(
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn $name() {
+            let (file, protocol, compression) = fixtures::PROTOCOL_CAPTURES[$i];
+            end_to_end(file, protocol, compression).await;
+        }
+    )*};
+}
+
+protocol_tests! {
+    protocol_1_binary: 0;
+    protocol_2_binary: 1;
+    protocol_3_text: 2;
+    protocol_4_text: 3;
+    protocol_4_with_v3_and_v5_shows_mixed_in: 4;
+    protocol_5_text: 5;
+    protocol_json: 6;
+    protocol_5_compression_6: 7;
+    protocol_json_compression_6: 8;
+    protocol_1_compression_1: 9;
+    protocol_5_compression_0_is_still_zlib: 10;
+}
+
+/// Refusals from the player port reach the page with what to do about them, and the relay
+/// keeps asking.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_refusals_are_shown_with_a_hint() {
+    for (file, error, hint) in [
+        (
+            "captures/edge/maxmon2-third.dgrams.gz",
+            "no_more_monitor",
+            "max_monitors",
+        ),
+        (
+            "captures/edge/dispinit-version-6.dgrams.gz",
+            "illegal_client_version",
+            "--protocol",
+        ),
+    ] {
+        let answer = capture::split(&fixtures::read(file)).unwrap().remove(0);
+        let server = FakeServer::start(Script {
+            refuse: Some(answer),
+            ..Script::default()
+        })
+        .await;
+        let relay =
+            relay_harness::start(Source::Server(monitor(&server, Protocol::V5, None))).await;
+        let mut s = Spectator::connect(relay.addr, "/ws").await;
+        s.until(10, "the server's error", |s| {
+            s.notices()
+                .iter()
+                .any(|n| matches!(n, Notice::ServerError { text, hint: h } if text == error && h.contains(hint)))
+        })
+        .await;
+        s.until(10, "the feed to say so", |s| {
+            s.notices().iter().any(|n| matches!(n, Notice::Feed { source: FeedSource::Waiting, label } if label.contains(error)))
+        })
+        .await;
+        // A page that opens now sees the error too.
+        let mut late = Spectator::connect(relay.addr, "/ws").await;
+        late.until(10, "the error for a new page", |s| {
+            s.notices()
+                .iter()
+                .any(|n| matches!(n, Notice::ServerError { text, .. } if text == error))
+        })
+        .await;
+        tokio::time::sleep(Duration::from_millis(700)).await;
         assert!(
-            a.starts_with(b"(") && a.ends_with(b"\0"),
-            "datagram {i} is plain text"
+            server.inits.load(std::sync::atomic::Ordering::SeqCst) >= 2,
+            "the relay keeps asking"
         );
     }
 }
 
+/// Before registration only the server's host speaking the requested protocol is believed;
+/// after, only the monitor port. Garbage never stops the relay.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn replay_of_the_bundled_log_is_announced_and_plays() {
-    let script =
-        relay::replay::Script::from_log(relay::replay::BUNDLED_NAME, relay::replay::BUNDLED_LOG)
-            .unwrap();
-    let relay = relay_harness::start(Source::Replay {
-        script,
-        step: Duration::from_millis(1),
+async fn forged_datagrams_before_and_after_registration_are_ignored() {
+    let datagrams = capture::split(&fixtures::read(fixtures::V5_CAPTURE)).unwrap();
+    let want = capture_records(&datagrams);
+    // A well-formed show nobody sent: time 4242.
+    let forged_show = {
+        let mut d = datagrams[200].clone();
+        let text = String::from_utf8(d.clone()).unwrap();
+        let time = text.split_whitespace().nth(1).unwrap().to_owned();
+        d = text.replacen(&time, "4242", 1).into_bytes();
+        d
+    };
+    let json_show = capture::split(&fixtures::read("captures/F1/json.dgrams.gz"))
+        .unwrap()
+        .into_iter()
+        .find(|d| d.starts_with(b"{\"show\""))
+        .unwrap();
+    let mut script = Script::new(datagrams.clone(), Duration::from_millis(1));
+    script.burst = 4;
+    script.delay = Duration::from_millis(300);
+    script.before_answer = vec![
+        // From another host, in the right protocol.
+        ("127.0.0.2".parse().unwrap(), forged_show.clone()),
+        // From the server's host, but not what a v3 answer looks like.
+        ("127.0.0.1".parse().unwrap(), json_show),
+    ];
+    script.garbage_at = vec![
+        (30, b"\x01\x02garbage that is no datagram".to_vec()),
+        (31, b"(show 12 (pm 3) truncated".to_vec()),
+        (32, vec![0x78, 0x9c, 0xff, 0x00]),
+    ];
+    // After registration, from a port that is not the monitor's.
+    script.spoof_at = vec![(40, forged_show), (41, datagrams[0].clone())];
+    let server = FakeServer::start(script).await;
+    let mut mc = monitor(&server, Protocol::V3, None);
+    mc.retry = Duration::from_secs(2);
+    let relay = relay_harness::start(Source::Server(mc)).await;
+    let mut s = Spectator::connect(relay.addr, "/ws").await;
+    s.until(60, "every record of the capture", |s| {
+        s.records().len() >= want.len()
     })
     .await;
-    let mut ws = connect(relay.addr).await;
-    let (got, notices) = collect(&mut ws, 150).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    same_records(&s.records(), &want, "v5 capture with forgeries");
+    assert!(s.frames().iter().all(|f| f.time != 4242));
+    let (status, _, body) = http_get(relay.addr, "/metrics").await;
+    assert_eq!(status, 200);
+    let metrics = String::from_utf8(body).unwrap();
+    let ignored: f64 = metrics
+        .lines()
+        .find(|l| l.starts_with("pitchside_datagrams_ignored_total{"))
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|v| v.parse().ok())
+        .unwrap();
     assert!(
-        notices.iter().any(|n| matches!(n, Notice::Feed { source: FeedSource::Replay, label } if label.contains("SHORT_L_a"))),
-        "{notices:?}"
+        ignored >= 7.0,
+        "2 forgeries before, 3 garbage, 2 after: {ignored}\n{metrics}"
     );
-    let shows: Vec<_> = got.iter().filter(|d| d.starts_with(b"(show ")).collect();
-    assert!(shows.len() > 20);
-    for s in &shows {
-        match pitchside_shared::datagram::parse_datagram(s).unwrap() {
-            pitchside_shared::datagram::Datagram::Records(r) => assert_eq!(r.len(), 1),
-            other => panic!("{other:?}"),
+    let (status, _, body) = http_get(relay.addr, "/healthz").await;
+    assert_eq!((status, &body[..]), (200, &b"ok"[..]));
+}
+
+/// The server goes quiet mid-match and comes back with another: spectators stay connected,
+/// are told "new match", and get the new one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_server_is_a_new_match_for_connected_spectators() {
+    let first = capture::split(&fixtures::read(fixtures::V5_CAPTURE)).unwrap()[..150].to_vec();
+    // The server sends its parameters first on every registration; the game-end fixture keeps
+    // only the last datagrams, so the same server's parameters go in front.
+    let mut second = first[..20].to_vec();
+    second.extend(capture::split(&fixtures::read(fixtures::V5_GAME_END)).unwrap());
+    let want_second = capture_records(&second);
+    let mut a = Script::new(first.clone(), Duration::from_millis(1));
+    a.burst = 4;
+    let mut b = Script::new(second, Duration::from_millis(1));
+    b.burst = 4;
+    let server = FakeServer::start_sessions(vec![a, b]).await;
+    let mut mc = monitor(&server, Protocol::V5, None);
+    mc.silence = Duration::from_millis(500);
+    let relay = relay_harness::start(Source::Server(mc)).await;
+    let mut s = Spectator::connect(relay.addr, "/ws").await;
+    s.until(30, "the first match", |s| {
+        s.records().len() >= capture_records(&first).len()
+    })
+    .await;
+    s.until(30, "the second match, whole", |s| {
+        s.notices()
+            .iter()
+            .any(|n| matches!(n, Notice::NewMatch { number: 2 }))
+            && s.current_match().len() >= want_second.len()
+    })
+    .await;
+    same_records(&s.current_match(), &want_second, "second match");
+    assert!(s.closed.is_none());
+    assert!(
+        s.notices().iter().any(|n| matches!(n, Notice::Feed { source: FeedSource::Waiting, label } if label.contains("quiet"))),
+        "{:?}",
+        s.notices()
+    );
+    assert_eq!(server.inits.load(std::sync::atomic::Ordering::SeqCst), 2);
+}
+
+/// The full real game from a fake server at high speed; a spectator that joins at cycle
+/// ~1000 gets every frame since registration exactly once, in order, then live: the same
+/// frames as one that watched from the start. The backlog comes in a few large messages.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_late_joiner_gets_every_frame_once_in_order_then_live() {
+    let log = fixtures::read(fixtures::FULL_V6);
+    let m = pitchside_shared::parse_log(&log);
+    let mut datagrams = Vec::new();
+    datagrams.extend(m.server_param.clone().map(Record::ServerParam));
+    datagrams.extend(m.player_param.clone().map(Record::PlayerParam));
+    datagrams.extend(m.player_types.iter().cloned().map(Record::PlayerType));
+    datagrams.extend(m.frames.iter().cloned().map(Record::Show));
+    let datagrams: Vec<Vec<u8>> = datagrams
+        .iter()
+        .filter_map(|r| {
+            let mut d = pitchside_shared::write::monitor_datagram(r)?;
+            d.push(0);
+            Some(d)
+        })
+        .collect();
+    let want = capture_records(&datagrams);
+    let shows = m.frames.len();
+    let mut script = Script::new(datagrams, Duration::from_millis(1));
+    script.burst = 3;
+    let server = FakeServer::start(script).await;
+    let mut settings = Settings::new(vec![
+        Source::Server(monitor(&server, Protocol::V5, None)).into_spec()
+    ]);
+    // Nobody here is slow: a skip would be a bug.
+    settings.lag = 100_000;
+    let relay = relay_harness::start_with(settings).await;
+    let mut early = Spectator::connect(relay.addr, "/ws").await;
+    early
+        .until(60, "cycle 1000", |s| {
+            s.frames().last().is_some_and(|f| f.time >= 1000)
+        })
+        .await;
+    let joined = std::time::Instant::now();
+    let mut late = Spectator::connect(relay.addr, "/ws").await;
+    late.until(30, "the backlog", |s| s.backlog.is_some()).await;
+    let caught_up = joined.elapsed();
+    let (messages, bytes) = late.backlog.unwrap();
+    let backlog_frames = late.frames().len();
+    eprintln!(
+        "late joiner: {backlog_frames} frames of backlog in {messages} messages, {bytes} bytes, live after {caught_up:?}"
+    );
+    assert!(backlog_frames >= 1000);
+    assert!(messages < 40, "{messages} messages of backlog");
+    assert!(bytes < 5_000_000);
+    assert!(
+        caught_up < Duration::from_secs(3),
+        "live after {caught_up:?}"
+    );
+    let (early_task, late_task) = tokio::join!(
+        early.until(120, "the whole game", |s| s.frames().len() >= shows),
+        late.until(120, "the whole game", |s| s.frames().len() >= shows),
+    );
+    let _ = (early_task, late_task);
+    same_records(&early.records(), &want, "early spectator");
+    same_records(&late.records(), &want, "late joiner");
+    assert!(late
+        .notices()
+        .iter()
+        .all(|n| !matches!(n, Notice::Skipped { .. })));
+}
+
+/// Three matches on one relay: their URLs, `/ws` for the first, `/api/matches`, metrics.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn several_matches_have_their_own_urls_and_api_entries() {
+    let datagrams = capture::split(&fixtures::read(fixtures::V5_CAPTURE)).unwrap();
+    let mut script = Script::new(datagrams, Duration::from_millis(5));
+    script.burst = 2;
+    let server = FakeServer::start(script).await;
+    let short =
+        relay::replay::Script::from_log("short.rcg", &fixtures::read(fixtures::SHORT_V6)).unwrap();
+    let v2 =
+        relay::replay::Script::from_log("v2.rcg", &fixtures::read(fixtures::SHORT_V2)).unwrap();
+    let mut specs = vec![
+        Source::Replay {
+            script: short,
+            step: Duration::from_millis(20),
         }
+        .into_spec(),
+        Source::Replay {
+            script: v2,
+            step: Duration::from_millis(20),
+        }
+        .into_spec(),
+        Source::Server(monitor(&server, Protocol::V5, None)).into_spec(),
+    ];
+    specs[0].name = "field-a".into();
+    specs[1].name = "field-b".into();
+    specs[2].name = "field-c".into();
+    let relay = relay_harness::start_with(Settings::new(specs)).await;
+
+    let mut b = Spectator::connect(relay.addr, "/m/field-b/ws").await;
+    b.until(10, "frames of field-b", |s| s.frames().len() > 5)
+        .await;
+    assert!(b.events.iter().any(
+        |e| matches!(e, pitchside_shared::wire::Event::Hello(h) if h.match_name == "field-b")
+    ));
+    assert_eq!(
+        b.frames()[0].teams[0].name.as_deref(),
+        Some("SHORT_L_a"),
+        "the v2 log's teams"
+    );
+    let mut first = Spectator::connect(relay.addr, "/ws").await;
+    first
+        .until(10, "frames of field-a", |s| s.frames().len() > 5)
+        .await;
+    assert!(first.events.iter().any(
+        |e| matches!(e, pitchside_shared::wire::Event::Hello(h) if h.match_name == "field-a")
+    ));
+    let mut c = Spectator::connect(relay.addr, "/m/field-c/ws").await;
+    c.until(20, "frames of field-c", |s| {
+        s.frames().last().is_some_and(|f| f.time > 1040)
+    })
+    .await;
+
+    let (status, head, body) = http_get(relay.addr, "/api/matches").await;
+    assert_eq!(status, 200, "{head}");
+    assert!(head.to_ascii_lowercase().contains("application/json"));
+    let list: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    let list = list.as_array().unwrap();
+    assert_eq!(list.len(), 3);
+    let names: Vec<_> = list.iter().map(|m| m["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["field-a", "field-b", "field-c"]);
+    assert_eq!(list[0]["source"], "replay");
+    assert_eq!(list[2]["source"], "live");
+    assert_eq!(
+        list[2]["teams"],
+        serde_json::json!(["HELIOS_L", "HELIOS_R"])
+    );
+    assert_eq!(list[2]["score"], serde_json::json!([0, 1]));
+    assert!(list[2]["cycle"].as_u64().unwrap() > 1040);
+    assert!(list[2]["playmode"].is_string());
+    assert_eq!(list[1]["spectators"], 1);
+    assert_eq!(list[0]["url"], "/m/field-a");
+
+    assert_eq!(http_get(relay.addr, "/m/field-b").await.0, 200);
+    assert_eq!(http_get(relay.addr, "/m/nope").await.0, 404);
+    assert_eq!(http_get(relay.addr, "/m/nope/ws").await.0, 404);
+    let (_, _, metrics) = http_get(relay.addr, "/metrics").await;
+    let metrics = String::from_utf8(metrics).unwrap();
+    for want in [
+        "pitchside_spectators{match=\"field-c\"} 1",
+        "pitchside_frames_in_total{match=\"field-b\"}",
+        "pitchside_bytes_out_total{match=\"field-a\"}",
+        "pitchside_refused_total 0",
+    ] {
+        assert!(metrics.contains(want), "{want} in\n{metrics}");
     }
+}
+
+/// The `.rcg` download parses with `shared` to the frames the spectators got (outside
+/// before_kick_off, which the server's own logs leave out too), under rcssserver's file name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_downloaded_log_holds_what_spectators_saw() {
+    let datagrams = capture::split(&fixtures::read(fixtures::V5_OPERATOR)).unwrap();
+    let want = capture_records(&datagrams);
+    let mut script = Script::new(datagrams, Duration::from_millis(1));
+    script.burst = 4;
+    let server = FakeServer::start(script).await;
+    let relay = relay_harness::start(Source::Server(monitor(&server, Protocol::V5, None))).await;
+    let mut s = Spectator::connect(relay.addr, "/ws").await;
+    s.until(60, "the whole capture", |s| s.records().len() >= want.len())
+        .await;
+    let name = server.addr.to_string().replace(':', "-");
+    let (status, head, body) = http_get(relay.addr, &format!("/m/{name}/match.rcg")).await;
+    assert_eq!(status, 200, "{head}");
+    let file = head
+        .lines()
+        .find(|l| l.to_ascii_lowercase().starts_with("content-disposition"))
+        .unwrap()
+        .to_owned();
+    let m = pitchside_shared::parse_log(&body);
+    assert!(m.error.is_none(), "{:?}", m.error);
+    let seen: Vec<_> = s
+        .frames()
+        .into_iter()
+        .filter(|f| f.mode != PlayMode::BEFORE_KICK_OFF)
+        .cloned()
+        .collect();
+    assert!(seen.len() > 300);
+    assert_eq!(m.frames.len(), seen.len());
+    for (i, (a, b)) in m.frames.iter().zip(&seen).enumerate() {
+        assert!(a == b, "frame {i} differs:\n{a:?}\n{b:?}");
+    }
+    let teams = m.final_teams();
+    let expect = format!(
+        "-{}_{}-vs-{}_{}.rcg\"",
+        teams[0].name.as_deref().unwrap(),
+        teams[0].score,
+        teams[1].name.as_deref().unwrap(),
+        teams[1].score
+    );
+    assert!(file.ends_with(&expect), "{file} ends with {expect}");
+}
+
+/// A replayed penalty shoot-out: the download ends at time over with the server's result
+/// line, and is named with the penalty goals.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shootout_download_is_named_with_penalties() {
+    let script =
+        relay::replay::Script::from_log("pen.rcg", &fixtures::read(fixtures::PENALTY_V6)).unwrap();
+    let shows = script.shows();
+    // Played once, so that the match is still there when the test asks for it.
+    let relay = relay_harness::start_with(Settings::new(vec![relay::config::MatchSpec {
+        name: "pen".into(),
+        source: relay::config::SourceSpec::Replay(relay::replay::ReplayConfig {
+            script: std::sync::Arc::new(script),
+            step: Duration::from_millis(1),
+            looping: false,
+        }),
+    }]))
+    .await;
+    let mut s = Spectator::connect(relay.addr, "/ws").await;
+    s.until(60, "the whole shoot-out", |s| {
+        s.current_match()
+            .iter()
+            .filter(|r| matches!(r, Record::Show(_)))
+            .count()
+            >= shows
+    })
+    .await;
+    let (status, head, body) = http_get(relay.addr, "/m/pen/match.rcg").await;
+    assert_eq!(status, 200);
+    assert!(head.contains("-PEN_L_0_4-vs-PEN_R_0_2.rcg\""), "{head}");
+    let text = String::from_utf8_lossy(&body);
+    assert!(text.starts_with("ULG6\n(server_param "));
+    assert!(
+        text.contains("(msg 1109 1 \"(result ") && text.contains("PEN_L_0_4-vs-PEN_R_0_2)\")"),
+        "{}",
+        &text[text.len().saturating_sub(300)..]
+    );
+    assert!(text
+        .trim_end()
+        .ends_with("(team 1109 PEN_L PEN_R 0 0 4 1 2 2)"));
+}
+
+/// `--record` of a replayed ULG6 log writes it back line for line as rcssserver did (only the
+/// `(result …)` line differs: it carries the relay's date), and renames the file at time over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_recording_is_the_servers_log_line_for_line_and_renamed_at_time_over() {
+    let original = fixtures::read(fixtures::SHORT_V6);
+    let script = relay::replay::Script::from_log("short.rcg", &original).unwrap();
+    let dir = std::env::temp_dir().join(format!("pitchside-rec-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut settings = Settings::new(vec![relay::config::MatchSpec {
+        name: "short".into(),
+        source: relay::config::SourceSpec::Replay(relay::replay::ReplayConfig {
+            script: std::sync::Arc::new(script),
+            step: Duration::from_millis(1),
+            looping: false,
+        }),
+    }]);
+    settings.record = Some(dir.clone());
+    let relay = relay_harness::start_with(settings).await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let file = loop {
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .map(|d| {
+                d.filter_map(|e| e.ok())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        if let Some(n) = names.iter().find(|n| !n.starts_with("incomplete-")) {
+            assert_eq!(names.len(), 1, "{names:?}");
+            break dir.join(n);
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "renamed at time over: {names:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(
+        file.to_string_lossy()
+            .ends_with("-SHORT_L_a_0-vs-SHORT_R_a_1.rcg"),
+        "{}",
+        file.display()
+    );
+    let recorded = std::fs::read(&file).unwrap();
+    let lines =
+        |b: &[u8]| -> Vec<Vec<u8>> { b.split(|&c| c == b'\n').map(<[u8]>::to_vec).collect() };
+    let (a, b) = (lines(&original), lines(&recorded));
+    assert_eq!(a.len(), b.len(), "line count");
+    for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+        if x.starts_with(b"(msg 600 1 \"(result ") {
+            assert!(
+                y.starts_with(b"(msg 600 1 \"(result ")
+                    && y.ends_with(b" SHORT_L_a_0-vs-SHORT_R_a_1)\")")
+            );
+            continue;
+        }
+        assert!(
+            x == y,
+            "line {}:\n{}\n{}",
+            i + 1,
+            String::from_utf8_lossy(x),
+            String::from_utf8_lossy(y)
+        );
+    }
+    relay.stop().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A server name that does not resolve is retried with a message in the page, not fatal.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unresolvable_server_is_retried_with_a_message() {
+    let mut mc = MonitorConfig::new("no-such-host.invalid:6000");
+    mc.retry = Duration::from_millis(200);
+    let relay = relay_harness::start(Source::Server(mc)).await;
+    let mut s = Spectator::connect(relay.addr, "/ws").await;
+    s.until(20, "a message about the name", |s| {
+        s.notices().iter().any(|n| matches!(n, Notice::Feed { source: FeedSource::Waiting, label } if label.contains("cannot resolve") && label.contains("retrying")))
+    })
+    .await;
+    let (status, _, _) = http_get(relay.addr, "/healthz").await;
+    assert_eq!(status, 200);
 }

@@ -16,8 +16,9 @@
 //! - [`field`]: pitch geometry and the field-to-canvas conversion.
 //! - [`paint`]: painting a frame on the canvas.
 //! - [`ui`]: one component per panel (score bar, status, canvas, transport and timeline with
-//!   event markers, events list, statistics, open, export, help, settings).
-//! - this file: the [`App`] component, which lays the panels out.
+//!   event markers, events list, statistics, open, export, help, settings), and the lobby.
+//! - this file: [`Root`], which shows the lobby at `/` when the relay has several matches and
+//!   the monitor otherwise, and the [`App`] component, which lays the monitor's panels out.
 
 pub mod export;
 pub mod field;
@@ -45,6 +46,29 @@ use ui::stats::StatsPanel;
 use ui::status::Status;
 use ui::transport::CopyLink;
 use ui::transport::Transport;
+
+/// The lobby or the monitor. At `/` the relay is asked for its matches first: with several,
+/// the lobby; with one (or an old relay that cannot say), that match. `/m/NAME` is always the
+/// monitor of that match.
+#[component]
+pub fn Root() -> impl IntoView {
+    // None: still asking the relay; Some(None): the monitor; Some(Some(cards)): the lobby.
+    let choice = RwSignal::new(None::<Option<Vec<ui::lobby::Card>>>);
+    // A match's page, or a link to a log on the web: the monitor at once.
+    if source::live::match_name().is_some() || link::startup_log().is_some() {
+        choice.set(Some(None));
+    } else {
+        leptos::task::spawn_local(async move {
+            let cards = ui::lobby::fetch_matches().await;
+            choice.set(Some(cards.filter(|c| c.len() > 1)));
+        });
+    }
+    move || match choice.get() {
+        None => ().into_any(),
+        Some(None) => view! { <App/> }.into_any(),
+        Some(Some(cards)) => view! { <ui::lobby::Lobby cards/> }.into_any(),
+    }
+}
 
 #[component]
 pub fn App() -> impl IntoView {

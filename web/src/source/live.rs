@@ -1,18 +1,23 @@
-//! The relay's WebSocket feed: binary messages are server datagrams, decoded here with the
-//! same parser the relay uses; text messages are [`Notice`]s. Reconnects after a drop, with a
-//! growing, jittered delay so that a relay restart is not met by every page at the same instant.
+//! The relay's WebSocket feed, in the relay's wire (`pitchside_shared::wire`): the match's
+//! history in a few compressed chunks, then live frames as changes, and notices (feed,
+//! new match, server errors, operator actions), all decoded here with the library's decoder.
+//! Reconnects after a drop, with a growing, jittered delay so that a relay restart is not met
+//! by every page at the same instant.
+//!
+//! The page follows the match its path names (`/m/NAME` → `/m/NAME/ws`), or the relay's
+//! first match (`/ws`) anywhere else.
 //!
 //! No socket is open while the page shows a file: the feed is closed when a file is opened
 //! and opened again by [`resume`].
 
 use crate::state::{Mode, Monitor};
 use leptos::prelude::*;
-use pitchside_shared::datagram::{parse_datagram, Datagram};
-use pitchside_shared::feed::{FeedSource, Notice};
+use pitchside_shared::feed::FeedSource;
+use pitchside_shared::wire::{Decoder, Event, Notice, WireError};
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{BinaryType, MessageEvent, WebSocket};
+use web_sys::{BinaryType, CloseEvent, MessageEvent, WebSocket};
 
 /// First reconnect delay, doubled after every failed attempt up to [`MAX_RETRY_MS`].
 const FIRST_RETRY_MS: f64 = 500.0;
@@ -24,6 +29,24 @@ thread_local! {
     static FAILURES: Cell<u32> = const { Cell::new(0) };
     /// The pending reconnect timer, so that opening a file can cancel it.
     static RETRY_TIMER: Cell<Option<i32>> = const { Cell::new(None) };
+    /// The wire decoder of the current connection (it holds the previous frame).
+    static DECODER: RefCell<Decoder> = RefCell::new(Decoder::new());
+    /// Set when the relay speaks a wire version this page does not know: reconnecting
+    /// cannot help, reloading the page can.
+    static OUTDATED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The match named by the page's path (`/m/NAME`), if any.
+pub fn match_name() -> Option<String> {
+    let path = web_sys::window()?.location().pathname().ok()?;
+    match_name_in(&path)
+}
+
+/// `NAME` in `/m/NAME` or `/m/NAME/`.
+pub fn match_name_in(path: &str) -> Option<String> {
+    let rest = path.strip_prefix("/m/")?;
+    let name = rest.split('/').next()?;
+    (!name.is_empty()).then(|| name.to_owned())
 }
 
 fn url() -> Option<String> {
@@ -33,7 +56,11 @@ fn url() -> Option<String> {
     } else {
         "ws"
     };
-    Some(format!("{scheme}://{}/ws", loc.host().ok()?))
+    let path = match match_name() {
+        Some(name) => format!("/m/{name}/ws"),
+        None => "/ws".to_owned(),
+    };
+    Some(format!("{scheme}://{}{path}", loc.host().ok()?))
 }
 
 /// Closes the feed without reconnecting, e.g. while a file is shown.
@@ -56,6 +83,7 @@ pub fn disconnect() {
 /// the match on screen is replaced by what arrives.
 pub fn connect(m: Monitor) {
     disconnect();
+    DECODER.with(|d| d.borrow_mut().reset());
     let Some(url) = url() else { return };
     let ws = match WebSocket::new(&url) {
         Ok(ws) => ws,
@@ -76,29 +104,43 @@ pub fn connect(m: Monitor) {
         if fresh.replace(false) {
             m.clear();
         }
-        let data = ev.data();
-        if let Some(text) = data.as_string() {
-            match Notice::from_json(&text) {
-                Some(Notice::Feed { source, label }) => m.source.set(describe(source, &label)),
-                Some(Notice::Reset) => m.clear(),
-                None => {}
+        let Ok(buf) = ev.data().dyn_into::<js_sys::ArrayBuffer>() else {
+            return;
+        };
+        let bytes = js_sys::Uint8Array::new(&buf).to_vec();
+        let mut events = Vec::new();
+        let res = DECODER.with(|d| d.borrow_mut().decode(&bytes, &mut events));
+        let mut records = Vec::new();
+        for e in events {
+            match e {
+                Event::Record(r) => records.push(r),
+                Event::Hello(_) => {}
+                Event::Notice(n) => {
+                    // Records before a notice belong to what came before it.
+                    m.push_records(std::mem::take(&mut records));
+                    notice(m, n);
+                }
             }
-        } else if let Ok(buf) = data.dyn_into::<js_sys::ArrayBuffer>() {
-            let bytes = js_sys::Uint8Array::new(&buf).to_vec();
-            match parse_datagram(&bytes) {
-                Ok(Datagram::Records(records)) => m.push_records(records),
-                Ok(Datagram::ServerError(_)) => {}
-                Err(e) => web_sys::console::warn_1(
-                    &format!("ignoring a frame the relay sent: {e}").into(),
-                ),
+        }
+        m.push_records(records);
+        match res {
+            Ok(()) => {}
+            Err(WireError::Version { .. } | WireError::NotPitchside) => {
+                let e = res.err().map(|e| e.to_string()).unwrap_or_default();
+                OUTDATED.with(|o| o.set(true));
+                m.error.set(Some(e));
+                disconnect();
+            }
+            Err(e) => {
+                web_sys::console::warn_1(&format!("ignoring what the relay sent: {e}").into())
             }
         }
     });
     ws.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
 
-    let on_close = Closure::<dyn FnMut()>::new(move || {
-        if m.mode.get_untracked() != Mode::Live {
+    let on_close = Closure::<dyn FnMut(CloseEvent)>::new(move |ev: CloseEvent| {
+        if m.mode.get_untracked() != Mode::Live || OUTDATED.with(|o| o.get()) {
             return;
         }
         let failures = FAILURES.with(|f| {
@@ -106,8 +148,13 @@ pub fn connect(m: Monitor) {
             f.get()
         });
         let delay = retry_delay(failures, js_sys::Math::random());
+        let why = match (ev.code(), ev.reason()) {
+            (_, r) if !r.is_empty() => r,
+            (1001, _) => "the relay stopped".to_owned(),
+            _ => "relay connection lost".to_owned(),
+        };
         m.source.set(format!(
-            "relay connection lost, reconnecting in {:.0} s…",
+            "{why}; reconnecting in {:.0} s…",
             (delay / 1000.0).ceil()
         ));
         // What was received stays on screen until the relay sends the match again.
@@ -158,6 +205,36 @@ pub fn resume(m: Monitor) {
     connect(m);
 }
 
+/// What a notice changes on the page.
+fn notice(m: Monitor, n: Notice) {
+    match n {
+        Notice::Feed { source, label } => m.source.set(describe(source, &label)),
+        Notice::NewMatch { .. } => {
+            m.clear();
+            m.error.set(None);
+        }
+        Notice::ServerError { text, hint } => {
+            m.error.set(Some(format!("rcssserver says {text}: {hint}")));
+        }
+        Notice::Operator { text } => m.progress.set(Some(format!("Referee: {text}"))),
+        Notice::Backlog { frames } if frames > 0 => {
+            m.progress
+                .set(Some(format!("loading the match so far ({frames} frames)…")));
+        }
+        Notice::Backlog { .. } => {}
+        Notice::Live => {
+            m.progress.set(None);
+            if m.follow.get_untracked() {
+                m.index.set(m.count.get_untracked().saturating_sub(1));
+            }
+        }
+        Notice::Skipped { frames } => web_sys::console::info_1(
+            &format!("this page fell behind; the relay skipped {frames} frames").into(),
+        ),
+        Notice::Unknown { .. } => {}
+    }
+}
+
 fn describe(source: FeedSource, label: &str) -> String {
     match source {
         FeedSource::Live => format!("Live: {label}"),
@@ -169,6 +246,14 @@ fn describe(source: FeedSource, label: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_match_comes_from_the_path() {
+        assert_eq!(match_name_in("/m/field-a"), Some("field-a".into()));
+        assert_eq!(match_name_in("/m/field-a/"), Some("field-a".into()));
+        assert_eq!(match_name_in("/"), None);
+        assert_eq!(match_name_in("/m/"), None);
+    }
 
     #[test]
     fn reconnect_delays_grow_spread_out_and_stay_capped() {

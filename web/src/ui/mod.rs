@@ -5,6 +5,7 @@ pub mod canvas;
 pub mod events;
 pub mod export;
 pub mod help;
+pub mod lobby;
 pub mod markers;
 pub mod open;
 pub mod scorebar;

@@ -207,6 +207,9 @@ mod tests {
             heat_colour(10, 10).as_deref(),
             Some("hsla(0, 100%, 50%, 0.85)")
         );
-        assert_eq!(heat_colour(1, 100).as_deref(), Some("hsla(59, 100%, 50%, 0.16)"));
+        assert_eq!(
+            heat_colour(1, 100).as_deref(),
+            Some("hsla(59, 100%, 50%, 0.16)")
+        );
     }
 }

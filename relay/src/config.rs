@@ -1,0 +1,640 @@
+//! The command line, the environment and the TOML config file, merged into [`Settings`].
+//!
+//! Precedence: an option on the command line or in its environment variable wins over the
+//! config file, which wins over the default. Matches are added up: those of the config file
+//! first, then `--server` and `--replay` in the order given.
+
+use crate::monitor::{MonitorConfig, Protocol};
+use crate::replay::{ReplayConfig, Script};
+use clap::Parser;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
+const DEFAULT_MAX_SPECTATORS: usize = 10_000;
+const DEFAULT_HISTORY_MB: usize = 64;
+const DEFAULT_SEND_TIMEOUT: f64 = 10.0;
+const DEFAULT_LAG: usize = 100;
+const DEFAULT_SILENCE: f64 = 5.0;
+
+/// pitchside-relay: registers with rcssserver as a monitor (or replays logs) and relays every
+/// match to any number of browsers.
+///
+/// Every option can also be given by its environment variable; options that repeat take a
+/// comma-separated list there. With no --server and no --replay (and no matches in --config),
+/// a bundled real game is replayed.
+#[derive(Parser, Debug, Default)]
+#[command(name = "pitchside-relay", version)]
+pub struct Cli {
+    /// A TOML file with options and matches (schema in the README).
+    #[arg(long, env = "PITCHSIDE_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// Where browsers connect [default: 127.0.0.1:8080].
+    #[arg(long, env = "PITCHSIDE_LISTEN", value_name = "ADDR")]
+    pub listen: Option<SocketAddr>,
+
+    /// A live match: rcssserver's player port (normally 6000), named NAME (default: the
+    /// address with ':' as '-'). Repeat for several matches.
+    #[arg(
+        long,
+        env = "PITCHSIDE_SERVER",
+        value_name = "[NAME=]HOST:PORT",
+        value_delimiter = ','
+    )]
+    pub server: Vec<String>,
+
+    /// A log (.rcg or .rcg.gz, any version) played as if live, looping, named NAME (default:
+    /// the file's name without .rcg/.gz). Repeat for several.
+    #[arg(
+        long,
+        env = "PITCHSIDE_REPLAY",
+        value_name = "[NAME=]FILE",
+        value_delimiter = ','
+    )]
+    pub replay: Vec<String>,
+
+    /// Monitor protocol to ask rcssserver for: 1, 2, 3, 4, 5 or json [default: 5].
+    #[arg(long, env = "PITCHSIDE_PROTOCOL", value_name = "VERSION")]
+    pub protocol: Option<String>,
+
+    /// Ask rcssserver to zlib-compress what it sends, at level N (0-9; 0 = stored blocks,
+    /// still zlib). Off unless given.
+    #[arg(long, env = "PITCHSIDE_COMPRESSION", value_name = "N")]
+    pub compression: Option<i32>,
+
+    /// Most spectators at once over all matches; more are refused with a reason
+    /// [default: 10000].
+    #[arg(long, env = "PITCHSIDE_MAX_SPECTATORS", value_name = "N")]
+    pub max_spectators: Option<usize>,
+
+    /// Write every match to DIR as rcssserver names its logs (incomplete-NAME.rcg while it
+    /// runs).
+    #[arg(long, env = "PITCHSIDE_RECORD", value_name = "DIR")]
+    pub record: Option<PathBuf>,
+
+    /// History kept per match for late joiners, in MB; the oldest part goes first beyond it
+    /// (a full game is about 2 MB) [default: 64].
+    #[arg(long, env = "PITCHSIDE_HISTORY_MB", value_name = "MB")]
+    pub history_mb: Option<usize>,
+
+    /// The built web app [default: dist].
+    #[arg(long, env = "PITCHSIDE_DIST", value_name = "DIR")]
+    pub dist: Option<PathBuf>,
+
+    /// Replay speed factor: 1 = 10 cycles per second [default: 1].
+    #[arg(long, env = "PITCHSIDE_SPEED", value_name = "X")]
+    pub speed: Option<f64>,
+
+    /// Play replays once instead of looping.
+    #[arg(long, env = "PITCHSIDE_REPLAY_ONCE")]
+    pub replay_once: bool,
+
+    /// Seconds a send to a spectator may take before it is closed as stalled [default: 10].
+    #[arg(long, env = "PITCHSIDE_SEND_TIMEOUT", value_name = "SECS")]
+    pub send_timeout: Option<f64>,
+
+    /// Messages a spectator may fall behind before it is moved ahead to the live frame
+    /// (it keeps every notice and match header) [default: 100].
+    #[arg(long, env = "PITCHSIDE_LAG", value_name = "N")]
+    pub lag: Option<usize>,
+
+    /// Seconds of silence after which rcssserver is taken as gone and the relay registers
+    /// again [default: 5].
+    #[arg(long, env = "PITCHSIDE_SILENCE", value_name = "SECS")]
+    pub silence: Option<f64>,
+}
+
+/// The config file (README, "Configuration file").
+#[derive(serde::Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct FileConfig {
+    pub listen: Option<SocketAddr>,
+    pub protocol: Option<ProtocolValue>,
+    pub compression: Option<i32>,
+    pub max_spectators: Option<usize>,
+    pub record: Option<PathBuf>,
+    pub history_mb: Option<usize>,
+    pub dist: Option<PathBuf>,
+    pub speed: Option<f64>,
+    pub replay_once: Option<bool>,
+    pub send_timeout: Option<f64>,
+    pub lag: Option<usize>,
+    pub silence: Option<f64>,
+    #[serde(default, rename = "match")]
+    pub matches: Vec<FileMatch>,
+}
+
+/// `protocol = 5` and `protocol = "json"` both work.
+#[derive(serde::Deserialize, Debug, Clone)]
+#[serde(untagged)]
+pub enum ProtocolValue {
+    Number(i64),
+    Text(String),
+}
+
+impl ProtocolValue {
+    fn text(&self) -> String {
+        match self {
+            ProtocolValue::Number(n) => n.to_string(),
+            ProtocolValue::Text(s) => s.clone(),
+        }
+    }
+}
+
+#[derive(serde::Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct FileMatch {
+    pub name: Option<String>,
+    pub server: Option<String>,
+    pub replay: Option<PathBuf>,
+    pub protocol: Option<ProtocolValue>,
+    pub compression: Option<i32>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Toml { path: PathBuf, message: String },
+    #[error("{0}")]
+    Protocol(#[from] crate::monitor::UnknownProtocol),
+    #[error("--compression {0}: the level must be 0 to 9")]
+    Compression(i32),
+    #[error("{spec:?}: {reason}")]
+    Match { spec: String, reason: String },
+    #[error("two matches are called {0:?}: give them different names (NAME=…)")]
+    Duplicate(String),
+    #[error("{0}")]
+    Replay(#[from] crate::replay::ReplayError),
+    #[error("{what} must be {rule}, not {value}")]
+    Value {
+        what: &'static str,
+        rule: &'static str,
+        value: String,
+    },
+}
+
+/// Where a match's frames come from.
+pub enum SourceSpec {
+    Server(MonitorConfig),
+    Replay(ReplayConfig),
+}
+
+pub struct MatchSpec {
+    pub name: String,
+    pub source: SourceSpec,
+}
+
+/// Everything the relay needs to run.
+pub struct Settings {
+    pub listen: SocketAddr,
+    pub matches: Vec<MatchSpec>,
+    pub max_spectators: usize,
+    pub record: Option<PathBuf>,
+    /// Bytes of history per match.
+    pub history_cap: usize,
+    pub dist: PathBuf,
+    pub send_timeout: Duration,
+    /// Live items a spectator may fall behind.
+    pub lag: usize,
+}
+
+impl Settings {
+    /// Defaults around the given matches (for tests and embedding).
+    pub fn new(matches: Vec<MatchSpec>) -> Settings {
+        Settings {
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            matches,
+            max_spectators: DEFAULT_MAX_SPECTATORS,
+            record: None,
+            history_cap: DEFAULT_HISTORY_MB << 20,
+            dist: PathBuf::from("dist"),
+            send_timeout: Duration::from_secs_f64(DEFAULT_SEND_TIMEOUT),
+            lag: DEFAULT_LAG,
+        }
+    }
+}
+
+/// A match name goes into URLs and file names: letters, digits, `.`, `_` and `-` only.
+pub fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+        && !name.starts_with('.')
+}
+
+/// `HOST:PORT` as a name: `:` becomes `-`, anything else not allowed in a name too.
+pub fn name_from_address(addr: &str) -> String {
+    addr.chars()
+        .filter(|c| !matches!(c, '[' | ']'))
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
+/// A log's name without `.gz` and `.rcg`.
+pub fn name_from_file(path: &Path) -> String {
+    let file = path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = file.strip_suffix(".gz").unwrap_or(&file);
+    let stem = stem.strip_suffix(".rcg").unwrap_or(stem);
+    name_from_address(stem)
+}
+
+/// `NAME=VALUE` or `VALUE`. A `=` inside an IPv6 address or a path is unusual enough that
+/// the first `=` is taken as the separator when what precedes it is a valid name.
+fn split_named(spec: &str) -> (Option<&str>, &str) {
+    match spec.split_once('=') {
+        Some((name, value)) if valid_name(name) => (Some(name), value),
+        _ => (None, spec),
+    }
+}
+
+fn check_compression(c: Option<i32>) -> Result<Option<i32>, ConfigError> {
+    match c {
+        Some(n) if !(0..=9).contains(&n) => Err(ConfigError::Compression(n)),
+        c => Ok(c),
+    }
+}
+
+fn positive(what: &'static str, v: f64) -> Result<f64, ConfigError> {
+    if v.is_finite() && v > 0.0 && v <= 1e6 {
+        Ok(v)
+    } else {
+        Err(ConfigError::Value {
+            what,
+            rule: "a positive number",
+            value: v.to_string(),
+        })
+    }
+}
+
+impl Cli {
+    /// Merges the command line, the config file and the defaults, and reads replay files.
+    pub fn settings(self) -> Result<Settings, ConfigError> {
+        let file = match &self.config {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+                    path: path.clone(),
+                    source,
+                })?;
+                toml::from_str::<FileConfig>(&text).map_err(|e| ConfigError::Toml {
+                    path: path.clone(),
+                    message: e.to_string(),
+                })?
+            }
+            None => FileConfig::default(),
+        };
+        // Relative paths in the config file are relative to the file.
+        let base = self
+            .config
+            .as_ref()
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+            .unwrap_or_default();
+        let in_file = |p: &PathBuf| {
+            if p.is_absolute() {
+                p.clone()
+            } else {
+                base.join(p)
+            }
+        };
+
+        let protocol: Protocol = match self
+            .protocol
+            .clone()
+            .or_else(|| file.protocol.as_ref().map(ProtocolValue::text))
+        {
+            Some(p) => p.parse()?,
+            None => Protocol::V5,
+        };
+        let compression = check_compression(self.compression.or(file.compression))?;
+        let speed = positive("--speed", self.speed.or(file.speed).unwrap_or(1.0))?;
+        let silence = positive(
+            "--silence",
+            self.silence.or(file.silence).unwrap_or(DEFAULT_SILENCE),
+        )?;
+        let send_timeout = positive(
+            "--send-timeout",
+            self.send_timeout
+                .or(file.send_timeout)
+                .unwrap_or(DEFAULT_SEND_TIMEOUT),
+        )?;
+        let looping = !(self.replay_once || file.replay_once.unwrap_or(false));
+        let step = Duration::from_secs_f64(0.1 / speed);
+
+        let server = |address: String, protocol: Protocol, compression: Option<i32>| {
+            let mut mc = MonitorConfig::new(address);
+            mc.protocol = protocol;
+            mc.compression = compression;
+            mc.silence = Duration::from_secs_f64(silence);
+            SourceSpec::Server(mc)
+        };
+        let replay = |path: &Path| -> Result<SourceSpec, ConfigError> {
+            let bytes = std::fs::read(path).map_err(|source| ConfigError::Read {
+                path: path.to_owned(),
+                source,
+            })?;
+            let name = path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            Ok(SourceSpec::Replay(ReplayConfig {
+                script: Arc::new(Script::from_log(&name, &bytes)?),
+                step,
+                looping,
+            }))
+        };
+
+        let mut matches = Vec::new();
+        for m in &file.matches {
+            let spec = format!("{m:?}");
+            let p = match &m.protocol {
+                Some(p) => p.text().parse()?,
+                None => protocol,
+            };
+            let c = check_compression(m.compression.or(compression))?;
+            let (name, source) = match (&m.server, &m.replay) {
+                (Some(addr), None) => (
+                    m.name.clone().unwrap_or_else(|| name_from_address(addr)),
+                    server(addr.clone(), p, c),
+                ),
+                (None, Some(path)) => {
+                    let path = in_file(path);
+                    (
+                        m.name.clone().unwrap_or_else(|| name_from_file(&path)),
+                        replay(&path)?,
+                    )
+                }
+                _ => {
+                    return Err(ConfigError::Match {
+                        spec,
+                        reason: "a [[match]] needs exactly one of server = \"HOST:PORT\" or replay = \"FILE\"".into(),
+                    })
+                }
+            };
+            matches.push((spec, name, source));
+        }
+        for s in &self.server {
+            let (name, addr) = split_named(s);
+            if !addr.contains(':') {
+                return Err(ConfigError::Match {
+                    spec: s.clone(),
+                    reason: "--server wants HOST:PORT, e.g. 127.0.0.1:6000".into(),
+                });
+            }
+            let name = name.map_or_else(|| name_from_address(addr), str::to_owned);
+            matches.push((
+                s.clone(),
+                name,
+                server(addr.to_owned(), protocol, compression),
+            ));
+        }
+        for r in &self.replay {
+            let (name, file) = split_named(r);
+            let path = PathBuf::from(file);
+            let name = name.map_or_else(|| name_from_file(&path), str::to_owned);
+            matches.push((r.clone(), name, replay(&path)?));
+        }
+        if matches.is_empty() {
+            let script = Script::from_log(crate::replay::BUNDLED_NAME, crate::replay::BUNDLED_LOG)?;
+            matches.push((
+                "bundled".into(),
+                "demo".into(),
+                SourceSpec::Replay(ReplayConfig {
+                    script: Arc::new(script),
+                    step,
+                    looping,
+                }),
+            ));
+        }
+        let mut out: Vec<MatchSpec> = Vec::new();
+        for (spec, name, source) in matches {
+            if !valid_name(&name) {
+                return Err(ConfigError::Match {
+                    spec,
+                    reason: format!(
+                        "{name:?} cannot be a match name: use letters, digits, '.', '_' and '-'"
+                    ),
+                });
+            }
+            if out.iter().any(|m| m.name == name) {
+                return Err(ConfigError::Duplicate(name));
+            }
+            out.push(MatchSpec { name, source });
+        }
+
+        let mut settings = Settings::new(out);
+        settings.listen = match self.listen.or(file.listen) {
+            Some(a) => a,
+            None => DEFAULT_LISTEN.parse().map_err(|_| ConfigError::Value {
+                what: "--listen",
+                rule: "ADDR:PORT",
+                value: DEFAULT_LISTEN.into(),
+            })?,
+        };
+        settings.max_spectators = self
+            .max_spectators
+            .or(file.max_spectators)
+            .unwrap_or(DEFAULT_MAX_SPECTATORS);
+        settings.record = self.record.or_else(|| file.record.as_ref().map(in_file));
+        let mb = self
+            .history_mb
+            .or(file.history_mb)
+            .unwrap_or(DEFAULT_HISTORY_MB);
+        if mb == 0 {
+            return Err(ConfigError::Value {
+                what: "--history-mb",
+                rule: "at least 1",
+                value: "0".into(),
+            });
+        }
+        settings.history_cap = mb.saturating_mul(1 << 20);
+        settings.dist = self
+            .dist
+            .or_else(|| file.dist.as_ref().map(in_file))
+            .unwrap_or_else(|| PathBuf::from("dist"));
+        settings.send_timeout = Duration::from_secs_f64(send_timeout);
+        settings.lag = self.lag.or(file.lag).unwrap_or(DEFAULT_LAG).max(2);
+        Ok(settings)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Settings, ConfigError> {
+        let mut all = vec!["pitchside-relay"];
+        all.extend_from_slice(args);
+        Cli::try_parse_from(all).unwrap().settings()
+    }
+
+    fn fixture(rel: &str) -> String {
+        format!("{}/../tests/fixtures/{rel}", env!("CARGO_MANIFEST_DIR"))
+    }
+
+    #[test]
+    fn servers_and_replays_are_named_as_the_issue_says() {
+        let log = fixture("logs/short-v2/20261122132541-SHORT_L_a_0-vs-SHORT_R_a_0.rcg.gz");
+        let s = parse(&[
+            "--server",
+            "127.0.0.1:6000",
+            "--server",
+            "field-b=rcss-b.local:6001",
+            "--replay",
+            &log,
+            "--replay",
+            &format!("final={log}"),
+            "--protocol",
+            "json",
+            "--compression",
+            "6",
+        ])
+        .unwrap();
+        let names: Vec<_> = s.matches.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "127.0.0.1-6000",
+                "field-b",
+                "20261122132541-SHORT_L_a_0-vs-SHORT_R_a_0",
+                "final"
+            ]
+        );
+        match &s.matches[1].source {
+            SourceSpec::Server(mc) => {
+                assert_eq!(mc.address, "rcss-b.local:6001");
+                assert_eq!(mc.protocol, Protocol::Json);
+                assert_eq!(mc.compression, Some(6));
+            }
+            SourceSpec::Replay(_) => panic!("a server"),
+        }
+        assert_eq!(s.max_spectators, 10_000);
+    }
+
+    #[test]
+    fn mistakes_are_explained() {
+        assert!(matches!(
+            parse(&["--protocol", "6"]),
+            Err(ConfigError::Protocol(_))
+        ));
+        assert!(matches!(
+            parse(&["--compression", "10"]),
+            Err(ConfigError::Compression(10))
+        ));
+        assert!(matches!(
+            parse(&["--server", "a=h:1", "--server", "a=h:2"]),
+            Err(ConfigError::Duplicate(_))
+        ));
+        assert!(matches!(
+            parse(&["--server", "localhost"]),
+            Err(ConfigError::Match { .. })
+        ));
+        let e = parse(&["--replay", "/no/such/file.rcg"]).err().unwrap();
+        assert!(e.to_string().contains("/no/such/file.rcg"), "{e}");
+    }
+
+    #[test]
+    fn the_config_file_gives_matches_and_options() {
+        let dir = std::env::temp_dir().join(format!("pitchside-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = fixture("logs/short-v6/20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz");
+        let path = dir.join("relay.toml");
+        std::fs::write(
+            &path,
+            format!(
+                r#"
+listen = "0.0.0.0:9000"
+protocol = 3
+max_spectators = 500
+history_mb = 16
+
+[[match]]
+name = "field-a"
+server = "10.0.0.11:6000"
+protocol = "json"
+compression = 1
+
+[[match]]
+replay = "{log}"
+"#
+            ),
+        )
+        .unwrap();
+        let s = parse(&["--config", path.to_str().unwrap(), "--server", "h:6000"]).unwrap();
+        assert_eq!(s.listen, "0.0.0.0:9000".parse().unwrap());
+        assert_eq!(s.max_spectators, 500);
+        assert_eq!(s.history_cap, 16 << 20);
+        let names: Vec<_> = s.matches.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "field-a",
+                "20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1",
+                "h-6000"
+            ]
+        );
+        match (&s.matches[0].source, &s.matches[2].source) {
+            (SourceSpec::Server(a), SourceSpec::Server(b)) => {
+                assert_eq!((a.protocol, a.compression), (Protocol::Json, Some(1)));
+                assert_eq!((b.protocol, b.compression), (Protocol::V3, None));
+            }
+            _ => panic!("two servers"),
+        }
+        std::fs::write(&path, "listen = 5\n").unwrap();
+        assert!(matches!(
+            parse(&["--config", path.to_str().unwrap()]),
+            Err(ConfigError::Toml { .. })
+        ));
+        std::fs::write(&path, "[[match]]\nname = \"x\"\n").unwrap();
+        assert!(matches!(
+            parse(&["--config", path.to_str().unwrap()]),
+            Err(ConfigError::Match { .. })
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn every_option_has_an_environment_variable_and_lists_split_on_commas() {
+        use clap::CommandFactory;
+        for a in Cli::command().get_arguments() {
+            let id = a.get_id().as_str();
+            if id == "help" || id == "version" {
+                continue;
+            }
+            let env = a
+                .get_env()
+                .map(|e| e.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let want = format!("PITCHSIDE_{}", id.to_ascii_uppercase());
+            assert_eq!(env, want, "--{id}");
+        }
+        // The same splitting applies to PITCHSIDE_SERVER=a=h:1,b=h:2.
+        let s = parse(&["--server", "a=h:1,b=h:2"]).unwrap();
+        let names: Vec<_> = s.matches.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["a", "b"]);
+    }
+
+    #[test]
+    fn no_match_means_the_bundled_demo() {
+        let s = parse(&[]).unwrap();
+        assert_eq!(s.matches.len(), 1);
+        assert_eq!(s.matches[0].name, "demo");
+    }
+}

@@ -1,0 +1,325 @@
+//! Matches as rcssserver 19 logs them (ULG6), both for `--record DIR` (written as the match
+//! happens) and for the `/m/NAME/match.rcg` download (written from the history).
+//!
+//! The live monitor protocol and the log differ, and [`LogWriter`] bridges them the way the
+//! server's logger does (protocol-observed.md §7): nothing before kick-off, `(playmode …)` and
+//! `(team …)` lines only on change, and at time over one last show followed by the
+//! `(result …)` message and the final team line. Team graphics that arrived as JSON objects
+//! (no msg around them) are written as the server's own `(team_graphic_…)` msg lines.
+
+use chrono::{DateTime, Local};
+use pitchside_shared::write::Ulg6Writer;
+use pitchside_shared::{Frame, Message, PlayMode, Record, Side, Team};
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Turns a match's records into ULG6 lines.
+pub struct LogWriter {
+    ulg: Ulg6Writer,
+    started: DateTime<Local>,
+    teams: [Team; 2],
+    last_time: u32,
+    last_msg_was_tile: bool,
+    over: bool,
+}
+
+fn team_part(t: &Team) -> String {
+    let name = t
+        .name
+        .as_deref()
+        .filter(|n| !n.is_empty())
+        .unwrap_or("null");
+    match t.penalty {
+        Some(p) => format!("{name}_{}_{}", t.score, p.scored),
+        None => format!("{name}_{}", t.score),
+    }
+}
+
+/// rcssserver's log file name: `YYYYMMDDhhmmss-LEFT_S-vs-RIGHT_S.rcg`, with `_P` (penalty
+/// goals) after each score once a shoot-out began.
+pub fn log_name(started: &DateTime<Local>, teams: &[Team; 2]) -> String {
+    format!(
+        "{}-{}-vs-{}.rcg",
+        started.format("%Y%m%d%H%M%S"),
+        team_part(&teams[0]),
+        team_part(&teams[1])
+    )
+}
+
+impl LogWriter {
+    pub fn new(started: DateTime<Local>) -> Self {
+        LogWriter {
+            ulg: Ulg6Writer::new(),
+            started,
+            teams: Default::default(),
+            last_time: 0,
+            last_msg_was_tile: false,
+            over: false,
+        }
+    }
+
+    /// True once time over was written: the log is complete.
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+
+    pub fn teams(&self) -> &[Team; 2] {
+        &self.teams
+    }
+
+    pub fn file_name(&self) -> String {
+        log_name(&self.started, &self.teams)
+    }
+
+    pub fn record(&mut self, r: &Record) {
+        if self.over {
+            return;
+        }
+        match r {
+            Record::Show(f) => self.show(f),
+            Record::TeamGraphic(t) => {
+                if !self.last_msg_was_tile {
+                    let mut text = format!(
+                        "(team_graphic_{} ({} {}",
+                        match t.side {
+                            Side::Left => 'l',
+                            Side::Right => 'r',
+                        },
+                        t.x,
+                        t.y
+                    );
+                    for line in &t.xpm {
+                        text.push_str(&format!(" \"{line}\""));
+                    }
+                    // The server's own tile messages lack the last parenthesis, too.
+                    text.push(')');
+                    self.ulg.record(&Record::Msg(Message {
+                        time: self.last_time,
+                        board: 1,
+                        text: text.into_bytes(),
+                    }));
+                }
+                self.last_msg_was_tile = false;
+                return;
+            }
+            Record::Team { teams, .. } => {
+                self.teams = teams.clone();
+                self.ulg.record(r);
+            }
+            _ => self.ulg.record(r),
+        }
+        self.last_msg_was_tile =
+            matches!(r, Record::Msg(m) if m.text.starts_with(b"(team_graphic_"));
+    }
+
+    fn show(&mut self, f: &Frame) {
+        self.last_time = f.time;
+        if f.mode == PlayMode::BEFORE_KICK_OFF || f.mode == PlayMode::NULL {
+            return;
+        }
+        self.teams = f.teams.clone();
+        self.ulg.show(f);
+        if f.mode == PlayMode::TIME_OVER {
+            self.finish_game();
+        }
+    }
+
+    /// The result message and the final team line, as the server ends its logs.
+    fn finish_game(&mut self) {
+        let result = format!(
+            "(result {} {}-vs-{})",
+            self.started.format("%Y%m%d%H%M"),
+            team_part(&self.teams[0]),
+            team_part(&self.teams[1])
+        );
+        self.ulg.record(&Record::Msg(Message {
+            time: self.last_time,
+            board: 1,
+            text: result.into_bytes(),
+        }));
+        self.ulg.record(&Record::Team {
+            time: Some(self.last_time),
+            teams: self.teams.clone(),
+        });
+        self.over = true;
+    }
+
+    /// Bytes written since the last call.
+    pub fn take(&mut self) -> Vec<u8> {
+        self.ulg.take()
+    }
+}
+
+/// Errors writing a recording; the match goes on without it.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    #[error("cannot write {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+struct Open {
+    writer: LogWriter,
+    file: File,
+    path: PathBuf,
+    unflushed: Vec<u8>,
+}
+
+/// `--record DIR`: writes the current match to `DIR/incomplete-NAME.rcg` and renames it to
+/// the server's naming when the match ends. Written bytes are handed to the kernel at least
+/// once per [`Recorder::flush`] (the match task calls it every second), so a relay killed
+/// outright loses at most the last second.
+pub struct Recorder {
+    dir: PathBuf,
+    match_name: String,
+    open: Option<Open>,
+}
+
+impl Recorder {
+    pub fn new(dir: &Path, match_name: &str) -> Self {
+        Recorder {
+            dir: dir.to_owned(),
+            match_name: match_name.to_owned(),
+            open: None,
+        }
+    }
+
+    fn incomplete_path(&self) -> PathBuf {
+        self.dir.join(format!("incomplete-{}.rcg", self.match_name))
+    }
+
+    /// Starts a new recording (ending any current one).
+    pub fn begin(&mut self, started: DateTime<Local>) -> Result<(), RecordError> {
+        self.end()?;
+        let path = self.incomplete_path();
+        let io = |source| RecordError::Io {
+            path: path.clone(),
+            source,
+        };
+        std::fs::create_dir_all(&self.dir).map_err(io)?;
+        let file = File::create(&path).map_err(io)?;
+        tracing::info!("{}: recording to {}", self.match_name, path.display());
+        self.open = Some(Open {
+            writer: LogWriter::new(started),
+            file,
+            path,
+            unflushed: Vec::new(),
+        });
+        Ok(())
+    }
+
+    pub fn is_open(&self) -> bool {
+        self.open.is_some()
+    }
+
+    pub fn record(&mut self, records: &[Record]) -> Result<(), RecordError> {
+        let Some(open) = &mut self.open else {
+            return Ok(());
+        };
+        for r in records {
+            open.writer.record(r);
+        }
+        let bytes = open.writer.take();
+        open.unflushed.extend_from_slice(&bytes);
+        if open.writer.is_over() {
+            self.end()?;
+        }
+        Ok(())
+    }
+
+    /// Writes what is buffered to the file.
+    pub fn flush(&mut self) -> Result<(), RecordError> {
+        let Some(open) = &mut self.open else {
+            return Ok(());
+        };
+        if open.unflushed.is_empty() {
+            return Ok(());
+        }
+        open.file
+            .write_all(&open.unflushed)
+            .map_err(|source| RecordError::Io {
+                path: open.path.clone(),
+                source,
+            })?;
+        open.unflushed.clear();
+        Ok(())
+    }
+
+    /// Ends the recording: flushes, and renames the file as rcssserver names its logs (never
+    /// over an existing file).
+    pub fn end(&mut self) -> Result<(), RecordError> {
+        self.flush()?;
+        let Some(open) = self.open.take() else {
+            return Ok(());
+        };
+        let _ = open.file.sync_all();
+        drop(open.file);
+        let name = open.writer.file_name();
+        let mut target = self.dir.join(&name);
+        let mut n = 1;
+        while target.exists() {
+            n += 1;
+            let stem = name.trim_end_matches(".rcg");
+            target = self.dir.join(format!("{stem}-{}-{n}.rcg", self.match_name));
+        }
+        std::fs::rename(&open.path, &target).map_err(|source| RecordError::Io {
+            path: target.clone(),
+            source,
+        })?;
+        tracing::info!("{}: match saved as {}", self.match_name, target.display());
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+    use pitchside_shared::PenaltyTally;
+
+    #[test]
+    fn names_follow_rcssserver() {
+        let t = Local.with_ymd_and_hms(2026, 11, 22, 13, 11, 24).unwrap();
+        let teams = [
+            Team {
+                name: Some("HELIOS_L".into()),
+                score: 2,
+                penalty: None,
+            },
+            Team {
+                name: Some("HELIOS_R".into()),
+                score: 3,
+                penalty: None,
+            },
+        ];
+        assert_eq!(
+            log_name(&t, &teams),
+            "20261122131124-HELIOS_L_2-vs-HELIOS_R_3.rcg"
+        );
+        let pens = [
+            Team {
+                name: Some("PEN_L".into()),
+                score: 0,
+                penalty: Some(PenaltyTally {
+                    scored: 4,
+                    missed: 1,
+                }),
+            },
+            Team {
+                name: Some("PEN_R".into()),
+                score: 0,
+                penalty: Some(PenaltyTally {
+                    scored: 2,
+                    missed: 2,
+                }),
+            },
+        ];
+        assert_eq!(
+            log_name(&t, &pens),
+            "20261122131124-PEN_L_0_4-vs-PEN_R_0_2.rcg"
+        );
+    }
+}

@@ -1,0 +1,236 @@
+//! `pitchside-relay` as an organiser runs it, as a process: `--record` survives SIGKILL
+//! (at most the last second lost), and SIGTERM says `(dispbye)` to the server, closes every
+//! spectator with a close frame, and names the recording.
+#![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
+
+use futures_util::StreamExt;
+use std::io::Read;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::net::UdpSocket;
+
+fn fixture(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures")
+        .join(rel)
+}
+
+fn gunzip(path: &Path) -> Vec<u8> {
+    let raw = std::fs::read(path).unwrap();
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(&raw[..])
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pitchside-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+struct Relay(Child);
+
+impl Drop for Relay {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn spawn(args: &[&str]) -> Relay {
+    Relay(
+        Command::new(env!("CARGO_BIN_EXE_pitchside-relay"))
+            .args(args)
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    )
+}
+
+async fn get(addr: SocketAddr, path: &str) -> Option<String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.ok()?;
+    let req = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await.ok()?;
+    let mut out = String::new();
+    s.read_to_string(&mut out).await.ok()?;
+    Some(out)
+}
+
+/// The cycle `/api/matches` reports for the first match.
+async fn cycle(addr: SocketAddr) -> Option<u64> {
+    let res = get(addr, "/api/matches").await?;
+    let body = res.split("\r\n\r\n").nth(1)?;
+    let v: serde_json::Value = serde_json::from_str(body).ok()?;
+    v[0]["cycle"].as_u64()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_recording_survives_sigkill_losing_at_most_a_second() {
+    let dir = scratch("record-kill");
+    let log = fixture("logs/full-v6-realtime/20261122131124-HELIOS_L_2-vs-HELIOS_R_3.rcg.gz");
+    let port = free_port();
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    // Ten times real time: 100 cycles a second.
+    let mut relay = spawn(&[
+        "--listen",
+        &addr.to_string(),
+        "--replay",
+        &format!("final={}", log.display()),
+        "--speed",
+        "10",
+        "--record",
+        dir.to_str().unwrap(),
+    ]);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut at_kill = 0;
+    while Instant::now() < deadline {
+        if let Some(c) = cycle(addr).await {
+            if c >= 400 {
+                at_kill = c;
+                break;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(at_kill >= 400, "the replay reached cycle 400");
+    relay.0.kill().unwrap();
+    relay.0.wait().unwrap();
+    let file = dir.join("incomplete-final.rcg");
+    let bytes = std::fs::read(&file).unwrap();
+    let m = pitchside_shared::parse_log(&bytes);
+    let last = m.frames.last().map_or(0, |f| f.time);
+    assert!(m.frames.len() > 300, "{} frames", m.frames.len());
+    assert!(
+        u64::from(last) + 100 + 20 >= at_kill,
+        "the file ends at cycle {last}, the relay was at {at_kill}: more than a second lost"
+    );
+    assert!(bytes.starts_with(b"ULG6\n(server_param "));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A fake server that answers every init from a fresh port with a real capture
+/// and keeps what it hears.
+async fn fake_server(heard: Arc<Mutex<Vec<Vec<u8>>>>) -> SocketAddr {
+    let capture = gunzip(&fixture("captures/F1/v5-clean.dgrams.gz"));
+    let mut datagrams = Vec::new();
+    let mut pos = 0;
+    while pos < capture.len() {
+        let len = u32::from_be_bytes(capture[pos..pos + 4].try_into().unwrap()) as usize;
+        datagrams.push(capture[pos + 4..pos + 4 + len].to_vec());
+        pos += 4 + len;
+    }
+    let init = UdpSocket::bind("127.0.0.1:0").await.unwrap();
+    let addr = init.local_addr().unwrap();
+    tokio::spawn(async move {
+        let mut buf = vec![0u8; 4096];
+        while let Ok((_, peer)) = init.recv_from(&mut buf).await {
+            let datagrams = datagrams.clone();
+            let heard = heard.clone();
+            tokio::spawn(async move {
+                let s = Arc::new(UdpSocket::bind("127.0.0.1:0").await.unwrap());
+                let r = s.clone();
+                tokio::spawn(async move {
+                    let mut buf = vec![0u8; 4096];
+                    while let Ok(n) = r.recv(&mut buf).await {
+                        heard.lock().unwrap().push(buf[..n].to_vec());
+                    }
+                });
+                for d in &datagrams {
+                    if s.send_to(d, peer).await.is_err() {
+                        return;
+                    }
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                }
+            });
+        }
+    });
+    addr
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_says_goodbye_closes_spectators_and_names_the_recording() {
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let server = fake_server(heard.clone()).await;
+    let dir = scratch("sigterm");
+    let port = free_port();
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let mut relay = spawn(&[
+        "--listen",
+        &addr.to_string(),
+        "--server",
+        &format!("field={server}"),
+        "--record",
+        dir.to_str().unwrap(),
+    ]);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut ws = loop {
+        if let Ok((ws, _)) =
+            tokio_tungstenite::connect_async(format!("ws://{addr}/m/field/ws")).await
+        {
+            break ws;
+        }
+        assert!(Instant::now() < deadline, "the relay listens");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    // Wait for live frames.
+    let mut messages = 0;
+    while messages < 50 {
+        match tokio::time::timeout(Duration::from_secs(10), ws.next()).await {
+            Ok(Some(Ok(_))) => messages += 1,
+            other => panic!("the relay stopped sending: {other:?}"),
+        }
+    }
+    let status = Command::new("kill")
+        .args(["-TERM", &relay.0.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let close = tokio::time::timeout(Duration::from_secs(5), async {
+        while let Some(msg) = ws.next().await {
+            if let Ok(tokio_tungstenite::tungstenite::Message::Close(f)) = msg {
+                return f.map(|f| u16::from(f.code));
+            }
+        }
+        None
+    })
+    .await
+    .expect("a close frame within 5 s");
+    assert_eq!(close, Some(1001));
+    let exit = tokio::task::spawn_blocking(move || {
+        let s = relay.0.wait().unwrap();
+        std::mem::forget(relay);
+        s
+    })
+    .await
+    .unwrap();
+    assert!(exit.success(), "{exit:?}");
+    let heard = heard.lock().unwrap().clone();
+    assert_eq!(heard.last().map(Vec::as_slice), Some(&b"(dispbye)\0"[..]));
+    let files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert!(
+        files[0].ends_with("-HELIOS_L_0-vs-HELIOS_R_1.rcg"),
+        "named as rcssserver names logs: {files:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

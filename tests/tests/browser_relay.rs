@@ -1,0 +1,171 @@
+//! The page against the relay, in headless Chromium: the lobby lists several matches and opens
+//! one at its own address; a server's refusal is explained in the page; a page opened at
+//! cycle ~5000 of the full game shows the live frame quickly and can go back to cycle 1.
+//!
+//! Needs the web app built into `dist/` (scripts/test.sh does it) and Debian's chromium and
+//! chromium-driver.
+
+use fantoccini::key::Key;
+use fantoccini::Locator;
+use pitchside_shared::Record;
+use pitchside_tests::browser::Browser;
+use pitchside_tests::fake_server::{FakeServer, Script};
+use pitchside_tests::{capture, fixtures, relay_harness};
+use relay::config::Settings;
+use relay::monitor::MonitorConfig;
+use relay::Source;
+use std::time::{Duration, Instant};
+
+fn require_dist() {
+    let index = relay_harness::dist().join("index.html");
+    assert!(
+        index.is_file(),
+        "{} is missing: build the web app first (scripts/test.sh runs `trunk build --release --offline`)",
+        index.display()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_lists_the_matches_and_opens_one() {
+    require_dist();
+    let replay = |rel: &str, name: &str| {
+        let mut spec = Source::Replay {
+            script: relay::replay::Script::from_log("x.rcg", &fixtures::read(rel)).unwrap(),
+            step: Duration::from_millis(100),
+        }
+        .into_spec();
+        spec.name = name.into();
+        spec
+    };
+    let relay = relay_harness::start_with(Settings::new(vec![
+        replay(fixtures::SHORT_V6, "field-a"),
+        replay(fixtures::SHORT_V2, "field-b"),
+    ]))
+    .await;
+    let b = Browser::start().await;
+    b.client
+        .goto(&format!("http://{}/", relay.addr))
+        .await
+        .unwrap();
+    b.wait_text("#matches", "two match cards", |t| {
+        t.contains("field-a") && t.contains("field-b") && t.contains("SHORT_L_a")
+    })
+    .await;
+    b.screenshot("lobby").await;
+    b.client
+        .find(Locator::Css("li[data-match='field-b'] a"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.wait_text("#source", "the replay badge", |t| t.starts_with("Replay"))
+        .await;
+    let url = b.client.current_url().await.unwrap();
+    assert!(url.path().ends_with("/m/field-b"), "{url}");
+    b.wait_text("#team-l", "the left team", |t| t == "SHORT_L_a")
+        .await;
+    b.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refusal_from_the_server_is_explained() {
+    require_dist();
+    let answer = capture::split(&fixtures::read("captures/edge/maxmon2-third.dgrams.gz"))
+        .unwrap()
+        .remove(0);
+    let server = FakeServer::start(Script {
+        refuse: Some(answer),
+        ..Script::default()
+    })
+    .await;
+    let mut mc = MonitorConfig::new(server.addr);
+    mc.retry = Duration::from_millis(300);
+    let relay = relay_harness::start(Source::Server(mc)).await;
+    let b = Browser::start().await;
+    b.client
+        .goto(&format!("http://{}/", relay.addr))
+        .await
+        .unwrap();
+    b.wait_text("#error", "the refusal and what to do", |t| {
+        t.contains("no_more_monitor") && t.contains("max_monitors")
+    })
+    .await;
+    b.wait_text("#source", "a waiting badge", |t| t.starts_with("Waiting"))
+        .await;
+    b.screenshot("refused").await;
+    b.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_opened_late_shows_live_at_once_and_can_seek_back() {
+    require_dist();
+    let m = pitchside_shared::parse_log(&fixtures::read(fixtures::FULL_V6));
+    let mut records = Vec::new();
+    records.extend(m.server_param.clone().map(Record::ServerParam));
+    records.extend(m.player_param.clone().map(Record::PlayerParam));
+    records.extend(m.player_types.iter().cloned().map(Record::PlayerType));
+    let header = records.len();
+    records.extend(m.frames.iter().cloned().map(Record::Show));
+    let datagrams: Vec<Vec<u8>> = records
+        .iter()
+        .filter_map(|r| {
+            let mut d = pitchside_shared::write::monitor_datagram(r)?;
+            d.push(0);
+            Some(d)
+        })
+        .collect();
+    // The first ~5000 cycles fast, then real time.
+    let at_5000 = header + m.frames.iter().position(|f| f.time >= 5000).unwrap();
+    let mut script = Script::new(datagrams, Duration::from_millis(1));
+    script.burst = 3;
+    script.slow_from = Some((at_5000, Duration::from_millis(100)));
+    let server = FakeServer::start(script).await;
+    let mut mc = MonitorConfig::new(server.addr);
+    mc.retry = Duration::from_millis(200);
+    let relay = relay_harness::start(Source::Server(mc)).await;
+    // Wait until the relay is at cycle 5000.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let (_, _, body) = pitchside_tests::spectator::http_get(relay.addr, "/api/matches").await;
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        if v[0]["cycle"].as_u64().unwrap_or(0) >= 5000 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the relay reaches cycle 5000");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let b = Browser::start().await;
+    let opened = Instant::now();
+    b.client
+        .goto(&format!("http://{}/", relay.addr))
+        .await
+        .unwrap();
+    b.wait_text("#cycle", "the live cycle", |t| {
+        t.parse::<u32>().is_ok_and(|c| c >= 5000)
+    })
+    .await;
+    let live_after = opened.elapsed();
+    b.wait_text("#frames", "the whole match so far", |t| {
+        t.split('/')
+            .nth(1)
+            .and_then(|n| n.trim().parse::<usize>().ok())
+            .is_some_and(|n| n >= 5400)
+    })
+    .await;
+    let seek = Instant::now();
+    b.client
+        .find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .send_keys(&Key::Home.to_string())
+        .await
+        .unwrap();
+    b.wait_text("#cycle", "cycle 1", |t| t == "1").await;
+    let seek_after = seek.elapsed();
+    eprintln!("page opened at cycle 5000: live frame after {live_after:?} (page load included), back at cycle 1 after {seek_after:?}");
+    b.screenshot("late-join").await;
+    assert!(live_after < Duration::from_secs(5), "{live_after:?}");
+    assert!(seek_after < Duration::from_secs(3), "{seek_after:?}");
+    b.close().await;
+}

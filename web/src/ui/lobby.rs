@@ -1,0 +1,107 @@
+//! The lobby: at `/`, when the relay follows several matches, a live card per match (teams,
+//! score, cycle) that opens the match at its own address, `/m/NAME`. It asks the relay's
+//! `/api/matches` every two seconds.
+
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// One entry of `/api/matches` (README, "/api/matches").
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+pub struct Card {
+    pub name: String,
+    pub source: String,
+    #[serde(default)]
+    pub label: String,
+    pub teams: [Option<String>; 2],
+    pub score: [u32; 2],
+    #[serde(default)]
+    pub penalties: Option<[u32; 2]>,
+    pub cycle: u32,
+    pub playmode: String,
+    pub spectators: usize,
+}
+
+const REFRESH_MS: i32 = 2000;
+
+/// The relay's matches, or `None` if it could not be asked (an old relay, a page opened from
+/// a file server): the page then shows the monitor as before.
+pub async fn fetch_matches() -> Option<Vec<Card>> {
+    let window = web_sys::window()?;
+    let res = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str("/api/matches"))
+        .await
+        .ok()?;
+    let res: web_sys::Response = res.dyn_into().ok()?;
+    if !res.ok() {
+        return None;
+    }
+    let text = wasm_bindgen_futures::JsFuture::from(res.text().ok()?)
+        .await
+        .ok()?
+        .as_string()?;
+    serde_json::from_str(&text).ok()
+}
+
+fn team(name: &Option<String>) -> String {
+    name.clone().unwrap_or_else(|| "—".into())
+}
+
+#[component]
+pub fn Lobby(cards: Vec<Card>) -> impl IntoView {
+    let cards = RwSignal::new(cards);
+    let tick = Closure::<dyn FnMut()>::new(move || {
+        leptos::task::spawn_local(async move {
+            if let Some(c) = fetch_matches().await {
+                cards.set(c);
+            }
+        });
+    });
+    let timer = web_sys::window().and_then(|w| {
+        w.set_interval_with_callback_and_timeout_and_arguments_0(
+            tick.as_ref().unchecked_ref(),
+            REFRESH_MS,
+        )
+        .ok()
+    });
+    tick.forget();
+    on_cleanup(move || {
+        if let (Some(w), Some(id)) = (web_sys::window(), timer) {
+            w.clear_interval_with_handle(id);
+        }
+    });
+    view! {
+        <div class="lobby">
+            <h1>"Matches"</h1>
+            <ul id="matches" class="cards">
+                <For each=move || cards.get() key=|c| c.name.clone() let:c>
+                    {
+                        let name = c.name.clone();
+                        let href = format!("/m/{}", c.name);
+                        let live = c.source == "live";
+                        view! {
+                            <li class="card" data-match=name.clone()>
+                                <a href=href>
+                                    <span class="card-name">{name.clone()}</span>
+                                    <span class="card-source" class:live=live>{c.source.clone()}</span>
+                                    <span class="card-teams">
+                                        <span class="left">{team(&c.teams[0])}</span>
+                                        <span class="card-score">
+                                            {format!("{} : {}", c.score[0], c.score[1])}
+                                        </span>
+                                        <span class="right">{team(&c.teams[1])}</span>
+                                    </span>
+                                    <span class="card-clock">
+                                        {format!("cycle {} · {}", c.cycle, c.playmode.replace('_', " "))}
+                                    </span>
+                                    <span class="card-watchers">
+                                        {format!("{} watching", c.spectators)}
+                                    </span>
+                                </a>
+                            </li>
+                        }
+                    }
+                </For>
+            </ul>
+        </div>
+    }
+}
