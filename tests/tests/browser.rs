@@ -210,19 +210,32 @@ async fn uploaded_log_replays_to_the_final_score_and_bad_files_are_explained() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn live_links_pause_on_their_cycle_files_outlive_the_relay_and_the_page_works_offline() {
     require_dist();
-    let script =
-        relay::replay::Script::from_log(relay::replay::BUNDLED_NAME, relay::replay::BUNDLED_LOG)
-            .unwrap();
-    let relay = relay_harness::start(Source::Replay {
-        script,
-        step: Duration::from_millis(50),
-    })
+    // Two matches, so the relay has a lobby at `/` and each match its own page.
+    let replay = |name: &str| {
+        let script = relay::replay::Script::from_log(
+            relay::replay::BUNDLED_NAME,
+            relay::replay::BUNDLED_LOG,
+        )
+        .unwrap();
+        let mut spec = Source::Replay {
+            script,
+            step: Duration::from_millis(50),
+        }
+        .into_spec();
+        spec.name = name.into();
+        spec
+    };
+    let relay = relay_harness::start_with(relay::config::Settings::new(vec![
+        replay("field-a"),
+        replay("field-b"),
+    ]))
     .await;
-    let page = format!("http://{}/", relay.addr);
+    let page = format!("http://{}/m/field-b", relay.addr);
     let b = Browser::start().await;
 
     // A link to a cycle of the live match: it opens there, paused, while the match goes on.
     b.client.goto(&format!("{page}#t=40")).await.unwrap();
+    // The page is the match's own: its cycle 40, paused, while the match goes on.
     b.wait_text("#cycle", "cycle 40 of the live match", |t| t == "40")
         .await;
     b.wait_text("#live-badge", "the badge to say how far behind", |t| {

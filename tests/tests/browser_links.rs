@@ -53,13 +53,25 @@ async fn wait_loaded(b: &Browser, what: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn links_open_logs_and_cycles_and_keep_the_operator_key_out() {
     require_dist();
-    let script =
-        relay::replay::Script::from_log(relay::replay::BUNDLED_NAME, relay::replay::BUNDLED_LOG)
-            .unwrap();
-    let relay = relay_harness::start(Source::Replay {
-        script,
-        step: Duration::from_millis(100),
-    })
+    // Two matches: the relay's `/` is a lobby, which a `?log=` link must go past.
+    let replay = |name: &str| {
+        let script = relay::replay::Script::from_log(
+            relay::replay::BUNDLED_NAME,
+            relay::replay::BUNDLED_LOG,
+        )
+        .unwrap();
+        let mut spec = Source::Replay {
+            script,
+            step: Duration::from_millis(100),
+        }
+        .into_spec();
+        spec.name = name.into();
+        spec
+    };
+    let relay = relay_harness::start_with(relay::config::Settings::new(vec![
+        replay("field-a"),
+        replay("field-b"),
+    ]))
     .await;
     let files = StaticServer::start().await;
     let page = format!("http://{}/", relay.addr);
