@@ -20,6 +20,10 @@ pub struct Settings {
     pub colours: Colours,
     /// What the field draws (issue 12's section).
     pub field: FieldSettings,
+    /// Speed and what happens when a log opens.
+    pub playback: Playback,
+    /// The timeline's event markers and the event and statistics panels.
+    pub timeline: Timeline,
 }
 
 impl Default for Settings {
@@ -28,6 +32,8 @@ impl Default for Settings {
             version: SETTINGS_VERSION,
             colours: Colours::default(),
             field: FieldSettings::default(),
+            playback: Playback::default(),
+            timeline: Timeline::default(),
         }
     }
 }
@@ -130,6 +136,22 @@ impl Default for FieldSettings {
             offside_lines: true,
             areas: true,
             ball_colour: "#ffffff".into(),
+/// How matches play.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Playback {
+    /// Multiple of the server's pace, one of [`crate::timeline::SPEEDS`].
+    pub speed: f64,
+    /// Start playing as soon as a log's first frames are read (a link to a cycle always opens
+    /// paused there).
+    pub autoplay: bool,
+}
+
+impl Default for Playback {
+    fn default() -> Self {
+        Playback {
+            speed: 1.0,
+            autoplay: true,
         }
     }
 }
@@ -145,6 +167,43 @@ impl FieldSettings {
             player_types: true,
             trails: Trails::All,
             ..FieldSettings::default()
+impl Playback {
+    /// The speed preset nearest to the saved speed (hand-edited JSON may say anything).
+    pub fn preset(&self) -> usize {
+        use crate::timeline::SPEEDS;
+        let mut best = crate::timeline::NORMAL_SPEED;
+        for (i, s) in SPEEDS.iter().enumerate() {
+            if (s.log2() - self.speed.log2()).abs()
+                < (SPEEDS[best].log2() - self.speed.log2()).abs()
+            {
+                best = i;
+            }
+        }
+        best
+    }
+}
+
+/// What the timeline and the panels beside it show.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Timeline {
+    /// Event markers on the timeline.
+    pub markers: bool,
+    /// Event kinds (their ids, e.g. `free_kick`) whose markers and list entries are hidden.
+    pub hidden_kinds: Vec<String>,
+    /// The list of events beside the field.
+    pub events_panel: bool,
+    /// The statistics panel.
+    pub stats_panel: bool,
+}
+
+impl Default for Timeline {
+    fn default() -> Self {
+        Timeline {
+            markers: true,
+            hidden_kinds: Vec::new(),
+            events_panel: true,
+            stats_panel: false,
         }
     }
 }
@@ -161,6 +220,7 @@ impl Settings {
         let mut s: Settings = serde_json::from_str(text)
             .map_err(|e| format!("these are not pitchside settings: {e}"))?;
         s.version = SETTINGS_VERSION;
+        s.playback.speed = crate::timeline::speed_at(s.playback.preset());
         Ok(s)
     }
 }
@@ -207,5 +267,19 @@ mod tests {
             ..Settings::default()
         };
         assert_eq!(Settings::from_json(&all.to_json()).unwrap(), all);
+    fn a_saved_speed_snaps_to_a_preset() {
+        let speed = |json: &str| Settings::from_json(json).unwrap().playback.speed;
+        assert_eq!(speed(r#"{"playback":{"speed":4}}"#), 4.0);
+        assert_eq!(speed(r#"{"playback":{"speed":3.1}}"#), 4.0);
+        assert_eq!(speed(r#"{"playback":{"speed":0.01}}"#), 0.25);
+        assert_eq!(speed(r#"{"playback":{"speed":-1}}"#), 1.0);
+        assert_eq!(speed(r#"{"playback":{"speed":1e9}}"#), 16.0);
+        assert!(
+            Settings::from_json(r#"{"playback":{"autoplay":false}}"#)
+                .unwrap()
+                .playback
+                .speed
+                == 1.0
+        );
     }
 }

@@ -189,10 +189,16 @@ pub fn retry_delay(failures: u32, jitter: f64) -> f64 {
 
 /// Leaves an opened file and shows the relay's feed again from its start.
 pub fn resume(m: Monitor) {
+    super::file::cancel();
     m.playing.set(false);
     m.mode.set(Mode::Live);
     m.follow.set(true);
+    m.pending_cycle.set(None);
+    m.log_url.set(None);
+    m.loading.set(false);
+    m.load_fraction.set(None);
     m.error.set(None);
+    m.notice.set(None);
     m.progress.set(None);
     m.source.set("connecting to the relay…".into());
     FAILURES.with(|f| f.set(0));
