@@ -514,6 +514,14 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
         "the field is {} wide in a page {inner} px wide",
         s["view"]["width"]
     );
+    // Nothing (transport, panels) makes the page wider than the phone: no sideways scrolling.
+    let wide = b
+        .eval("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        .await;
+    assert!(
+        wide.as_f64().unwrap() <= 0.0,
+        "the page is {wide} px wider than the phone"
+    );
     b.screenshot("field-phone").await;
 
     // Two fingers spread apart zoom in; one finger drags the field along.

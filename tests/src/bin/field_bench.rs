@@ -56,7 +56,7 @@ async fn main() {
         .await;
     let body = b.client.find(Locator::Css("body")).await.expect("body");
     // The file starts playing when opened: stop it, so every variant draws the same frames.
-    b.wait_text("#play", "playback to start", |t| t.contains("Pause"))
+    b.wait_text("#play", "playback to start", |t| t.contains("❚❚"))
         .await;
     b.client
         .find(Locator::Css("#play"))
