@@ -107,14 +107,15 @@ async fn links_open_logs_and_cycles_and_keep_the_operator_key_out() {
         assert_eq!(b.text("#score-r").await, score[1].to_string(), "{fixture}");
         if let Some(p) = golden["penalties"].as_array() {
             let p: Vec<u64> = p.iter().map(|v| v.as_u64().unwrap()).collect();
-            assert_eq!(
-                b.text("#pen-l").await,
-                format!("pen {}/{}", p[0], p[0] + p[1])
-            );
-            assert_eq!(
-                b.text("#pen-r").await,
-                format!("pen {}/{}", p[2], p[2] + p[3])
-            );
+            // "pen 4/5 ●●○●●" (left) or "●●○○ pen 2/4" (right): the tally and one mark per
+            // kick (● scored, ○ missed).
+            for (id, scored, missed) in [("#pen-l", p[0], p[1]), ("#pen-r", p[2], p[3])] {
+                let text = b.text(id).await;
+                let tally = format!("pen {scored}/{}", scored + missed);
+                assert!(text.contains(&tally), "{id}: {text}, want {tally}");
+                assert_eq!(text.matches('●').count() as u64, scored, "{id}: {text}");
+                assert_eq!(text.matches('○').count() as u64, missed, "{id}: {text}");
+            }
         }
         assert!(
             b.text("#source").await.starts_with("Web: "),
