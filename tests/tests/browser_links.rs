@@ -107,14 +107,27 @@ async fn links_open_logs_and_cycles_and_keep_the_operator_key_out() {
         assert_eq!(b.text("#score-r").await, score[1].to_string(), "{fixture}");
         if let Some(p) = golden["penalties"].as_array() {
             let p: Vec<u64> = p.iter().map(|v| v.as_u64().unwrap()).collect();
-            // "pen 4/5 ●●○●●" (left) or "●●○○ pen 2/4" (right): the tally and one mark per
-            // kick (● scored, ○ missed).
-            for (id, scored, missed) in [("#pen-l", p[0], p[1]), ("#pen-r", p[2], p[3])] {
-                let text = b.text(id).await;
-                let tally = format!("pen {scored}/{}", scored + missed);
-                assert!(text.contains(&tally), "{id}: {text}, want {tally}");
-                assert_eq!(text.matches('●').count() as u64, scored, "{id}: {text}");
-                assert_eq!(text.matches('○').count() as u64, missed, "{id}: {text}");
+            // The tally and one dot per kick taken (● scored, ○ missed).
+            for (css, scored, missed) in [("#pen-l", p[0], p[1]), ("#pen-r", p[2], p[3])] {
+                let text = b.text(css).await;
+                // The right team's dots stand on its outer side: before the tally.
+                let tally = text.split(' ').find(|w| w.contains('/')).unwrap_or("");
+                let dots = text.as_str();
+                assert_eq!(
+                    tally,
+                    format!("{scored}/{}", scored + missed),
+                    "{fixture} {css}: {text}"
+                );
+                assert_eq!(
+                    dots.matches('●').count() as u64,
+                    scored,
+                    "{fixture} {css}: {text}"
+                );
+                assert_eq!(
+                    dots.matches('○').count() as u64,
+                    missed,
+                    "{fixture} {css}: {text}"
+                );
             }
         }
         assert!(
