@@ -105,6 +105,16 @@ pub struct Cli {
     /// again [default: 5].
     #[arg(long, env = "PITCHSIDE_SILENCE", value_name = "SECS")]
     pub silence: Option<f64>,
+
+    /// Serve HTTPS and WSS (on --listen) with this PEM certificate chain, e.g. Let's
+    /// Encrypt's fullchain.pem; needs --tls-key. Browsers install the page as an offline web
+    /// app only over HTTPS (or on localhost).
+    #[arg(long, env = "PITCHSIDE_TLS_CERT", value_name = "FILE")]
+    pub tls_cert: Option<PathBuf>,
+
+    /// The PEM private key of --tls-cert (PKCS#8, PKCS#1 or SEC1).
+    #[arg(long, env = "PITCHSIDE_TLS_KEY", value_name = "FILE")]
+    pub tls_key: Option<PathBuf>,
 }
 
 /// The config file (README, "Configuration file").
@@ -123,6 +133,8 @@ pub struct FileConfig {
     pub send_timeout: Option<f64>,
     pub lag: Option<usize>,
     pub silence: Option<f64>,
+    pub tls_cert: Option<PathBuf>,
+    pub tls_key: Option<PathBuf>,
     #[serde(default, rename = "match")]
     pub matches: Vec<FileMatch>,
 }
@@ -173,6 +185,10 @@ pub enum ConfigError {
     Duplicate(String),
     #[error("{0}")]
     Replay(#[from] crate::replay::ReplayError),
+    #[error("{0}")]
+    Tls(#[from] crate::tls::TlsError),
+    #[error("--tls-cert and --tls-key go together: {0} is missing")]
+    TlsHalf(&'static str),
     #[error("{what} must be {rule}, not {value}")]
     Value {
         what: &'static str,
@@ -204,6 +220,8 @@ pub struct Settings {
     pub send_timeout: Duration,
     /// Live items a spectator may fall behind.
     pub lag: usize,
+    /// HTTPS and WSS instead of HTTP and WS (`--tls-cert`, `--tls-key`).
+    pub tls: Option<Arc<tokio_rustls::rustls::ServerConfig>>,
 }
 
 impl Settings {
@@ -218,6 +236,7 @@ impl Settings {
             dist: PathBuf::from("dist"),
             send_timeout: Duration::from_secs_f64(DEFAULT_SEND_TIMEOUT),
             lag: DEFAULT_LAG,
+            tls: None,
         }
     }
 }
@@ -471,6 +490,16 @@ impl Cli {
             .unwrap_or_else(|| PathBuf::from("dist"));
         settings.send_timeout = Duration::from_secs_f64(send_timeout);
         settings.lag = self.lag.or(file.lag).unwrap_or(DEFAULT_LAG).max(2);
+        let tls_cert = self
+            .tls_cert
+            .or_else(|| file.tls_cert.as_ref().map(in_file));
+        let tls_key = self.tls_key.or_else(|| file.tls_key.as_ref().map(in_file));
+        settings.tls = match (tls_cert, tls_key) {
+            (Some(cert), Some(key)) => Some(crate::tls::server_config(&cert, &key)?),
+            (Some(_), None) => return Err(ConfigError::TlsHalf("--tls-key")),
+            (None, Some(_)) => return Err(ConfigError::TlsHalf("--tls-cert")),
+            (None, None) => None,
+        };
         Ok(settings)
     }
 }
@@ -546,6 +575,14 @@ mod tests {
             parse(&["--server", "localhost"]),
             Err(ConfigError::Match { .. })
         ));
+        assert!(matches!(
+            parse(&["--tls-cert", "cert.pem"]),
+            Err(ConfigError::TlsHalf("--tls-key"))
+        ));
+        let e = parse(&["--tls-cert", "/no/cert.pem", "--tls-key", "/no/key.pem"])
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("/no/cert.pem"), "{e}");
         let e = parse(&["--replay", "/no/such/file.rcg"]).err().unwrap();
         assert!(e.to_string().contains("/no/such/file.rcg"), "{e}");
     }

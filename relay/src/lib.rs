@@ -13,6 +13,7 @@
 //! - [`spectator`]: one WebSocket: backlog, live, lag policy, send timeout.
 //! - [`recorder`]: ULG6 logs for `--record` and for downloads.
 //! - [`web`]: the HTTP routes.
+//! - [`tls`]: HTTPS and WSS when given a certificate.
 //! - [`inspect`]: the logfile summary of `pitchside-inspect`.
 //!
 //! One task owns each match (its source: [`monitor::run`] or [`replay::run`]); it alone
@@ -28,6 +29,7 @@ pub mod publisher;
 pub mod recorder;
 pub mod replay;
 pub mod spectator;
+pub mod tls;
 pub mod web;
 
 use config::{Settings, SourceSpec};
@@ -157,13 +159,16 @@ pub async fn run(
         shutdown.await;
         let _ = stop_tx.send(true);
     });
-    let mut stopped = stop_rx.clone();
-    let listener = axum::serve::ListenerExt::tap_io(listener, tune_socket);
-    let res = axum::serve(listener, app.into_make_service())
-        .with_graceful_shutdown(async move {
-            let _ = stopped.wait_for(|s| *s).await;
-        })
-        .await;
+    let res = match settings.tls {
+        Some(config) => match tls::TlsListener::new(listener, config, tune_socket) {
+            Ok(listener) => serve(listener, app, stop_rx.clone()).await,
+            Err(e) => Err(e),
+        },
+        None => {
+            let listener = axum::serve::ListenerExt::tap_io(listener, tune_socket);
+            serve(listener, app, stop_rx.clone()).await
+        }
+    };
     // Upgraded connections are no longer hyper's: wait (a little) for every spectator to
     // have sent its close frame, so that pages learn why the connection ended.
     let deadline = tokio::time::Instant::now() + Duration::from_secs(3);
@@ -183,4 +188,19 @@ pub async fn run(
         }
     }
     res.map_err(Into::into)
+}
+
+/// HTTP on any listener (plain TCP or [`tls::TlsListener`]) until `stop` turns true.
+async fn serve<L>(
+    listener: L,
+    app: axum::Router,
+    mut stop: watch::Receiver<bool>,
+) -> std::io::Result<()>
+where
+    L: axum::serve::Listener,
+    L::Addr: std::fmt::Debug,
+{
+    axum::serve(listener, app.into_make_service())
+        .with_graceful_shutdown(async move { stopped(&mut stop).await })
+        .await
 }

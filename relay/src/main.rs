@@ -19,10 +19,15 @@ fn main() -> anyhow::Result<()> {
             .await
             .with_context(|| format!("cannot listen on {listen}"))?;
         let addr = listener.local_addr()?;
+        let scheme = if settings.tls.is_some() {
+            "https"
+        } else {
+            "http"
+        };
         for m in &settings.matches {
-            tracing::info!("match {} at http://{addr}/m/{}", m.name, m.name);
+            tracing::info!("match {} at {scheme}://{addr}/m/{}", m.name, m.name);
         }
-        tracing::info!("pitchside relay at http://{addr}");
+        tracing::info!("pitchside relay at {scheme}://{addr}");
         relay::run(listener, settings, shutdown_signal()).await?;
         Ok(())
     })

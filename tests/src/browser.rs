@@ -4,6 +4,7 @@
 //! chromiumoxide compile a huge protocol crate) and speaks to Debian's chromedriver as is.
 
 use fantoccini::{Client, ClientBuilder, Locator};
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -25,11 +26,19 @@ fn free_port() -> u16 {
 
 impl Browser {
     pub async fn start() -> Browser {
+        Browser::start_with_args(&[]).await
+    }
+
+    /// A browser with more Chromium switches (host mappings, a trusted test certificate).
+    pub async fn start_with_args(extra: &[String]) -> Browser {
         let chromedriver = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".into());
         let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
         let port = free_port();
         let driver = Command::new(&chromedriver)
             .arg(format!("--port={port}"))
+            // A group of its own, with the Chromium it starts: a test that panics before
+            // `close` still takes all of it down (see `Drop`).
+            .process_group(0)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -40,6 +49,22 @@ impl Browser {
             std::env::temp_dir().join(format!("pitchside-chromium-{}-{port}", std::process::id()));
         let downloads = profile.join("downloads");
         let _ = std::fs::create_dir_all(&downloads);
+        let mut args: Vec<String> = [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-dev-shm-usage",
+            "--window-size=1280,1000",
+        ]
+        .map(String::from)
+        .to_vec();
+        args.push(format!("--user-data-dir={}", profile.display()));
+        args.extend_from_slice(extra);
         let caps = serde_json::json!({
             "goog:chromeOptions": {
                 "binary": chromium,
@@ -47,13 +72,7 @@ impl Browser {
                     "download.default_directory": downloads.display().to_string(),
                     "download.prompt_for_download": false,
                 },
-                "args": [
-                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                    "--disable-background-networking", "--disable-component-update",
-                    "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-                    "--window-size=1280,1000",
-                    format!("--user-data-dir={}", profile.display()),
-                ]
+                "args": args,
             }
         });
         let caps = match caps {
@@ -209,5 +228,20 @@ impl Browser {
         let _ = self.driver.kill();
         let _ = self.driver.wait();
         let _ = std::fs::remove_dir_all(&self._profile);
+    }
+}
+
+impl Drop for Browser {
+    /// After `close` this finds nothing left; after a panic it ends chromedriver and every
+    /// Chromium process of this browser (its process group), which would otherwise outlive
+    /// the test.
+    fn drop(&mut self) {
+        if let Ok(None) = self.driver.try_wait() {
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", self.driver.id())])
+                .status();
+            let _ = self.driver.wait();
+            let _ = std::fs::remove_dir_all(&self._profile);
+        }
     }
 }
