@@ -105,6 +105,18 @@ pub struct Cli {
     /// again [default: 5].
     #[arg(long, env = "PITCHSIDE_SILENCE", value_name = "SECS")]
     pub silence: Option<f64>,
+
+    // ---- Refereeing (issue 11) ----
+    /// The operator's secret for refereeing from the page (at least 16 letters, digits,
+    /// '-', '_', '.', '~'); the relay prints the operator link with it. Default: 128 random
+    /// bits, new at every start.
+    #[arg(
+        long,
+        env = "PITCHSIDE_CONTROL_TOKEN",
+        value_name = "TOKEN",
+        hide_env_values = true
+    )]
+    pub control_token: Option<String>,
 }
 
 /// The config file (README, "Configuration file").
@@ -123,6 +135,7 @@ pub struct FileConfig {
     pub send_timeout: Option<f64>,
     pub lag: Option<usize>,
     pub silence: Option<f64>,
+    pub control_token: Option<String>,
     #[serde(default, rename = "match")]
     pub matches: Vec<FileMatch>,
 }
@@ -173,6 +186,8 @@ pub enum ConfigError {
     Duplicate(String),
     #[error("{0}")]
     Replay(#[from] crate::replay::ReplayError),
+    #[error("--control-token must have {rule}")]
+    Token { rule: String },
     #[error("{what} must be {rule}, not {value}")]
     Value {
         what: &'static str,
@@ -204,6 +219,8 @@ pub struct Settings {
     pub send_timeout: Duration,
     /// Live items a spectator may fall behind.
     pub lag: usize,
+    /// The operator's token; `None` makes [`crate::run`] draw a random one.
+    pub control_token: Option<String>,
 }
 
 impl Settings {
@@ -218,6 +235,7 @@ impl Settings {
             dist: PathBuf::from("dist"),
             send_timeout: Duration::from_secs_f64(DEFAULT_SEND_TIMEOUT),
             lag: DEFAULT_LAG,
+            control_token: None,
         }
     }
 }
@@ -471,6 +489,10 @@ impl Cli {
             .unwrap_or_else(|| PathBuf::from("dist"));
         settings.send_timeout = Duration::from_secs_f64(send_timeout);
         settings.lag = self.lag.or(file.lag).unwrap_or(DEFAULT_LAG).max(2);
+        settings.control_token = self.control_token.or(file.control_token);
+        if let Some(t) = &settings.control_token {
+            crate::control::check_token(t).map_err(|rule| ConfigError::Token { rule })?;
+        }
         Ok(settings)
     }
 }
@@ -629,6 +651,21 @@ replay = "{log}"
         let s = parse(&["--server", "a=h:1,b=h:2"]).unwrap();
         let names: Vec<_> = s.matches.iter().map(|m| m.name.as_str()).collect();
         assert_eq!(names, ["a", "b"]);
+    }
+
+    #[test]
+    fn the_control_token_is_taken_only_when_it_resists_guessing() {
+        assert_eq!(parse(&[]).unwrap().control_token, None, "drawn at start");
+        let s = parse(&["--control-token", "tournament-field-a-2026"]).unwrap();
+        assert_eq!(s.control_token.as_deref(), Some("tournament-field-a-2026"));
+        assert!(matches!(
+            parse(&["--control-token", "secret"]),
+            Err(ConfigError::Token { .. })
+        ));
+        assert!(matches!(
+            parse(&["--control-token", "a token with spaces in it"]),
+            Err(ConfigError::Token { .. })
+        ));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //!
 //! Layout:
 //! - [`config`]: command line, environment and TOML config, merged into [`config::Settings`].
+//! - [`control`]: refereeing from the page: the control token, its checks, the commands.
 //! - [`monitor`]: the UDP client that talks to rcssserver (every protocol, compression,
 //!   trust rules, operator commands, goodbye).
 //! - [`replay`]: a logfile played as a live match.
@@ -20,6 +21,7 @@
 //! port 0 and learn the address.
 
 pub mod config;
+pub mod control;
 pub mod history;
 pub mod hub;
 pub mod inspect;
@@ -77,6 +79,8 @@ pub struct MatchHandle {
     pub control: mpsc::Sender<ControlRequest>,
     /// `live` or `replay`: how the match was configured.
     pub kind: &'static str,
+    /// The operator's commands to this match, limited to a referee's pace.
+    pub flood: control::Flood,
 }
 
 /// Kernel send buffer per connection. Linux grows a socket's buffer up to 4 MB on its own,
@@ -105,6 +109,8 @@ pub(crate) async fn stopped(stop: &mut watch::Receiver<bool>) {
 pub enum RunError {
     #[error("the HTTP server failed: {0}")]
     Serve(#[from] std::io::Error),
+    #[error("cannot draw a random control token: {0}")]
+    Token(getrandom::Error),
 }
 
 /// Serves until `shutdown` completes; then every match says goodbye to its server, every
@@ -115,6 +121,25 @@ pub async fn run(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), RunError> {
     let (stop_tx, stop_rx) = watch::channel(false);
+    // ---- Refereeing: one token for the relay, a link per live match ----
+    let token = match settings.control_token {
+        Some(t) => t,
+        None => control::generate_token().map_err(RunError::Token)?,
+    };
+    let listen = listener.local_addr()?;
+    let live: Vec<&str> = settings
+        .matches
+        .iter()
+        .filter(|m| matches!(m.source, SourceSpec::Server(_)))
+        .map(|m| m.name.as_str())
+        .collect();
+    for name in &live {
+        tracing::info!(
+            "operator link for {name} (keep it to yourself): {}",
+            control::operator_link(listen, name, &token)
+        );
+    }
+    let gate = control::Gate::new(token);
     let mut tasks = Vec::new();
     let mut matches = Vec::new();
     for spec in settings.matches {
@@ -140,6 +165,7 @@ pub async fn run(
             hub,
             control: control_tx,
             kind,
+            flood: control::Flood::default(),
         });
     }
     let shared = Arc::new(web::Shared {
@@ -151,6 +177,7 @@ pub async fn run(
         stop: stop_rx.clone(),
         spectators: AtomicUsize::new(0),
         refused: AtomicU64::new(0),
+        gate,
     });
     let app = web::app(shared.clone(), settings.dist);
     tokio::spawn(async move {
@@ -159,11 +186,16 @@ pub async fn run(
     });
     let mut stopped = stop_rx.clone();
     let listener = axum::serve::ListenerExt::tap_io(listener, tune_socket);
-    let res = axum::serve(listener, app.into_make_service())
-        .with_graceful_shutdown(async move {
-            let _ = stopped.wait_for(|s| *s).await;
-        })
-        .await;
+    // The client's address: operator actions are logged with it and failed token checks
+    // counted per address.
+    let res = axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(async move {
+        let _ = stopped.wait_for(|s| *s).await;
+    })
+    .await;
     // Upgraded connections are no longer hyper's: wait (a little) for every spectator to
     // have sent its close frame, so that pages learn why the connection ended.
     let deadline = tokio::time::Instant::now() + Duration::from_secs(3);

@@ -141,7 +141,10 @@ fn typed_commands_are_the_bytes_the_real_server_accepted() {
             .unwrap_or_else(|| panic!("{text} was sent in the capture"));
         assert_eq!(answers_after(&events, i), Vec::<String>::new(), "{text}");
         // What went on the wire: the text and one NUL, as the capture client sent it.
-        assert_eq!(command::datagram(&text, false), format!("{text}\0").as_bytes());
+        assert_eq!(
+            command::datagram(&text, false),
+            format!("{text}\0").as_bytes()
+        );
     }
     // And what the server refused is what the types cannot express.
     for refused in ["(dispfoul 1.5 2 1)", "(dispcard 1 5 green)"] {
@@ -161,7 +164,10 @@ fn typed_commands_are_the_bytes_the_real_server_accepted() {
 fn kick_off_is_offered_exactly_where_the_server_acted_on_it() {
     let events = events();
     let p = params(&events);
-    assert_eq!(p.half_time_cycles, 400, "the capture's server ran half_time=40");
+    assert_eq!(
+        p.half_time_cycles, 400,
+        "the capture's server ran half_time=40"
+    );
     let mut offered: Vec<u32> = frames(&events)
         .filter(|f| command::kick_off_acts(f.time, f.mode, &p))
         .map(|f| f.time)
@@ -239,7 +245,12 @@ fn coach_commands_need_coach_mode_and_a_real_mode_name() {
     assert_eq!(Command::ChangeMode(m).text(), "(change_mode free_kick_l)");
     assert_eq!(command::changeable_mode(""), None);
     assert_eq!(command::changeable_mode("corner_kick"), None);
-    assert_eq!(command::changeable_mode("illegal_defense_r").unwrap().index(), 51);
+    assert_eq!(
+        command::changeable_mode("illegal_defense_r")
+            .unwrap()
+            .index(),
+        51
+    );
     assert_eq!(Command::Recover.text(), "(recover)");
     assert!(Command::Recover.needs_coach_mode());
     assert!(!Command::KickOff.needs_coach_mode());
