@@ -18,6 +18,7 @@
 
 pub mod field;
 pub mod keys;
+pub mod operator;
 pub mod paint;
 pub mod playback;
 pub mod settings;

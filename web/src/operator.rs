@@ -1,0 +1,418 @@
+//! Refereeing from the page, the part without a browser: the operator's key from the address,
+//! the commands as the relay's control endpoint takes them (README, "Refereeing"), finding the
+//! player under the pointer, and what the frames after a command say it did.
+//!
+//! The key comes in the address fragment (`#control=KEY`, among other `key=value` pairs); the
+//! page takes it out at once, keeps it in `sessionStorage` for this relay (this tab only, gone
+//! when it closes) and never writes it back to the address or into a copied link.
+
+use pitchside_shared::command;
+use pitchside_shared::params::ServerParams;
+use pitchside_shared::{state, Frame, Match, PlayMode, Side};
+
+/// The fragment key of the operator's token.
+pub const CONTROL_KEY: &str = "control";
+/// The `sessionStorage` key the token is kept under (the storage is per relay already: one
+/// origin per relay).
+pub const STORAGE_KEY: &str = "pitchside.control";
+
+/// Splits `control=` out of a fragment (`#t=2345&control=abc` → `abc`, `#t=2345`). The rest
+/// keeps its other pairs exactly, in order; empty when nothing is left, else with its `#`.
+pub fn take_control(hash: &str) -> (Option<String>, String) {
+    let body = hash.strip_prefix('#').unwrap_or(hash);
+    let mut token = None;
+    let mut rest = Vec::new();
+    for part in body.split('&').filter(|p| !p.is_empty()) {
+        match part.split_once('=') {
+            Some((CONTROL_KEY, v)) => {
+                let v = percent_decode(v);
+                if !v.is_empty() {
+                    token = Some(v);
+                }
+            }
+            _ if part == CONTROL_KEY => {}
+            _ => rest.push(part),
+        }
+    }
+    let rest = if rest.is_empty() {
+        String::new()
+    } else {
+        format!("#{}", rest.join("&"))
+    };
+    (token, rest)
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match (b[i], b.get(i + 1).copied().and_then(hex), b.get(i + 2).copied().and_then(hex)) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (c, _, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A referee's action, as the relay's control endpoint takes it: metres and degrees, as the
+/// page shows them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    KickOff,
+    DropBall { x: f32, y: f32 },
+    FreeKick { side: Side, x: f32, y: f32 },
+    Card { side: Side, unum: u8, red: bool },
+    Discard { side: Side, unum: u8 },
+    Move { side: Side, unum: u8, x: f32, y: f32, deg: f32 },
+}
+
+fn letter(side: Side) -> &'static str {
+    match side {
+        Side::Left => "l",
+        Side::Right => "r",
+    }
+}
+
+fn word(side: Side) -> &'static str {
+    match side {
+        Side::Left => "left",
+        Side::Right => "right",
+    }
+}
+
+/// Metres with one decimal, as the endpoint needs no more (the server takes 1/16 m).
+fn m1(v: f32) -> f64 {
+    (f64::from(v) * 10.0).round() / 10.0
+}
+
+impl Action {
+    /// The JSON body for `POST /m/NAME/control`.
+    pub fn json(&self) -> String {
+        let v = match self {
+            Action::KickOff => serde_json::json!({"cmd": "kickoff"}),
+            Action::DropBall { x, y } => {
+                serde_json::json!({"cmd": "drop_ball", "x": m1(*x), "y": m1(*y)})
+            }
+            Action::FreeKick { side, x, y } => serde_json::json!({
+                "cmd": "free_kick", "side": letter(*side), "x": m1(*x), "y": m1(*y)
+            }),
+            Action::Card { side, unum, red } => serde_json::json!({
+                "cmd": "card", "side": letter(*side), "unum": unum,
+                "card": if *red { "red" } else { "yellow" }
+            }),
+            Action::Discard { side, unum } => {
+                serde_json::json!({"cmd": "discard", "side": letter(*side), "unum": unum})
+            }
+            Action::Move {
+                side,
+                unum,
+                x,
+                y,
+                deg,
+            } => serde_json::json!({
+                "cmd": "move", "side": letter(*side), "unum": unum,
+                "x": m1(*x), "y": m1(*y), "deg": deg.round()
+            }),
+        };
+        v.to_string()
+    }
+
+    /// What the action is, in the operator's words.
+    pub fn label(&self) -> String {
+        match self {
+            Action::KickOff => "kick-off".into(),
+            Action::DropBall { x, y } => format!("drop ball at ({x:.1}, {y:.1})"),
+            Action::FreeKick { side, x, y } => {
+                format!("free kick {} at ({x:.1}, {y:.1})", word(*side))
+            }
+            Action::Card { side, unum, red } => format!(
+                "{} card to {} {unum}",
+                if *red { "red" } else { "yellow" },
+                word(*side)
+            ),
+            Action::Discard { side, unum } => format!("discard {} {unum}", word(*side)),
+            Action::Move {
+                side,
+                unum,
+                x,
+                y,
+                deg,
+            } => format!(
+                "move {} {unum} to ({x:.1}, {y:.1}) facing {:.0}°",
+                word(*side),
+                deg
+            ),
+        }
+    }
+
+    /// Whether the frames `after` the one the action was sent at show it done; `Some` says
+    /// what was seen. The server clamps free kicks and drop balls to the pitch and may move a
+    /// moved player back (a kick-off setup), so positions are compared loosely.
+    pub fn seen(&self, before: &Frame, after: &Frame) -> Option<String> {
+        let mode = |name: &str| PlayMode::from_name(name.as_bytes());
+        let player = |side: Side, unum: u8| {
+            after
+                .players
+                .iter()
+                .find(|p| p.side == Some(side) && p.unum == unum)
+        };
+        let at = |x: f32, y: f32| {
+            let (cx, cy) = clamp_to_pitch(x, y);
+            (after.ball.x - cx).abs() < 0.5 && (after.ball.y - cy).abs() < 0.5
+        };
+        match self {
+            Action::KickOff => {
+                let started = [mode("kick_off_l"), mode("kick_off_r")]
+                    .contains(&Some(after.mode))
+                    && before.mode == PlayMode::BEFORE_KICK_OFF;
+                started.then(|| format!("{} at cycle {}", after.mode.name(), after.time))
+            }
+            Action::DropBall { x, y } => (after.time > before.time || after.mode != before.mode)
+                .then_some(())
+                .filter(|_| at(*x, *y) || after.mode == PlayMode::PLAY_ON)
+                .filter(|_| after.mode == PlayMode::PLAY_ON || Some(after.mode) == mode("drop_ball"))
+                .map(|_| format!("{} at cycle {}", after.mode.name(), after.time)),
+            Action::FreeKick { side, x, y } => {
+                let want = mode(match side {
+                    Side::Left => "free_kick_l",
+                    Side::Right => "free_kick_r",
+                });
+                (Some(after.mode) == want && at(*x, *y)).then(|| {
+                    format!(
+                        "{} at ({:.1}, {:.1}), cycle {}",
+                        after.mode.name(),
+                        after.ball.x,
+                        after.ball.y,
+                        after.time
+                    )
+                })
+            }
+            Action::Card { side, unum, red } => {
+                let p = player(*side, *unum)?;
+                let bit = if *red { state::RED_CARD } else { state::YELLOW_CARD };
+                // A second yellow is a red card: the yellow bit goes, the red one comes.
+                let shown = p.state & bit != 0 || (!*red && p.state & state::RED_CARD != 0);
+                shown.then(|| {
+                    if p.state & state::RED_CARD != 0 {
+                        format!("{} {unum} has a red card (cycle {})", word(*side), after.time)
+                    } else {
+                        format!("{} {unum} has a yellow card (cycle {})", word(*side), after.time)
+                    }
+                })
+            }
+            Action::Discard { side, unum } => {
+                let p = player(*side, *unum)?;
+                (p.state == 0).then(|| format!("{} {unum} is off the field", word(*side)))
+            }
+            Action::Move {
+                side, unum, x, y, ..
+            } => {
+                let p = player(*side, *unum)?;
+                ((p.x - x).abs() < 0.5 && (p.y - y).abs() < 0.5).then(|| {
+                    format!(
+                        "{} {unum} at ({:.1}, {:.1}), cycle {}",
+                        word(*side),
+                        p.x,
+                        p.y,
+                        after.time
+                    )
+                })
+            }
+        }
+    }
+}
+
+/// Where the server puts a free kick or drop ball asked for at (x, y): on the pitch.
+pub fn clamp_to_pitch(x: f32, y: f32) -> (f32, f32) {
+    use pitchside_shared::params::field::{HALF_LENGTH, HALF_WIDTH};
+    (x.clamp(-HALF_LENGTH, HALF_LENGTH), y.clamp(-HALF_WIDTH, HALF_WIDTH))
+}
+
+/// The pitch plus the 5 m the relay accepts around it: where the page lets the operator act.
+pub fn on_pitch_or_near(x: f64, y: f64) -> bool {
+    use pitchside_shared::params::field::{HALF_LENGTH, HALF_WIDTH};
+    x.abs() <= f64::from(HALF_LENGTH + 5.0) && y.abs() <= f64::from(HALF_WIDTH + 5.0)
+}
+
+/// The player on the field nearest to (x, y) metres within `reach` metres, if any.
+pub fn player_at(frame: &Frame, x: f64, y: f64, reach: f64) -> Option<(Side, u8)> {
+    frame
+        .players
+        .iter()
+        .filter(|p| p.is_enabled())
+        .filter_map(|p| {
+            let d = (f64::from(p.x) - x).hypot(f64::from(p.y) - y);
+            Some(((p.side?, p.unum), d))
+        })
+        .filter(|(_, d)| *d <= reach)
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(who, _)| who)
+}
+
+/// Whether the server would act on a kick-off in `frame` of `game`.
+pub fn kick_off_offered(game: &Match, frame: &Frame) -> bool {
+    let params = ServerParams::from_params(game.server_param.as_ref());
+    command::kick_off_acts(frame.time, frame.mode, &params)
+}
+
+/// Degrees from (x0, y0) towards (x1, y1), in the field's frame (y down), as the server
+/// measures a body direction.
+pub fn facing(x0: f64, y0: f64, x1: f64, y1: f64) -> f32 {
+    (y1 - y0).atan2(x1 - x0).to_degrees() as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pitchside_shared::parse_log;
+
+    fn operator_game() -> Match {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/logs/operator-commands-v6/20261122132312-OPS_L_0-vs-OPS_R_1.rcg.gz"
+        );
+        let raw = std::fs::read(path).unwrap();
+        let mut bytes = Vec::new();
+        use std::io::Read;
+        flate2::read::GzDecoder::new(&raw[..])
+            .read_to_end(&mut bytes)
+            .unwrap();
+        parse_log(&bytes)
+    }
+
+    #[test]
+    fn the_key_is_taken_out_of_the_fragment_and_the_rest_kept() {
+        assert_eq!(
+            take_control("#t=2345&control=abc%2Fd&view=top"),
+            (Some("abc/d".into()), "#t=2345&view=top".into())
+        );
+        assert_eq!(take_control("#control=abc"), (Some("abc".into()), String::new()));
+        assert_eq!(take_control("#t=12"), (None, "#t=12".into()));
+        assert_eq!(take_control(""), (None, String::new()));
+        assert_eq!(take_control("#control=&t=1"), (None, "#t=1".into()));
+    }
+
+    #[test]
+    fn actions_are_the_endpoints_json() {
+        let j = |a: Action| serde_json::from_str::<serde_json::Value>(&a.json()).unwrap();
+        assert_eq!(
+            j(Action::Card {
+                side: Side::Left,
+                unum: 5,
+                red: false
+            }),
+            serde_json::json!({"cmd":"card","side":"l","unum":5,"card":"yellow"})
+        );
+        assert_eq!(
+            j(Action::Move {
+                side: Side::Right,
+                unum: 2,
+                x: 10.04,
+                y: -3.96,
+                deg: 89.6
+            }),
+            serde_json::json!({"cmd":"move","side":"r","unum":2,"x":10.0,"y":-4.0,"deg":90.0})
+        );
+        assert_eq!(
+            j(Action::FreeKick {
+                side: Side::Right,
+                x: -30.0,
+                y: 1.25
+            }),
+            serde_json::json!({"cmd":"free_kick","side":"r","x":-30.0,"y":1.3})
+        );
+        assert_eq!(j(Action::KickOff), serde_json::json!({"cmd":"kickoff"}));
+    }
+
+    /// The operator log of a real game: the effects its monitor's commands had are found.
+    #[test]
+    fn effects_are_recognised_in_the_real_frames() {
+        let g = operator_game();
+        let f = &g.frames;
+        let seen_somewhere = |a: &Action| f.windows(2).find_map(|w| a.seen(&w[0], &w[1]));
+        assert!(seen_somewhere(&Action::KickOff).is_some());
+        let fk = Action::FreeKick {
+            side: Side::Left,
+            x: 20.0,
+            y: 10.0,
+        };
+        assert!(seen_somewhere(&fk).unwrap().starts_with("free_kick_l at (20.0, 10.0)"));
+        // Clamped by the server to the corner: still recognised.
+        let far = Action::FreeKick {
+            side: Side::Right,
+            x: 56.0,
+            y: 38.0,
+        };
+        assert!(seen_somewhere(&far).is_some());
+        let yellow = Action::Card {
+            side: Side::Left,
+            unum: 5,
+            red: false,
+        };
+        assert!(seen_somewhere(&yellow).is_some());
+        let moved = Action::Move {
+            side: Side::Left,
+            unum: 9,
+            x: 30.0,
+            y: -20.0,
+            deg: 90.0,
+        };
+        assert!(seen_somewhere(&moved).is_some());
+        let discard = Action::Discard {
+            side: Side::Right,
+            unum: 3,
+        };
+        assert!(seen_somewhere(&discard).is_some());
+        // Nobody gave right 5 a card in that game.
+        let never = Action::Card {
+            side: Side::Right,
+            unum: 5,
+            red: true,
+        };
+        assert_eq!(seen_somewhere(&never), None);
+    }
+
+    #[test]
+    fn the_player_under_the_pointer_is_the_nearest_within_reach() {
+        let g = operator_game();
+        let f = g.frames.iter().find(|f| f.time == 100).unwrap();
+        let p = f
+            .players
+            .iter()
+            .find(|p| p.side == Some(Side::Left) && p.unum == 5)
+            .unwrap();
+        let (x, y) = (f64::from(p.x), f64::from(p.y));
+        assert_eq!(player_at(f, x + 0.4, y - 0.3, 1.2), Some((Side::Left, 5)));
+        assert_eq!(player_at(f, 0.0, -60.0, 1.2), None);
+    }
+
+    #[test]
+    fn kick_off_is_offered_before_kick_off_and_at_half_time_only() {
+        let g = operator_game();
+        let offered: Vec<u32> = g
+            .frames
+            .iter()
+            .filter(|f| kick_off_offered(&g, f))
+            .map(|f| f.time)
+            .collect();
+        // Text logs hold neither cycle 0 nor the half-time cycle, so no frame of the log
+        // itself is one where a kick-off would act.
+        assert!(offered.is_empty(), "{offered:?}");
+        let mut first = g.frames[0].clone();
+        first.time = 0;
+        first.mode = PlayMode::BEFORE_KICK_OFF;
+        assert!(kick_off_offered(&g, &first));
+        first.time = 400;
+        assert!(kick_off_offered(&g, &first), "half_time=40 s: cycle 400");
+        first.time = 401;
+        assert!(!kick_off_offered(&g, &first));
+    }
+}
