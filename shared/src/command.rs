@@ -100,10 +100,10 @@ pub fn kick_off_acts(time: u32, mode: PlayMode, params: &ServerParams) -> bool {
     }
     let normal = half.saturating_mul(params.nr_normal_halfs);
     if time <= normal {
-        time % half == 0
+        time.is_multiple_of(half)
     } else {
         let extra = params.extra_half_time_cycles;
-        extra > 0 && (time - normal) % extra == 0
+        extra > 0 && (time - normal).is_multiple_of(extra)
     }
 }
 

@@ -65,6 +65,8 @@ pub fn App() -> impl IntoView {
     playback::start(m);
     keys::listen(m);
     ui::settings::persist(m);
+    // The operator's panel exists only for a page opened with the relay's operator link.
+    ui::operator::start(m);
 
     let dragging = RwSignal::new(false);
     let on_drop = move |ev: web_sys::DragEvent| {
@@ -98,6 +100,7 @@ pub fn App() -> impl IntoView {
             <FieldCanvas/>
             <Transport/>
             <div class="panels">
+                <ui::operator::OperatorPanel/>
                 <SettingsPanel/>
             </div>
             <span

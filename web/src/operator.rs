@@ -48,7 +48,11 @@ fn percent_decode(s: &str) -> String {
     let mut i = 0;
     while i < b.len() {
         let hex = |c: u8| (c as char).to_digit(16);
-        match (b[i], b.get(i + 1).copied().and_then(hex), b.get(i + 2).copied().and_then(hex)) {
+        match (
+            b[i],
+            b.get(i + 1).copied().and_then(hex),
+            b.get(i + 2).copied().and_then(hex),
+        ) {
             (b'%', Some(h), Some(l)) => {
                 out.push((h * 16 + l) as u8);
                 i += 3;
@@ -67,11 +71,31 @@ fn percent_decode(s: &str) -> String {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
     KickOff,
-    DropBall { x: f32, y: f32 },
-    FreeKick { side: Side, x: f32, y: f32 },
-    Card { side: Side, unum: u8, red: bool },
-    Discard { side: Side, unum: u8 },
-    Move { side: Side, unum: u8, x: f32, y: f32, deg: f32 },
+    DropBall {
+        x: f32,
+        y: f32,
+    },
+    FreeKick {
+        side: Side,
+        x: f32,
+        y: f32,
+    },
+    Card {
+        side: Side,
+        unum: u8,
+        red: bool,
+    },
+    Discard {
+        side: Side,
+        unum: u8,
+    },
+    Move {
+        side: Side,
+        unum: u8,
+        x: f32,
+        y: f32,
+        deg: f32,
+    },
 }
 
 fn letter(side: Side) -> &'static str {
@@ -170,15 +194,16 @@ impl Action {
         };
         match self {
             Action::KickOff => {
-                let started = [mode("kick_off_l"), mode("kick_off_r")]
-                    .contains(&Some(after.mode))
+                let started = [mode("kick_off_l"), mode("kick_off_r")].contains(&Some(after.mode))
                     && before.mode == PlayMode::BEFORE_KICK_OFF;
                 started.then(|| format!("{} at cycle {}", after.mode.name(), after.time))
             }
             Action::DropBall { x, y } => (after.time > before.time || after.mode != before.mode)
                 .then_some(())
                 .filter(|_| at(*x, *y) || after.mode == PlayMode::PLAY_ON)
-                .filter(|_| after.mode == PlayMode::PLAY_ON || Some(after.mode) == mode("drop_ball"))
+                .filter(|_| {
+                    after.mode == PlayMode::PLAY_ON || Some(after.mode) == mode("drop_ball")
+                })
                 .map(|_| format!("{} at cycle {}", after.mode.name(), after.time)),
             Action::FreeKick { side, x, y } => {
                 let want = mode(match side {
@@ -197,14 +222,26 @@ impl Action {
             }
             Action::Card { side, unum, red } => {
                 let p = player(*side, *unum)?;
-                let bit = if *red { state::RED_CARD } else { state::YELLOW_CARD };
+                let bit = if *red {
+                    state::RED_CARD
+                } else {
+                    state::YELLOW_CARD
+                };
                 // A second yellow is a red card: the yellow bit goes, the red one comes.
                 let shown = p.state & bit != 0 || (!*red && p.state & state::RED_CARD != 0);
                 shown.then(|| {
                     if p.state & state::RED_CARD != 0 {
-                        format!("{} {unum} has a red card (cycle {})", word(*side), after.time)
+                        format!(
+                            "{} {unum} has a red card (cycle {})",
+                            word(*side),
+                            after.time
+                        )
                     } else {
-                        format!("{} {unum} has a yellow card (cycle {})", word(*side), after.time)
+                        format!(
+                            "{} {unum} has a yellow card (cycle {})",
+                            word(*side),
+                            after.time
+                        )
                     }
                 })
             }
@@ -233,7 +270,10 @@ impl Action {
 /// Where the server puts a free kick or drop ball asked for at (x, y): on the pitch.
 pub fn clamp_to_pitch(x: f32, y: f32) -> (f32, f32) {
     use pitchside_shared::params::field::{HALF_LENGTH, HALF_WIDTH};
-    (x.clamp(-HALF_LENGTH, HALF_LENGTH), y.clamp(-HALF_WIDTH, HALF_WIDTH))
+    (
+        x.clamp(-HALF_LENGTH, HALF_LENGTH),
+        y.clamp(-HALF_WIDTH, HALF_WIDTH),
+    )
 }
 
 /// The pitch plus the 5 m the relay accepts around it: where the page lets the operator act.
@@ -294,7 +334,10 @@ mod tests {
             take_control("#t=2345&control=abc%2Fd&view=top"),
             (Some("abc/d".into()), "#t=2345&view=top".into())
         );
-        assert_eq!(take_control("#control=abc"), (Some("abc".into()), String::new()));
+        assert_eq!(
+            take_control("#control=abc"),
+            (Some("abc".into()), String::new())
+        );
         assert_eq!(take_control("#t=12"), (None, "#t=12".into()));
         assert_eq!(take_control(""), (None, String::new()));
         assert_eq!(take_control("#control=&t=1"), (None, "#t=1".into()));
@@ -344,7 +387,9 @@ mod tests {
             x: 20.0,
             y: 10.0,
         };
-        assert!(seen_somewhere(&fk).unwrap().starts_with("free_kick_l at (20.0, 10.0)"));
+        assert!(seen_somewhere(&fk)
+            .unwrap()
+            .starts_with("free_kick_l at (20.0, 10.0)"));
         // Clamped by the server to the corner: still recognised.
         let far = Action::FreeKick {
             side: Side::Right,

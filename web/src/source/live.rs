@@ -210,7 +210,8 @@ fn notice(m: Monitor, n: Notice) {
         Notice::ServerError { text, hint } => {
             m.error.set(Some(format!("rcssserver says {text}: {hint}")));
         }
-        Notice::Operator { text } => m.progress.set(Some(format!("Referee: {text}"))),
+        // What the operator did, for everyone (the message board, once the page has one).
+        Notice::Operator { text } => m.progress.set(Some(format!("operator: {text}"))),
         Notice::Backlog { frames } if frames > 0 => {
             m.progress
                 .set(Some(format!("loading the match so far ({frames} frames)…")));

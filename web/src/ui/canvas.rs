@@ -84,9 +84,25 @@ pub fn FieldCanvas() -> impl IntoView {
         });
     });
 
+    // Referee mode (issue 11): a layer over the canvas, in the canvas's own coordinates.
+    let view_now = move || {
+        let (w, h) = size.get_untracked();
+        crate::field::View::fit(w, h)
+    };
+    let to_field = Callback::new(move |(px, py): (f64, f64)| {
+        let v = view_now();
+        let s = v.scale.max(1e-6);
+        (((px - v.origin_x) / s, (py - v.origin_y) / s), 1.0 / s)
+    });
+    let to_canvas = Callback::new(move |(x, y): (f64, f64)| {
+        size.track();
+        view_now().canvas_from_field(x, y)
+    });
+
     view! {
         <div class="stage" node_ref=stage>
             <canvas id="field" node_ref=canvas></canvas>
+            <crate::ui::operator::RefereeLayer to_field to_canvas/>
         </div>
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod canvas;
 pub mod lobby;
+pub mod operator;
 pub mod scorebar;
 pub mod settings;
 pub mod status;
