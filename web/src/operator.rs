@@ -1,70 +1,18 @@
-//! Refereeing from the page, the part without a browser: the operator's key from the address,
-//! the commands as the relay's control endpoint takes them (README, "Refereeing"), finding the
-//! player under the pointer, and what the frames after a command say it did.
+//! Refereeing from the page, the part without a browser: the commands as the relay's control
+//! endpoint takes them (README, "Refereeing"), and what the frames after a command say it did.
 //!
-//! The key comes in the address fragment (`#control=KEY`, among other `key=value` pairs); the
-//! page takes it out at once, keeps it in `sessionStorage` for this relay (this tab only, gone
-//! when it closes) and never writes it back to the address or into a copied link.
+//! The key comes in the address fragment (`#control=KEY`, among other `key=value` pairs):
+//! [`crate::link`] reads it once and never writes it back to the address or into a copied
+//! link; the page keeps it in `sessionStorage` for this relay (this tab only, gone when it
+//! closes), so a reload stays the operator's.
 
 use pitchside_shared::command;
 use pitchside_shared::params::ServerParams;
 use pitchside_shared::{state, Frame, Match, PlayMode, Side};
 
-/// The fragment key of the operator's token.
-pub const CONTROL_KEY: &str = "control";
 /// The `sessionStorage` key the token is kept under (the storage is per relay already: one
 /// origin per relay).
 pub const STORAGE_KEY: &str = "pitchside.control";
-
-/// Splits `control=` out of a fragment (`#t=2345&control=abc` → `abc`, `#t=2345`). The rest
-/// keeps its other pairs exactly, in order; empty when nothing is left, else with its `#`.
-pub fn take_control(hash: &str) -> (Option<String>, String) {
-    let body = hash.strip_prefix('#').unwrap_or(hash);
-    let mut token = None;
-    let mut rest = Vec::new();
-    for part in body.split('&').filter(|p| !p.is_empty()) {
-        match part.split_once('=') {
-            Some((CONTROL_KEY, v)) => {
-                let v = percent_decode(v);
-                if !v.is_empty() {
-                    token = Some(v);
-                }
-            }
-            _ if part == CONTROL_KEY => {}
-            _ => rest.push(part),
-        }
-    }
-    let rest = if rest.is_empty() {
-        String::new()
-    } else {
-        format!("#{}", rest.join("&"))
-    };
-    (token, rest)
-}
-
-fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let hex = |c: u8| (c as char).to_digit(16);
-        match (
-            b[i],
-            b.get(i + 1).copied().and_then(hex),
-            b.get(i + 2).copied().and_then(hex),
-        ) {
-            (b'%', Some(h), Some(l)) => {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-            }
-            (c, _, _) => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
 
 /// A referee's action, as the relay's control endpoint takes it: metres and degrees, as the
 /// page shows them.
@@ -282,21 +230,6 @@ pub fn on_pitch_or_near(x: f64, y: f64) -> bool {
     x.abs() <= f64::from(HALF_LENGTH + 5.0) && y.abs() <= f64::from(HALF_WIDTH + 5.0)
 }
 
-/// The player on the field nearest to (x, y) metres within `reach` metres, if any.
-pub fn player_at(frame: &Frame, x: f64, y: f64, reach: f64) -> Option<(Side, u8)> {
-    frame
-        .players
-        .iter()
-        .filter(|p| p.is_enabled())
-        .filter_map(|p| {
-            let d = (f64::from(p.x) - x).hypot(f64::from(p.y) - y);
-            Some(((p.side?, p.unum), d))
-        })
-        .filter(|(_, d)| *d <= reach)
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(who, _)| who)
-}
-
 /// Whether the server would act on a kick-off in `frame` of `game`.
 pub fn kick_off_offered(game: &Match, frame: &Frame) -> bool {
     let params = ServerParams::from_params(game.server_param.as_ref());
@@ -326,21 +259,6 @@ mod tests {
             .read_to_end(&mut bytes)
             .unwrap();
         parse_log(&bytes)
-    }
-
-    #[test]
-    fn the_key_is_taken_out_of_the_fragment_and_the_rest_kept() {
-        assert_eq!(
-            take_control("#t=2345&control=abc%2Fd&view=top"),
-            (Some("abc/d".into()), "#t=2345&view=top".into())
-        );
-        assert_eq!(
-            take_control("#control=abc"),
-            (Some("abc".into()), String::new())
-        );
-        assert_eq!(take_control("#t=12"), (None, "#t=12".into()));
-        assert_eq!(take_control(""), (None, String::new()));
-        assert_eq!(take_control("#control=&t=1"), (None, "#t=1".into()));
     }
 
     #[test]
@@ -423,20 +341,6 @@ mod tests {
             red: true,
         };
         assert_eq!(seen_somewhere(&never), None);
-    }
-
-    #[test]
-    fn the_player_under_the_pointer_is_the_nearest_within_reach() {
-        let g = operator_game();
-        let f = g.frames.iter().find(|f| f.time == 100).unwrap();
-        let p = f
-            .players
-            .iter()
-            .find(|p| p.side == Some(Side::Left) && p.unum == 5)
-            .unwrap();
-        let (x, y) = (f64::from(p.x), f64::from(p.y));
-        assert_eq!(player_at(f, x + 0.4, y - 0.3, 1.2), Some((Side::Left, 5)));
-        assert_eq!(player_at(f, 0.0, -60.0, 1.2), None);
     }
 
     #[test]

@@ -16,6 +16,7 @@
 
 use crate::operator::{self as op, Action};
 use crate::state::Monitor;
+use crate::ui::canvas;
 use leptos::prelude::*;
 use pitchside_shared::Side;
 use wasm_bindgen::prelude::*;
@@ -25,9 +26,9 @@ use wasm_bindgen::JsCast;
 const WATCH_FRAMES: usize = 50;
 /// Long press on touch that opens the menu, in ms.
 const LONG_PRESS_MS: i32 = 600;
-/// How far from a player's centre a click still picks him, in CSS pixels (or 1.2 m when the
-/// field is drawn large).
-const PICK_PX: f64 = 14.0;
+/// A press on a player that moves less than this (CSS pixels) is a click that selects him,
+/// not a drag that moves him.
+const DRAG_SLOP_PX: f64 = 4.0;
 
 /// What the relay said about the key (`GET /m/NAME/control`).
 #[derive(Clone, Debug, PartialEq, serde::Deserialize)]
@@ -78,7 +79,6 @@ pub struct Operator {
     pub status: RwSignal<Option<Status>>,
     pub referee: RwSignal<bool>,
     pub log: RwSignal<Vec<Entry>>,
-    pub selected: RwSignal<Option<(Side, u8)>>,
     pub confirm: RwSignal<Option<Action>>,
     pub menu: RwSignal<Option<Menu>>,
     drag: RwSignal<Option<Drag>>,
@@ -128,26 +128,11 @@ async fn request(method: &str, token: &str, body: Option<String>) -> Option<(u16
     Some((res.status(), text))
 }
 
-/// Takes the key out of the address (keeping the rest of the fragment), remembers it for
-/// this tab, and asks the relay whether it is right. Returns the operator's state, provided
-/// as context.
+/// Reads the key the page was opened with ([`crate::link`] keeps it out of the address and of
+/// copied links), remembers it for this tab, and asks the relay whether it is right. Returns
+/// the operator's state, provided as context.
 pub fn start(m: Monitor) -> Operator {
-    let from_address = web_sys::window().and_then(|w| {
-        let loc = w.location();
-        let hash = loc.hash().ok()?;
-        let (token, rest) = op::take_control(&hash);
-        let token = token?;
-        // Out of the address at once: not in the history, a bookmark or a copied link.
-        let url = format!(
-            "{}{}{rest}",
-            loc.pathname().unwrap_or_default(),
-            loc.search().unwrap_or_default()
-        );
-        if let Ok(h) = w.history() {
-            let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&url));
-        }
-        Some(token)
-    });
+    let from_address = crate::link::control_key().filter(|k| !k.is_empty());
     if let (Some(t), Some(s)) = (&from_address, storage()) {
         let _ = s.set_item(op::STORAGE_KEY, t);
     }
@@ -157,7 +142,6 @@ pub fn start(m: Monitor) -> Operator {
         status: RwSignal::new(None),
         referee: RwSignal::new(false),
         log: RwSignal::new(Vec::new()),
-        selected: RwSignal::new(None),
         confirm: RwSignal::new(None),
         menu: RwSignal::new(None),
         drag: RwSignal::new(None),
@@ -338,19 +322,19 @@ pub fn OperatorPanel() -> impl IntoView {
     let o = expect_context::<Operator>();
     let offered = Memo::new(move |_| kick_off_now(m));
     let card = move |red: bool| {
-        if let Some((side, unum)) = o.selected.get_untracked() {
+        if let Some((side, unum)) = m.field.selected.get_untracked() {
             o.confirm.set(Some(Action::Card { side, unum, red }));
         }
     };
     let discard = move || {
-        if let Some((side, unum)) = o.selected.get_untracked() {
+        if let Some((side, unum)) = m.field.selected.get_untracked() {
             o.confirm.set(Some(Action::Discard { side, unum }));
         }
     };
     move || {
         o.status.get().map(|s| {
             view! {
-                <section class="operator" id="operator">
+                <section class="panel operator" id="operator">
                     <h2>"Referee"</h2>
                     <div class="operator-row">
                         <button
@@ -383,7 +367,7 @@ pub fn OperatorPanel() -> impl IntoView {
                         {(!s.live).then_some(" This match is a replay: the relay refuses commands.")}
                     </p>
                     {move || o.referee.get().then(|| {
-                        o.selected.get().map(|(side, unum)| view! {
+                        m.field.selected.get().map(|(side, unum)| view! {
                             <div class="operator-row" id="player-actions">
                                 <span class="who">{format!("{} {unum}", side_word(side))}</span>
                                 <button id="card-yellow" class="yellow" on:click=move |_| card(false)>"Yellow card"</button>
@@ -432,15 +416,12 @@ fn local(el: &web_sys::Element, x: i32, y: i32) -> (f64, f64) {
     (f64::from(x) - r.left(), f64::from(y) - r.top())
 }
 
-/// The layer over the field in referee mode. It takes every pointer event there, so the
-/// field's own gestures (select, pan, zoom) rest until referee mode is off.
+/// The layer over the field in referee mode. It takes the pointer there, so the field's own
+/// gestures (select by click, pan by drag) rest until referee mode is off; the wheel still
+/// zooms and the field's buttons stay on top. A click selects a player as the field does
+/// (the same selection: the player panel follows it), so the panel can card him.
 #[component]
-pub fn RefereeLayer(
-    /// The field point under a canvas point, and metres per CSS pixel, as the field drew.
-    to_field: Callback<(f64, f64), ((f64, f64), f64)>,
-    /// The canvas point of a field point.
-    to_canvas: Callback<(f64, f64), (f64, f64)>,
-) -> impl IntoView {
+pub fn RefereeLayer() -> impl IntoView {
     let m = expect_context::<Monitor>();
     let o = expect_context::<Operator>();
     let layer = NodeRef::<leptos::html::Div>::new();
@@ -450,13 +431,6 @@ pub fn RefereeLayer(
             w.clear_timeout_with_handle(id);
         }
         press_timer.set_value(None);
-    };
-    let frame_player = move |at: (f64, f64)| {
-        let ((x, y), per_px) = to_field.run(at);
-        let reach = (PICK_PX * per_px).max(1.2);
-        let i = m.index.get_untracked();
-        let who = m.with_frame(i, |f| op::player_at(f, x, y, reach)).flatten();
-        (who, (x, y))
     };
     let body_of = move |who: (Side, u8)| {
         let i = m.index.get_untracked();
@@ -469,21 +443,28 @@ pub fn RefereeLayer(
         .flatten()
         .unwrap_or(0.0)
     };
+    let at_of = move |x: i32, y: i32| {
+        layer
+            .get_untracked()
+            .map(|el| local(el.as_ref(), x, y))
+            .unwrap_or_default()
+    };
 
     let on_down = move |ev: web_sys::PointerEvent| {
-        let Some(el) = layer.get_untracked() else {
+        let at = at_of(ev.client_x(), ev.client_y());
+        o.menu.set(None);
+        if ev.button() != 0 {
+            return; // a right-click opens the menu (contextmenu follows)
+        }
+        let Some((field, _)) = canvas::field_at(at) else {
             return;
         };
-        let el: &web_sys::Element = el.as_ref();
-        let at = local(el, ev.client_x(), ev.client_y());
-        o.menu.set(None);
-        if ev.button() == 2 {
-            return; // the context menu event follows
-        }
-        let (who, field) = frame_player(at);
-        match who {
+        match canvas::player_under(at) {
             Some(who) => {
-                let _ = el.set_pointer_capture(ev.pointer_id());
+                if let Some(el) = layer.get_untracked() {
+                    let el: &web_sys::Element = el.as_ref();
+                    let _ = el.set_pointer_capture(ev.pointer_id());
+                }
                 o.drag.set(Some(Drag {
                     who,
                     start: field,
@@ -493,7 +474,7 @@ pub fn RefereeLayer(
                     turning: false,
                 }));
             }
-            None if ev.pointer_type() == "touch" => {
+            None if ev.pointer_type() != "mouse" => {
                 // A long press on the pitch opens the menu, as a right-click does.
                 let open = Closure::once_into_js(move || {
                     press_timer.set_value(None);
@@ -510,20 +491,19 @@ pub fn RefereeLayer(
                     }
                 }
             }
-            None => o.selected.set(None),
+            None => m.field.selected.set(None),
         }
     };
     let on_move = move |ev: web_sys::PointerEvent| {
-        let Some(el) = layer.get_untracked() else {
-            return;
-        };
-        let at = local(el.as_ref(), ev.client_x(), ev.client_y());
+        let at = at_of(ev.client_x(), ev.client_y());
         let Some(mut d) = o.drag.get_untracked() else {
             clear_press();
             return;
         };
-        let ((x, y), per_px) = to_field.run(at);
-        let far = (x - d.start.0).hypot(y - d.start.1) > 4.0 * per_px;
+        let Some(((x, y), per_px)) = canvas::field_at(at) else {
+            return;
+        };
+        let far = (x - d.start.0).hypot(y - d.start.1) > DRAG_SLOP_PX * per_px;
         if ev.shift_key() && (d.moved || far) {
             // Turning: he stays where he was dropped and faces the pointer.
             d.turning = true;
@@ -547,7 +527,7 @@ pub fn RefereeLayer(
             let _ = el.release_pointer_capture(ev.pointer_id());
         }
         if !d.moved {
-            o.selected.set(Some(d.who));
+            m.field.selected.set(Some(d.who));
             return;
         }
         let (x, y) = d.to;
@@ -571,14 +551,18 @@ pub fn RefereeLayer(
     };
     let on_menu = move |ev: web_sys::MouseEvent| {
         ev.prevent_default();
-        let Some(el) = layer.get_untracked() else {
-            return;
-        };
-        let at = local(el.as_ref(), ev.client_x(), ev.client_y());
-        let (field, _) = to_field.run(at);
-        if op::on_pitch_or_near(field.0, field.1) {
-            o.menu.set(Some(Menu { field, at }));
+        let at = at_of(ev.client_x(), ev.client_y());
+        if let Some((field, _)) = canvas::field_at(at) {
+            if op::on_pitch_or_near(field.0, field.1) {
+                o.menu.set(Some(Menu { field, at }));
+            }
         }
+    };
+    let on_wheel = move |ev: web_sys::WheelEvent| {
+        ev.prevent_default();
+        o.menu.set(None);
+        let at = at_of(ev.client_x(), ev.client_y());
+        canvas::wheel_zoom(m, at, &ev);
     };
     let pick = move |kind: u8| {
         let Some(menu) = o.menu.get_untracked() else {
@@ -602,35 +586,20 @@ pub fn RefereeLayer(
         o.send(m, a);
     };
 
-    // The dragged player where he would go, and the selected player's ring.
+    // The dragged player where he would go, facing where he would face.
     let ghost = move || {
         let d = o.drag.get().filter(|d| d.moved)?;
-        let (px, py) = to_canvas.run(d.to);
+        let (px, py) = canvas::canvas_at(d.to)?;
+        let deg = canvas::canvas_degrees(f64::from(d.deg));
         Some(view! {
             <div
                 class="ghost"
-                style=format!("left:{px:.1}px;top:{py:.1}px;--deg:{:.0}deg", d.deg)
+                style=format!("left:{px:.1}px;top:{py:.1}px;--deg:{deg:.0}deg")
                 title=format!("{} {}", side_word(d.who.0), d.who.1)
             >
                 <span class="facing"></span>
             </div>
         })
-    };
-    let ring = move || {
-        let (side, unum) = o.selected.get()?;
-        m.index.track();
-        m.count.track();
-        let i = m.index.get_untracked();
-        let pos = m
-            .with_frame(i, |f| {
-                f.players
-                    .iter()
-                    .find(|p| p.side == Some(side) && p.unum == unum)
-                    .map(|p| (f64::from(p.x), f64::from(p.y)))
-            })
-            .flatten()?;
-        let (px, py) = to_canvas.run(pos);
-        Some(view! { <div class="picked" style=format!("left:{px:.1}px;top:{py:.1}px")></div> })
     };
     let menu = move || {
         o.menu.get().map(|mn| {
@@ -661,8 +630,8 @@ pub fn RefereeLayer(
                     on:pointerup=on_up
                     on:pointercancel=on_cancel
                     on:contextmenu=on_menu
+                    on:wheel=on_wheel
                 >
-                    {ring}
                     {ghost}
                     {menu}
                 </div>
