@@ -124,8 +124,10 @@ async fn the_operator_cards_a_player_and_spectators_see_no_controls() {
         .goto(&format!("{page}#control=not-the-relays-token"))
         .await
         .unwrap();
-    b.wait_text("#error", "the key refused", |t| t.contains("operator link"))
-        .await;
+    b.wait_text("#operator-refused", "the key refused", |t| {
+        t.contains("operator link")
+    })
+    .await;
     assert!(!exists(&b, "#operator").await);
     b.screenshot("referee-spectator").await;
     // Nothing reached the server from either page.

@@ -77,6 +77,9 @@ struct Drag {
 pub struct Operator {
     token: StoredValue<Option<String>>,
     pub status: RwSignal<Option<Status>>,
+    /// Why a key from the address was not taken (a wrong or stale link), said in place of
+    /// the panel.
+    pub refused: RwSignal<Option<String>>,
     pub referee: RwSignal<bool>,
     pub log: RwSignal<Vec<Entry>>,
     pub confirm: RwSignal<Option<Action>>,
@@ -140,6 +143,7 @@ pub fn start(m: Monitor) -> Operator {
     let o = Operator {
         token: StoredValue::new(token.clone()),
         status: RwSignal::new(None),
+        refused: RwSignal::new(None),
         referee: RwSignal::new(false),
         log: RwSignal::new(Vec::new()),
         confirm: RwSignal::new(None),
@@ -161,11 +165,20 @@ pub fn start(m: Monitor) -> Operator {
                 if let Some(s) = storage() {
                     let _ = s.remove_item(op::STORAGE_KEY);
                 }
-                m.error.set(Some(
+                o.refused.set(Some(
                     "This operator link is not (or no longer) this relay's: open the link the relay printed at its last start.".into(),
                 ));
             }
-            _ => {}
+            Some((status, body)) => {
+                let why = serde_json::from_str::<serde_json::Value>(&body)
+                    .ok()
+                    .and_then(|j| j.get("error")?.as_str().map(str::to_owned))
+                    .unwrap_or_default();
+                o.refused.set(Some(format!(
+                    "The relay did not take this operator link ({status}): {why}"
+                )));
+            }
+            None => {}
         }
     });
     watch_effects(m, o);
@@ -331,7 +344,12 @@ pub fn OperatorPanel() -> impl IntoView {
             o.confirm.set(Some(Action::Discard { side, unum }));
         }
     };
-    move || {
+    let refused = move || {
+        o.refused.get().map(|text| {
+            view! { <p class="operator-refused" id="operator-refused">{text}</p> }
+        })
+    };
+    let panel = move || {
         o.status.get().map(|s| {
             view! {
                 <section class="panel operator" id="operator">
@@ -407,7 +425,8 @@ pub fn OperatorPanel() -> impl IntoView {
                 </section>
             }
         })
-    }
+    };
+    view! { {refused} {panel} }
 }
 
 /// The canvas point of a pointer event, relative to `el`.
