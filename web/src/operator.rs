@@ -142,17 +142,28 @@ impl Action {
         };
         match self {
             Action::KickOff => {
-                let started = [mode("kick_off_l"), mode("kick_off_r")].contains(&Some(after.mode))
-                    && before.mode == PlayMode::BEFORE_KICK_OFF;
+                // The kick-off mode may last a single cycle (the kicker is quick): time
+                // moving on from before kick-off says it as well.
+                let started = before.mode == PlayMode::BEFORE_KICK_OFF
+                    && ([mode("kick_off_l"), mode("kick_off_r")].contains(&Some(after.mode))
+                        || after.time > before.time);
                 started.then(|| format!("{} at cycle {}", after.mode.name(), after.time))
             }
-            Action::DropBall { x, y } => (after.time > before.time || after.mode != before.mode)
-                .then_some(())
-                .filter(|_| at(*x, *y) || after.mode == PlayMode::PLAY_ON)
-                .filter(|_| {
-                    after.mode == PlayMode::PLAY_ON || Some(after.mode) == mode("drop_ball")
+            Action::DropBall { x, y } => {
+                // The ball put at the spot (clamped to the pitch) and play going on; in play
+                // the mode may not even change, so the ball's position is what tells.
+                let moved = after.time > before.time || after.mode != before.mode;
+                let dropped = Some(after.mode) == mode("drop_ball");
+                (moved && (dropped || (at(*x, *y) && after.mode == PlayMode::PLAY_ON))).then(|| {
+                    format!(
+                        "ball at ({:.1}, {:.1}), {} at cycle {}",
+                        after.ball.x,
+                        after.ball.y,
+                        after.mode.name(),
+                        after.time
+                    )
                 })
-                .map(|_| format!("{} at cycle {}", after.mode.name(), after.time)),
+            }
             Action::FreeKick { side, x, y } => {
                 let want = mode(match side {
                     Side::Left => "free_kick_l",
@@ -300,6 +311,14 @@ mod tests {
         let f = &g.frames;
         let seen_somewhere = |a: &Action| f.windows(2).find_map(|w| a.seen(&w[0], &w[1]));
         assert!(seen_somewhere(&Action::KickOff).is_some());
+        // The capture's drop ball at the centre: the ball is there.
+        let drop = seen_somewhere(&Action::DropBall { x: 0.0, y: 0.0 }).unwrap();
+        assert!(drop.starts_with("ball at (0.0, 0.0)"), "{drop}");
+        // Nobody dropped the ball near the left corner flag.
+        assert_eq!(
+            seen_somewhere(&Action::DropBall { x: -50.0, y: -32.0 }),
+            None
+        );
         let fk = Action::FreeKick {
             side: Side::Left,
             x: 20.0,

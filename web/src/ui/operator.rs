@@ -219,9 +219,11 @@ impl Operator {
             l.truncate(30);
         });
         let body = action.json();
+        // The frame before the command went: the relay answers only after the server had a
+        // moment to reply, and frames arrive meanwhile.
+        let frames = m.count.get_untracked();
         leptos::task::spawn_local(async move {
             let res = request("POST", &token, Some(body)).await;
-            let frames = m.count.get_untracked();
             self.log.update(|l| {
                 let Some(e) = l.iter_mut().find(|e| e.id == id) else {
                     return;
