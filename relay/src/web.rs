@@ -300,16 +300,19 @@ fn refusal(r: &crate::control::Refusal) -> Response {
 }
 
 /// Checks the token of a request to `/m/NAME/control`: the match, or the refusal to send.
-fn authorised<'a>(app: &'a Shared, name: &str, req: &Request) -> Result<&'a MatchHandle, Response> {
+fn authorised<'a>(
+    app: &'a Shared,
+    name: &str,
+    req: &Request,
+) -> Result<&'a MatchHandle, crate::control::Refusal> {
     let auth = req
         .headers()
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok());
     app.gate
-        .check(client_ip(req), auth, std::time::Instant::now())
-        .map_err(|r| refusal(&r))?;
+        .check(client_ip(req), auth, std::time::Instant::now())?;
     app.find(name)
-        .ok_or_else(|| refusal(&crate::control::Refusal::UnknownMatch(name.to_owned())))
+        .ok_or_else(|| crate::control::Refusal::UnknownMatch(name.to_owned()))
 }
 
 /// `GET /m/NAME/control`: 200 with what the operator may do (the page shows its panel only
@@ -321,7 +324,7 @@ async fn control_status(
 ) -> Response {
     let m = match authorised(&app, &name, &req) {
         Ok(m) => m,
-        Err(res) => return res,
+        Err(r) => return refusal(&r),
     };
     let view = m.hub.control_view();
     let kickoff = view
@@ -347,7 +350,7 @@ async fn control_command(
 ) -> Response {
     let m = match authorised(&app, &name, &req) {
         Ok(m) => m,
-        Err(res) => return res,
+        Err(r) => return refusal(&r),
     };
     let client = client_ip(&req).to_string();
     let body = match axum::body::to_bytes(req.into_body(), MAX_CONTROL_BODY).await {
