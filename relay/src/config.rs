@@ -115,6 +115,18 @@ pub struct Cli {
     /// The PEM private key of --tls-cert (PKCS#8, PKCS#1 or SEC1).
     #[arg(long, env = "PITCHSIDE_TLS_KEY", value_name = "FILE")]
     pub tls_key: Option<PathBuf>,
+
+    // ---- Refereeing (issue 11) ----
+    /// The operator's secret for refereeing from the page (at least 16 letters, digits,
+    /// '-', '_', '.', '~'); the relay prints the operator link with it. Default: 128 random
+    /// bits, new at every start.
+    #[arg(
+        long,
+        env = "PITCHSIDE_CONTROL_TOKEN",
+        value_name = "TOKEN",
+        hide_env_values = true
+    )]
+    pub control_token: Option<String>,
 }
 
 /// The config file (README, "Configuration file").
@@ -135,6 +147,7 @@ pub struct FileConfig {
     pub silence: Option<f64>,
     pub tls_cert: Option<PathBuf>,
     pub tls_key: Option<PathBuf>,
+    pub control_token: Option<String>,
     #[serde(default, rename = "match")]
     pub matches: Vec<FileMatch>,
 }
@@ -189,6 +202,8 @@ pub enum ConfigError {
     Tls(#[from] crate::tls::TlsError),
     #[error("--tls-cert and --tls-key go together: {0} is missing")]
     TlsHalf(&'static str),
+    #[error("--control-token must have {rule}")]
+    Token { rule: String },
     #[error("{what} must be {rule}, not {value}")]
     Value {
         what: &'static str,
@@ -222,6 +237,8 @@ pub struct Settings {
     pub lag: usize,
     /// HTTPS and WSS instead of HTTP and WS (`--tls-cert`, `--tls-key`).
     pub tls: Option<Arc<tokio_rustls::rustls::ServerConfig>>,
+    /// The operator's token; `None` makes [`crate::run`] draw a random one.
+    pub control_token: Option<String>,
 }
 
 impl Settings {
@@ -237,6 +254,7 @@ impl Settings {
             send_timeout: Duration::from_secs_f64(DEFAULT_SEND_TIMEOUT),
             lag: DEFAULT_LAG,
             tls: None,
+            control_token: None,
         }
     }
 }
@@ -500,6 +518,10 @@ impl Cli {
             (None, Some(_)) => return Err(ConfigError::TlsHalf("--tls-cert")),
             (None, None) => None,
         };
+        settings.control_token = self.control_token.or(file.control_token);
+        if let Some(t) = &settings.control_token {
+            crate::control::check_token(t).map_err(|rule| ConfigError::Token { rule })?;
+        }
         Ok(settings)
     }
 }
@@ -666,6 +688,21 @@ replay = "{log}"
         let s = parse(&["--server", "a=h:1,b=h:2"]).unwrap();
         let names: Vec<_> = s.matches.iter().map(|m| m.name.as_str()).collect();
         assert_eq!(names, ["a", "b"]);
+    }
+
+    #[test]
+    fn the_control_token_is_taken_only_when_it_resists_guessing() {
+        assert_eq!(parse(&[]).unwrap().control_token, None, "drawn at start");
+        let s = parse(&["--control-token", "tournament-field-a-2026"]).unwrap();
+        assert_eq!(s.control_token.as_deref(), Some("tournament-field-a-2026"));
+        assert!(matches!(
+            parse(&["--control-token", "secret"]),
+            Err(ConfigError::Token { .. })
+        ));
+        assert!(matches!(
+            parse(&["--control-token", "a token with spaces in it"]),
+            Err(ConfigError::Token { .. })
+        ));
     }
 
     #[test]

@@ -17,6 +17,7 @@ use crate::history::History;
 use bytes::Bytes;
 use chrono::{DateTime, Local};
 use pitchside_shared::feed::FeedSource;
+use pitchside_shared::params::ServerParams;
 use pitchside_shared::wire::{self, Encoder, Notice};
 use pitchside_shared::{PlayMode, Record, Team};
 use std::collections::VecDeque;
@@ -104,6 +105,21 @@ struct State {
     /// The server's last error while not registered, shown to joiners too.
     server_error: Option<(String, String)>,
     last: Option<(u32, PlayMode, [Team; 2])>,
+    /// What the operator's commands are checked against (issue 11): the match's server
+    /// parameters as typed values, and whether the server is in coach mode.
+    params: ServerParams,
+    coach: bool,
+}
+
+/// What decides whether the server would act on an operator's command now.
+#[derive(Clone, Copy, Debug)]
+pub struct ControlView {
+    /// The last frame's time and play mode, once there was one.
+    pub now: Option<(u32, PlayMode)>,
+    /// The match's server parameters (rcssserver 19's defaults until it sent its own).
+    pub params: ServerParams,
+    /// `server::coach` or `server::coach_w_referee`.
+    pub coach: bool,
 }
 
 pub struct Hub {
@@ -132,6 +148,8 @@ impl Hub {
                 started: None,
                 server_error: None,
                 last: None,
+                params: ServerParams::defaults(),
+                coach: false,
             }),
             tx,
             stats: Stats::default(),
@@ -215,6 +233,8 @@ impl Hub {
         st.match_number += 1;
         st.started = Some(Local::now());
         st.last = None;
+        st.params = ServerParams::defaults();
+        st.coach = false;
         let n = Notice::NewMatch {
             number: st.match_number,
         };
@@ -244,6 +264,10 @@ impl Hub {
         }
         let mut run = Vec::new();
         for r in records {
+            if let Record::ServerParam(p) = r {
+                st.params = ServerParams::from_params(Some(p));
+                st.coach = pitchside_shared::command::coach_mode(Some(p));
+            }
             let e = st.encoder.encode(r);
             st.history.push(r, &e);
             match (&e.key, r) {
@@ -344,6 +368,16 @@ impl Hub {
             spectators: self.stats.spectators.load(Ordering::Relaxed),
             frames: st.history.frames(),
             match_number: st.match_number,
+        }
+    }
+
+    /// Where the match stands for the operator's commands.
+    pub fn control_view(&self) -> ControlView {
+        let st = self.lock();
+        ControlView {
+            now: st.last.as_ref().map(|(t, m, _)| (*t, *m)),
+            params: st.params,
+            coach: st.coach,
         }
     }
 

@@ -4,6 +4,7 @@
 //!
 //! Layout:
 //! - [`config`]: command line, environment and TOML config, merged into [`config::Settings`].
+//! - [`control`]: refereeing from the page: the control token, its checks, the commands.
 //! - [`monitor`]: the UDP client that talks to rcssserver (every protocol, compression,
 //!   trust rules, operator commands, goodbye).
 //! - [`replay`]: a logfile played as a live match.
@@ -21,6 +22,7 @@
 //! port 0 and learn the address.
 
 pub mod config;
+pub mod control;
 pub mod history;
 pub mod hub;
 pub mod inspect;
@@ -79,6 +81,8 @@ pub struct MatchHandle {
     pub control: mpsc::Sender<ControlRequest>,
     /// `live` or `replay`: how the match was configured.
     pub kind: &'static str,
+    /// The operator's commands to this match, limited to a referee's pace.
+    pub flood: control::Flood,
 }
 
 /// Kernel send buffer per connection. Linux grows a socket's buffer up to 4 MB on its own,
@@ -107,6 +111,8 @@ pub(crate) async fn stopped(stop: &mut watch::Receiver<bool>) {
 pub enum RunError {
     #[error("the HTTP server failed: {0}")]
     Serve(#[from] std::io::Error),
+    #[error("cannot draw a random control token: {0}")]
+    Token(getrandom::Error),
 }
 
 /// Serves until `shutdown` completes; then every match says goodbye to its server, every
@@ -117,6 +123,25 @@ pub async fn run(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), RunError> {
     let (stop_tx, stop_rx) = watch::channel(false);
+    // ---- Refereeing: one token for the relay, a link per live match ----
+    let token = match settings.control_token {
+        Some(t) => t,
+        None => control::generate_token().map_err(RunError::Token)?,
+    };
+    let listen = listener.local_addr()?;
+    let live: Vec<&str> = settings
+        .matches
+        .iter()
+        .filter(|m| matches!(m.source, SourceSpec::Server(_)))
+        .map(|m| m.name.as_str())
+        .collect();
+    for name in &live {
+        tracing::info!(
+            "operator link for {name} (keep it to yourself): {}",
+            control::operator_link(settings.tls.is_some(), listen, name, &token)
+        );
+    }
+    let gate = control::Gate::new(token);
     let mut tasks = Vec::new();
     let mut matches = Vec::new();
     for spec in settings.matches {
@@ -142,6 +167,7 @@ pub async fn run(
             hub,
             control: control_tx,
             kind,
+            flood: control::Flood::default(),
         });
     }
     let shared = Arc::new(web::Shared {
@@ -153,6 +179,7 @@ pub async fn run(
         stop: stop_rx.clone(),
         spectators: AtomicUsize::new(0),
         refused: AtomicU64::new(0),
+        gate,
     });
     let app = web::app(shared.clone(), settings.dist);
     tokio::spawn(async move {
@@ -165,7 +192,8 @@ pub async fn run(
             Err(e) => Err(e),
         },
         None => {
-            let listener = axum::serve::ListenerExt::tap_io(listener, tune_socket);
+            let tune: fn(&mut tokio::net::TcpStream) = tune_socket;
+            let listener = PlainListener(axum::serve::ListenerExt::tap_io(listener, tune));
             serve(listener, app, stop_rx.clone()).await
         }
     };
@@ -191,16 +219,61 @@ pub async fn run(
 }
 
 /// HTTP on any listener (plain TCP or [`tls::TlsListener`]) until `stop` turns true.
+/// The address a connection came from, for plain and TLS listeners alike (axum knows how to
+/// tell it only for its own listener types).
+#[derive(Clone, Copy, Debug)]
+pub struct ClientAddr(pub std::net::SocketAddr);
+
+/// The plain-HTTP listener: axum's own, with the socket tuned, under a type of this crate so
+/// that [`ClientAddr`] can be told for it.
+pub(crate) struct PlainListener(
+    axum::serve::TapIo<tokio::net::TcpListener, fn(&mut tokio::net::TcpStream)>,
+);
+
+impl axum::serve::Listener for PlainListener {
+    type Io = tokio::net::TcpStream;
+    type Addr = std::net::SocketAddr;
+
+    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
+        self.0.accept().await
+    }
+
+    fn local_addr(&self) -> std::io::Result<Self::Addr> {
+        self.0.local_addr()
+    }
+}
+
+impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, PlainListener>>
+    for ClientAddr
+{
+    fn connect_info(stream: axum::serve::IncomingStream<'_, PlainListener>) -> Self {
+        ClientAddr(*stream.remote_addr())
+    }
+}
+
+impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, tls::TlsListener>>
+    for ClientAddr
+{
+    fn connect_info(stream: axum::serve::IncomingStream<'_, tls::TlsListener>) -> Self {
+        ClientAddr(*stream.remote_addr())
+    }
+}
+
 async fn serve<L>(
     listener: L,
     app: axum::Router,
     mut stop: watch::Receiver<bool>,
 ) -> std::io::Result<()>
 where
-    L: axum::serve::Listener,
-    L::Addr: std::fmt::Debug,
+    L: axum::serve::Listener<Addr = std::net::SocketAddr>,
+    for<'a> ClientAddr: axum::extract::connect_info::Connected<axum::serve::IncomingStream<'a, L>>,
 {
-    axum::serve(listener, app.into_make_service())
-        .with_graceful_shutdown(async move { stopped(&mut stop).await })
-        .await
+    // The client's address: operator actions are logged with it and failed token checks
+    // counted per address.
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<ClientAddr>(),
+    )
+    .with_graceful_shutdown(async move { stopped(&mut stop).await })
+    .await
 }

@@ -118,13 +118,29 @@ impl MonitorConfig {
     }
 }
 
-/// A command for the server from the HTTP side (the referee controls of issue 11), with
-/// where to say whether it went out.
+/// A command for the server from the HTTP side (the referee controls, [`crate::control`]),
+/// with where to say whether it went out and what the server answered (`(ok …)`,
+/// `(error …)`), if it answered before its second show after the command.
 #[derive(Debug)]
 pub struct ControlRequest {
     pub command: Command,
-    pub reply: oneshot::Sender<Result<(), ControlError>>,
+    pub reply: oneshot::Sender<Result<Option<String>, ControlError>>,
 }
+
+/// A command sent, waiting for the server's answer. The server answers a monitor's command
+/// while it reads it, before its next show; a show already on its way when the command
+/// went out may come first, so the second show after it ends the wait. Commands that
+/// worked get no answer at all (protocol-observed.md §5).
+struct Pending {
+    command: Command,
+    reply: oneshot::Sender<Result<Option<String>, ControlError>>,
+    shows: u8,
+    /// A server that stops sending shows (paused, gone) must not hold the reply.
+    deadline: Instant,
+}
+
+/// How long an operator's command waits for the server's answer at most.
+const ANSWER_WAIT: Duration = Duration::from_millis(1500);
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ControlError {
@@ -205,6 +221,7 @@ pub async fn run(
             port: None,
             compressed: false,
             refused: None,
+            pending: std::collections::VecDeque::new(),
         };
         match session.run(&mut publisher, &mut control, &mut stop).await {
             Ended::Stopped => {
@@ -212,6 +229,7 @@ pub async fn run(
                 return;
             }
             Ended::Silent => {
+                session.settle(&publisher);
                 tracing::warn!(
                     "{name}: rcssserver at {} went quiet; registering again",
                     config.address
@@ -227,6 +245,25 @@ pub async fn run(
             }
         }
     }
+}
+
+/// Completes at `deadline`, or never without one.
+async fn sleep_until_some(deadline: Option<Instant>) {
+    match deadline {
+        Some(d) => tokio::time::sleep_until(d).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Answers a command that went out, and tells every spectator what the operator did (and
+/// that the server refused it, when it did).
+fn resolve(p: Pending, answer: Option<String>, publisher: &Publisher) {
+    let mut text = p.command.describe();
+    if let Some(a) = answer.as_deref().filter(|a| a.starts_with("(error")) {
+        text.push_str(&format!(" — rcssserver refused it: {a}"));
+    }
+    publisher.hub.operator(&text);
+    let _ = p.reply.send(Ok(answer));
 }
 
 /// Sleeps, answering commands with "not registered"; true if the relay is stopping.
@@ -257,6 +294,8 @@ struct Session<'a> {
     compressed: bool,
     /// The last refusal, so that it is logged once, not at every retry.
     refused: Option<String>,
+    /// Operator commands sent and not yet answered, oldest first.
+    pending: std::collections::VecDeque<Pending>,
 }
 
 impl Session<'_> {
@@ -272,6 +311,7 @@ impl Session<'_> {
         let mut heard = Instant::now();
         loop {
             let silence = heard + self.config.silence;
+            let answer_by = self.pending.front().map(|p| p.deadline);
             tokio::select! {
                 () = crate::stopped(stop) => {
                     break;
@@ -286,12 +326,26 @@ impl Session<'_> {
                 _ = tokio::time::sleep_until(silence), if self.port.is_some() => {
                     return Ended::Silent;
                 }
-                Some(req) = control.recv() => {
-                    let res = self.command(&req.command).await;
-                    if res.is_ok() {
-                        publisher.hub.operator(&req.command.describe());
+                _ = sleep_until_some(answer_by) => {
+                    let now = Instant::now();
+                    while self.pending.front().is_some_and(|p| p.deadline <= now) {
+                        if let Some(p) = self.pending.pop_front() {
+                            resolve(p, None, publisher);
+                        }
                     }
-                    let _ = req.reply.send(res);
+                }
+                Some(req) = control.recv() => {
+                    match self.command(&req.command).await {
+                        Ok(()) => self.pending.push_back(Pending {
+                            command: req.command,
+                            reply: req.reply,
+                            shows: 0,
+                            deadline: Instant::now() + ANSWER_WAIT,
+                        }),
+                        Err(e) => {
+                            let _ = req.reply.send(Err(e));
+                        }
+                    }
                 }
                 got = self.socket.recv_from(&mut buf) => match got {
                     Ok((n, peer)) => {
@@ -308,7 +362,51 @@ impl Session<'_> {
             }
         }
         self.bye(publisher).await;
+        self.settle(publisher);
         Ended::Stopped
+    }
+
+    /// Commands still waiting went out: they are answered as sent, without a word from the
+    /// server.
+    fn settle(&mut self, publisher: &Publisher) {
+        for p in self.pending.drain(..) {
+            resolve(p, None, publisher);
+        }
+    }
+
+    /// Matches the server's answers and shows in `records` to the commands waiting; true if
+    /// one of them was an `(error …)` answering a command (the operator's business, not a
+    /// refusal of the relay).
+    fn answers(&mut self, records: &[Record], publisher: &Publisher) -> bool {
+        let mut answered_error = false;
+        for r in records {
+            match r {
+                Record::Msg(m) if command::is_answer(m) => {
+                    let text = m.text_lossy();
+                    let text = text.trim_end_matches('\0').to_owned();
+                    // The relay's own `(compression N)` is answered too.
+                    if text.starts_with("(ok compression") {
+                        continue;
+                    }
+                    if let Some(p) = self.pending.pop_front() {
+                        answered_error |= text.starts_with("(error");
+                        resolve(p, Some(text), publisher);
+                    }
+                }
+                Record::Show(_) => {
+                    for p in &mut self.pending {
+                        p.shows = p.shows.saturating_add(1);
+                    }
+                    while self.pending.front().is_some_and(|p| p.shows >= 2) {
+                        if let Some(p) = self.pending.pop_front() {
+                            resolve(p, None, publisher);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        answered_error
     }
 
     async fn command(&mut self, c: &Command) -> Result<(), ControlError> {
@@ -405,7 +503,8 @@ impl Session<'_> {
                         }
                     }
                 }
-                publisher.records(&records);
+                let answered_error = self.answers(&records, publisher);
+                publisher.records_from_server(&records, !answered_error);
                 true
             }
         }

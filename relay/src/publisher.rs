@@ -51,6 +51,13 @@ impl Publisher {
     /// Publishes the records of one datagram. A `server_param` after anything else means the
     /// server sent a new match's parameters: a new match begins.
     pub fn records(&mut self, records: &[Record]) {
+        self.records_from_server(records, true);
+    }
+
+    /// [`Publisher::records`]; `errors_are_refusals` false when an `(error …)` among them
+    /// answers an operator's command, which the operator is told of, rather than a refusal
+    /// of the relay that every page must explain.
+    pub fn records_from_server(&mut self, records: &[Record], errors_are_refusals: bool) {
         if records.is_empty() {
             return;
         }
@@ -62,7 +69,7 @@ impl Publisher {
         if first {
             self.begin_recording();
         }
-        for r in records {
+        for r in records.iter().filter(|_| errors_are_refusals) {
             if let Record::Msg(m) = r {
                 let text = m.text_lossy();
                 if let Some(e) = text.strip_prefix("(error ") {

@@ -4,6 +4,8 @@
 //! - `/` the page (one match: that match; several: the lobby), `/m/NAME` the page for a match
 //! - `/ws` the first match's WebSocket, `/m/NAME/ws` any match's
 //! - `/m/NAME/match.rcg` the match so far as a ULG6 log
+//! - `/m/NAME/control`: `POST` an operator's command, `GET` whether the token is right
+//!   ([`crate::control`])
 //! - `/api/matches` JSON, `/metrics` Prometheus text, `/healthz`
 //! - anything else: the built web app (`dist/`), compressed, trunk's hashed files cached
 //!   for a year.
@@ -35,6 +37,8 @@ pub struct Shared {
     pub stop: watch::Receiver<bool>,
     pub spectators: AtomicUsize,
     pub refused: AtomicU64,
+    /// The operator's token and the failed attempts to give it.
+    pub gate: crate::control::Gate,
 }
 
 impl Shared {
@@ -60,6 +64,10 @@ pub fn app(state: AppState, dist: PathBuf) -> Router {
         .route("/ws", get(first_ws))
         .route("/m/{name}/ws", get(match_ws))
         .route("/m/{name}/match.rcg", get(download))
+        .route(
+            "/m/{name}/control",
+            get(control_status).post(control_command),
+        )
         .route(
             "/m/{name}",
             get(move |s: State<AppState>, p: Path<String>, req: Request| {
@@ -252,6 +260,111 @@ where
         h.insert(header::SEC_WEBSOCKET_ACCEPT, v);
     }
     res
+}
+
+// ---- Refereeing ----
+
+/// Longest command body read: a command is a few dozen bytes.
+const MAX_CONTROL_BODY: usize = 4096;
+
+/// The client's address as the connection gave it (a reverse proxy in front makes every
+/// client its address: failed attempts then count together).
+fn client_ip(req: &Request) -> std::net::IpAddr {
+    req.extensions()
+        .get::<axum::extract::ConnectInfo<crate::ClientAddr>>()
+        .map_or(std::net::IpAddr::from([0, 0, 0, 0]), |c| c.0 .0.ip())
+}
+
+fn control_reply(status: u16, body: serde_json::Value, retry_after: Option<u64>) -> Response {
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let mut res = (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response();
+    if let Some(s) = retry_after {
+        if let Ok(v) = HeaderValue::from_str(&s.to_string()) {
+            res.headers_mut().insert(header::RETRY_AFTER, v);
+        }
+    }
+    res
+}
+
+fn refusal(r: &crate::control::Refusal) -> Response {
+    control_reply(
+        r.status(),
+        serde_json::json!({ "error": r.to_string() }),
+        r.retry_after(),
+    )
+}
+
+/// Checks the token of a request to `/m/NAME/control`: the match, or the refusal to send.
+fn authorised<'a>(
+    app: &'a Shared,
+    name: &str,
+    req: &Request,
+) -> Result<&'a MatchHandle, crate::control::Refusal> {
+    let auth = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok());
+    app.gate
+        .check(client_ip(req), auth, std::time::Instant::now())?;
+    app.find(name)
+        .ok_or_else(|| crate::control::Refusal::UnknownMatch(name.to_owned()))
+}
+
+/// `GET /m/NAME/control`: 200 with what the operator may do (the page shows its panel only
+/// then), 401 for no or a wrong token.
+async fn control_status(
+    State(app): State<AppState>,
+    Path(name): Path<String>,
+    req: Request,
+) -> Response {
+    let m = match authorised(&app, &name, &req) {
+        Ok(m) => m,
+        Err(r) => return refusal(&r),
+    };
+    let view = m.hub.control_view();
+    let kickoff = view
+        .now
+        .is_none_or(|(t, mode)| pitchside_shared::command::kick_off_acts(t, mode, &view.params));
+    control_reply(
+        200,
+        serde_json::json!({
+            "match": name,
+            "live": m.kind == "live",
+            "coach": view.coach,
+            "kickoff": kickoff,
+        }),
+        None,
+    )
+}
+
+/// `POST /m/NAME/control`: one operator command ([`crate::control::handle`]).
+async fn control_command(
+    State(app): State<AppState>,
+    Path(name): Path<String>,
+    req: Request,
+) -> Response {
+    let m = match authorised(&app, &name, &req) {
+        Ok(m) => m,
+        Err(r) => return refusal(&r),
+    };
+    let client = client_ip(&req).to_string();
+    let body = match axum::body::to_bytes(req.into_body(), MAX_CONTROL_BODY).await {
+        Ok(b) => b,
+        Err(_) => {
+            return refusal(&crate::control::Refusal::Malformed(format!(
+                "the body is longer than {MAX_CONTROL_BODY} bytes"
+            )))
+        }
+    };
+    match crate::control::handle(m, true, &body, &client).await {
+        Ok(sent) => control_reply(200, serde_json::to_value(&sent).unwrap_or_default(), None),
+        Err(r) => refusal(&r),
+    }
 }
 
 async fn matches(State(app): State<AppState>) -> Response {

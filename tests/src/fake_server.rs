@@ -5,7 +5,8 @@
 //! from the player port as the real server does (`(error no_more_monitor)`), play a different
 //! script to each successive init (a server restarting with a new match), slip in garbage,
 //! and forge datagrams from other ports or another loopback address before and after
-//! registration.
+//! registration. Like the real server, it can answer a monitor's command on its port
+//! (`(msg T 1 "(ok change_mode)")`), for commands starting with a given text.
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -53,6 +54,10 @@ pub struct Script {
     pub burst: usize,
     /// From datagram `index` on, one datagram per this pace (a fast start, then real time).
     pub slow_from: Option<(usize, Duration)>,
+    /// Answers to commands on the monitor port: a command (inflated if it was zlib) that
+    /// starts with the first bytes gets the second as a reply, as the real server answers
+    /// `(change_mode …)` or a malformed command.
+    pub answers: Vec<(Vec<u8>, Vec<u8>)>,
 }
 
 impl Script {
@@ -152,9 +157,19 @@ async fn session(
     };
     let dedicated = Arc::new(dedicated);
     let listener = dedicated.clone();
+    let answers = script.answers.clone();
     let listen = tokio::spawn(async move {
         let mut buf = vec![0u8; 65536];
         while let Ok(n) = listener.recv(&mut buf).await {
+            let got = &buf[..n];
+            let plain = if pitchside_shared::datagram::is_zlib(got) {
+                pitchside_shared::datagram::inflate(got).unwrap_or_default()
+            } else {
+                got.to_vec()
+            };
+            if let Some((_, reply)) = answers.iter().find(|(p, _)| plain.starts_with(p)) {
+                let _ = listener.send_to(reply, peer).await;
+            }
             if let Ok(mut h) = heard.lock() {
                 h.push(buf[..n].to_vec());
             }

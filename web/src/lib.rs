@@ -26,6 +26,7 @@ pub mod export;
 pub mod field;
 pub mod keys;
 pub mod link;
+pub mod operator;
 pub mod paint;
 pub mod playback;
 pub mod pwa;
@@ -95,6 +96,8 @@ pub fn App() -> impl IntoView {
     keys::listen(m);
     ui::settings::persist(m);
     pwa::register();
+    // The operator's panel exists only for a page opened with the relay's operator link.
+    ui::operator::start(m);
 
     let dragging = RwSignal::new(false);
     let on_drop = move |ev: web_sys::DragEvent| {
@@ -140,6 +143,7 @@ pub fn App() -> impl IntoView {
                     <EventList/>
                     <MessageBoard/>
                     <StatsPanel/>
+                    <ui::operator::OperatorPanel/>
                 </div>
             </div>
             <Transport/>

@@ -175,8 +175,6 @@ impl FieldSettings {
     }
 }
 
-// ---- end of the field's section ----
-
 impl Playback {
     /// The speed preset nearest to the saved speed (hand-edited JSON may say anything).
     pub fn preset(&self) -> usize {

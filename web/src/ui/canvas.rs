@@ -223,6 +223,48 @@ fn stop_following(c: &mut Camera) {
     }
 }
 
+// ---- For the referee layer (issue 11), which lies over the canvas in referee mode ----
+
+/// The field point under canvas point `at` and the metres one CSS pixel spans, as last drawn.
+pub fn field_at(at: (f64, f64)) -> Option<((f64, f64), f64)> {
+    let v = last_view()?;
+    Some((v.field_from_canvas(at.0, at.1), v.metres(1.0)))
+}
+
+/// The canvas point of field point `p`, as last drawn.
+pub fn canvas_at(p: (f64, f64)) -> Option<(f64, f64)> {
+    Some(last_view()?.canvas_from_field(p.0, p.1))
+}
+
+/// A body angle in field degrees as the canvas shows it (the view may be turned round).
+pub fn canvas_degrees(deg: f64) -> f64 {
+    last_view().map_or(deg, |v| v.canvas_angle(deg.to_radians()).to_degrees())
+}
+
+/// The player drawn under canvas point `at`, with the same reach as a click that selects.
+pub fn player_under(at: (f64, f64)) -> Option<(Side, u8)> {
+    LAST.with(|l| {
+        let l = l.borrow();
+        let (scene, view) = l.as_ref()?;
+        let p = view.field_from_canvas(at.0, at.1);
+        scene
+            .player_at(p, view.metres(PICK_SLOP_PX))
+            .map(|p| (p.side, p.unum))
+    })
+}
+
+/// Zooms at canvas point `at` for a wheel event (the referee layer keeps the wheel working).
+pub fn wheel_zoom(m: Monitor, at: (f64, f64), ev: &web_sys::WheelEvent) {
+    let Some(view) = last_view() else { return };
+    // Lines or pages (deltaMode 1, 2) count as notches; pixels are scaled.
+    let notches = match ev.delta_mode() {
+        0 => ev.delta_y() / 100.0,
+        _ => ev.delta_y() / 3.0,
+    };
+    let factor = ZOOM_STEP.powf(-notches.clamp(-5.0, 5.0));
+    m.field.camera.update(|cam| cam.zoom_at(factor, at, &view));
+}
+
 /// Selects the player under canvas point `at`, or nobody.
 fn pick(m: Monitor, at: (f64, f64)) {
     let hit = LAST.with(|l| {
@@ -500,6 +542,8 @@ pub fn FieldCanvas() -> impl IntoView {
                 on:pointercancel=on_cancel
                 on:dblclick=move |_| m.field.camera.update(Camera::fit)
             ></canvas>
+            // Referee mode (issue 11) lays its own layer over the canvas; the tools stay on top.
+            <crate::ui::operator::RefereeLayer/>
             <div class="field-tools">
                 <span class="follow-note">{follow_label}</span>
                 <button title="Zoom in (+)" on:click=move |_| run(m, FieldAction::ZoomIn)>"+"</button>

@@ -10,6 +10,7 @@ pub mod lobby;
 pub mod markers;
 pub mod messages;
 pub mod open;
+pub mod operator;
 pub mod player;
 pub mod scorebar;
 pub mod settings;

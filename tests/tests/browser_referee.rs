@@ -1,0 +1,223 @@
+//! Refereeing from the page, in headless Chromium, against a fake rcssserver that replays the
+//! real operator capture before its kick-off and records every datagram it receives. One
+//! browser session: a spectator's page (no key, then a wrong key) shows no control UI; the
+//! operator's link opens the panel and leaves no key in the address; in referee mode a click
+//! on left 5 and a confirmed yellow card reach the server as `(dispcard 1 5 yellow)` + NUL,
+//! the panel lists what was sent and the message board the relay's operator notice; Ctrl+K
+//! kicks off.
+//!
+//! Screenshots go to `tests/artifacts/referee-*.png`. Needs the web app built into `dist/`.
+
+use fantoccini::actions::{InputSource, MouseActions, PointerAction};
+use fantoccini::Locator;
+use pitchside_tests::browser::Browser;
+use pitchside_tests::fake_server::{FakeServer, Script};
+use pitchside_tests::{capture, fixtures, relay_harness};
+use relay::config::{MatchSpec, Settings, SourceSpec};
+use relay::monitor::MonitorConfig;
+use serde_json::Value;
+use std::time::{Duration, Instant};
+
+const TOKEN: &str = "referee-token-0123456789";
+
+/// The real operator capture up to its first `(dispstart)`: parameters, then shows at time 0
+/// before kick-off with both teams on; the last show repeats every 20 ms for 90 s, as a
+/// server waiting for its kick-off does (the page has time to load on a slow machine).
+fn before_kick_off() -> Script {
+    let mut d = capture::split(&fixtures::read("captures/OPa/v5-operator.dgrams.gz")).unwrap();
+    d.truncate(61);
+    let last = d[60].clone();
+    d.extend(std::iter::repeat_n(last, 4500));
+    let mut s = Script::new(d, Duration::ZERO);
+    s.slow_from = Some((20, Duration::from_millis(20)));
+    s
+}
+
+/// The summary of the last scene drawn, once there is one with players.
+async fn scene_with_players(b: &Browser) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let v = b
+            .client
+            .execute(
+                "return window.__pitchside_scene && window.__pitchside_scene()",
+                vec![],
+            )
+            .await
+            .unwrap();
+        if let Value::String(s) = v {
+            let s: Value = serde_json::from_str(&s).unwrap();
+            if s["players"].as_array().is_some_and(|p| p.len() == 22) {
+                return s;
+            }
+        }
+        assert!(Instant::now() < deadline, "no scene with 22 players");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn exists(b: &Browser, css: &str) -> bool {
+    b.client.find(Locator::Css(css)).await.is_ok()
+}
+
+async fn click_at(b: &Browser, x: f64, y: f64) {
+    let mouse = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveTo {
+            duration: None,
+            x: x.round(),
+            y: y.round(),
+        })
+        .then(PointerAction::Down {
+            button: fantoccini::actions::MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::Up {
+            button: fantoccini::actions::MOUSE_BUTTON_LEFT,
+        });
+    b.client.perform_actions(mouse).await.unwrap();
+}
+
+/// Waits until the fake server has received `want` on the monitor port.
+async fn server_gets(server: &FakeServer, want: &[u8]) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !server.commands_plain().iter().any(|c| c == want) {
+        assert!(
+            Instant::now() < deadline,
+            "the server never got {:?}; it got {:?}",
+            String::from_utf8_lossy(want),
+            server
+                .commands_plain()
+                .iter()
+                .map(|c| String::from_utf8_lossy(c).into_owned())
+                .collect::<Vec<_>>()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_operator_cards_a_player_and_spectators_see_no_controls() {
+    let index = relay_harness::dist().join("index.html");
+    assert!(index.is_file(), "{} is missing", index.display());
+    let server = FakeServer::start(before_kick_off()).await;
+    let mut mc = MonitorConfig::new(server.addr);
+    mc.retry = Duration::from_millis(200);
+    let mut settings = Settings::new(vec![MatchSpec {
+        name: "field".into(),
+        source: SourceSpec::Server(mc),
+    }]);
+    settings.control_token = Some(TOKEN.into());
+    let relay = relay_harness::start_with(settings).await;
+    let page = format!("http://{}/m/field", relay.addr);
+    let b = Browser::start().await;
+
+    // A spectator: the match, and nothing to referee with.
+    b.client.goto(&page).await.unwrap();
+    b.wait_text("#source", "the live badge", |t| t.starts_with("Live"))
+        .await;
+    scene_with_players(&b).await;
+    for css in ["#operator", "#referee-mode", "#kickoff", "#referee-layer"] {
+        assert!(!exists(&b, css).await, "a spectator's page has {css}");
+    }
+    // A wrong key: told so, and still nothing to referee with.
+    b.client.goto("about:blank").await.unwrap();
+    b.client
+        .goto(&format!("{page}#control=not-the-relays-token"))
+        .await
+        .unwrap();
+    b.wait_text("#operator-refused", "the key refused", |t| {
+        t.contains("operator link")
+    })
+    .await;
+    assert!(!exists(&b, "#operator").await);
+    b.screenshot("referee-spectator").await;
+    // Nothing reached the server from either page.
+    assert!(server.commands_plain().is_empty());
+
+    // The operator's link: the panel, and no key left in the address.
+    b.client.goto("about:blank").await.unwrap();
+    b.client
+        .goto(&format!("{page}#control={TOKEN}"))
+        .await
+        .unwrap();
+    b.wait_text("#operator", "the operator's panel", |t| {
+        t.contains("Referee mode: off")
+    })
+    .await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while b.url().await.contains("control=") {
+        assert!(Instant::now() < deadline, "the key stays in the address");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(!exists(&b, "#referee-layer").await);
+    b.click("#referee-mode").await;
+    b.wait_text("#referee-mode", "referee mode on", |t| t.contains("on"))
+        .await;
+    assert!(exists(&b, "#referee-layer").await);
+
+    // Left 5, clicked where the field draws him.
+    let s = scene_with_players(&b).await;
+    let l5 = s["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "l5")
+        .cloned()
+        .unwrap();
+    let origin = b
+        .client
+        .execute(
+            "const r = document.getElementById('field').getBoundingClientRect(); return [r.left, r.top];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let (ox, oy) = (origin[0].as_f64().unwrap(), origin[1].as_f64().unwrap());
+    click_at(
+        &b,
+        ox + l5["px"].as_f64().unwrap(),
+        oy + l5["py"].as_f64().unwrap(),
+    )
+    .await;
+    b.wait_text("#player-actions", "left 5 picked", |t| t.contains("left 5"))
+        .await;
+    b.click("#card-yellow").await;
+    b.wait_text("#confirm", "a confirmation", |t| {
+        t.contains("yellow card to left 5")
+    })
+    .await;
+    // Nothing goes before the confirmation.
+    assert!(server.commands_plain().is_empty());
+    b.click("#confirm-yes").await;
+    server_gets(&server, b"(dispcard 1 5 yellow)\0").await;
+    b.wait_text("#operator-log", "what was sent", |t| {
+        t.contains("(dispcard 1 5 yellow)")
+    })
+    .await;
+    // The relay's notice, on the board of every page (this one too).
+    b.click("#messages-toggle").await;
+    b.wait_text("#messages", "the operator notice", |t| {
+        t.contains("operator: yellow card to left 5")
+    })
+    .await;
+    b.screenshot("referee-card").await;
+
+    // Ctrl+K kicks off: the server is waiting for it at cycle 0.
+    b.client
+        .find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .send_keys(&format!("{}k", fantoccini::key::Key::Control))
+        .await
+        .unwrap();
+    server_gets(&server, b"(dispstart)\0").await;
+    let got = server.commands_plain();
+    assert_eq!(
+        got,
+        vec![
+            b"(dispcard 1 5 yellow)\0".to_vec(),
+            b"(dispstart)\0".to_vec()
+        ],
+        "exactly the two commands, nothing else"
+    );
+    b.close().await;
+}
