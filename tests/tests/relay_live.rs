@@ -607,3 +607,84 @@ async fn an_unresolvable_server_is_retried_with_a_message() {
     let (status, _, _) = http_get(relay.addr, "/healthz").await;
     assert_eq!(status, 200);
 }
+
+/// A live monitor gets msgs that rcssserver never writes to its log: the automatic
+/// `(change_player_type …)` of every player and the replies to the monitor's own commands
+/// (`(error illegal_command_form)` here). The real capture of a game with operator commands
+/// through the relay, downloaded and recorded, is line for line the server's own log of that
+/// game, as far as the capture goes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn download_and_recording_of_a_live_game_are_the_servers_log() {
+    let datagrams = capture::split(&fixtures::read(fixtures::V5_OPERATOR)).unwrap();
+    let want = capture_records(&datagrams);
+    assert!(
+        want.iter()
+            .any(|r| matches!(r, Record::Msg(m) if m.text.starts_with(b"(change_player_type "))),
+        "the capture has player type changes"
+    );
+    let last_time = datagrams
+        .iter()
+        .filter_map(|d| match parse_datagram(d) {
+            Ok(Datagram::Records(r)) => r.into_iter().find_map(|r| match r {
+                Record::Show(f) => Some(f.time),
+                _ => None,
+            }),
+            _ => None,
+        })
+        .last()
+        .unwrap();
+    let server_log = fixtures::read(fixtures::OPERATOR_V6);
+    let lines =
+        |b: &[u8]| -> Vec<Vec<u8>> { b.split(|&c| c == b'\n').map(<[u8]>::to_vec).collect() };
+    // The server's log up to the capture's last show.
+    let mut expected = Vec::new();
+    for l in lines(&server_log) {
+        if l.starts_with(format!("(show {} ", last_time + 1).as_bytes())
+            || l.starts_with(format!("(playmode {} ", last_time + 1).as_bytes())
+        {
+            break;
+        }
+        expected.push(l);
+    }
+    let compare = |got: &[u8], what: &str| {
+        let got = lines(got);
+        let got: Vec<_> = got.iter().filter(|l| !l.is_empty()).collect();
+        assert_eq!(got.len(), expected.len(), "{what}: line count");
+        for (i, (a, b)) in got.iter().zip(&expected).enumerate() {
+            assert!(
+                a == &b,
+                "{what}: line {}:\n{}\nthe server wrote:\n{}",
+                i + 1,
+                String::from_utf8_lossy(a),
+                String::from_utf8_lossy(b)
+            );
+        }
+    };
+
+    let mut script = Script::new(datagrams, Duration::from_millis(1));
+    script.burst = 4;
+    let server = FakeServer::start(script).await;
+    let dir = std::env::temp_dir().join(format!("pitchside-live-rec-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut settings = Settings::new(vec![
+        Source::Server(monitor(&server, Protocol::V5, None)).into_spec()
+    ]);
+    settings.record = Some(dir.clone());
+    let relay = relay_harness::start_with(settings).await;
+    let mut s = Spectator::connect(relay.addr, "/ws").await;
+    s.until(60, "the whole capture", |s| s.records().len() >= want.len())
+        .await;
+    let name = server.addr.to_string().replace(':', "-");
+    let (status, head, body) = http_get(relay.addr, &format!("/m/{name}/match.rcg")).await;
+    assert_eq!(status, 200, "{head}");
+    compare(&body, "download");
+    relay.stop().await;
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    compare(&std::fs::read(&files[0]).unwrap(), "recording");
+    let _ = std::fs::remove_dir_all(&dir);
+}
