@@ -7,6 +7,7 @@
 //! - [`capture`]: reads the `.dgrams` capture format (4-byte big-endian length + payload).
 //! - [`fake_server`]: answers `(dispinit …)` from a new port and replays a capture.
 //! - [`relay_harness`]: starts the relay against a source and returns its address.
+//! - [`static_server`]: serves the fixtures over HTTP, with and without CORS, for `?log=`.
 //! - [`spectator`]: a WebSocket client that decodes the relay's wire like the page does.
 
 pub mod browser;
@@ -15,3 +16,4 @@ pub mod fake_server;
 pub mod fixtures;
 pub mod relay_harness;
 pub mod spectator;
+pub mod static_server;
