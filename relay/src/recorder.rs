@@ -137,7 +137,7 @@ impl LogWriter {
     }
 
     /// The result message and the final team line, as the server ends its logs.
-    fn finish_game(&mut self) {
+    pub fn finish_game(&mut self) {
         let result = format!(
             "(result {} {}-vs-{})",
             self.started.format("%Y%m%d%H%M"),
@@ -257,6 +257,20 @@ impl Recorder {
             })?;
         open.unflushed.clear();
         Ok(())
+    }
+
+    /// Ends the recording of a match whose server went away before time over. rcssserver
+    /// stopped by a signal still ends its log with the result message and the final team line
+    /// at the last cycle it played (seen with SIGTERM mid-match), so the recording ends so too.
+    pub fn end_server_gone(&mut self) -> Result<(), RecordError> {
+        if let Some(open) = &mut self.open {
+            if !open.writer.is_over() {
+                open.writer.finish_game();
+                let bytes = open.writer.take();
+                open.unflushed.extend_from_slice(&bytes);
+            }
+        }
+        self.end()
     }
 
     /// Ends the recording: flushes, and renames the file as rcssserver names its logs (never
