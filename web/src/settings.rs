@@ -136,6 +136,10 @@ impl Default for FieldSettings {
             offside_lines: true,
             areas: true,
             ball_colour: "#ffffff".into(),
+        }
+    }
+}
+
 /// How matches play.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -167,6 +171,12 @@ impl FieldSettings {
             player_types: true,
             trails: Trails::All,
             ..FieldSettings::default()
+        }
+    }
+}
+
+// ---- end of the field's section ----
+
 impl Playback {
     /// The speed preset nearest to the saved speed (hand-edited JSON may say anything).
     pub fn preset(&self) -> usize {
@@ -207,8 +217,6 @@ impl Default for Timeline {
         }
     }
 }
-
-// ---- end of the field's section ----
 
 impl Settings {
     pub fn to_json(&self) -> String {
@@ -267,6 +275,9 @@ mod tests {
             ..Settings::default()
         };
         assert_eq!(Settings::from_json(&all.to_json()).unwrap(), all);
+    }
+
+    #[test]
     fn a_saved_speed_snaps_to_a_preset() {
         let speed = |json: &str| Settings::from_json(json).unwrap().playback.speed;
         assert_eq!(speed(r#"{"playback":{"speed":4}}"#), 4.0);
