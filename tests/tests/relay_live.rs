@@ -624,28 +624,19 @@ async fn download_and_recording_of_a_live_game_are_the_servers_log() {
             .any(|r| matches!(r, Record::Msg(m) if m.text.starts_with(b"(change_player_type "))),
         "the capture has player type changes"
     );
-    let last_time = datagrams
+    // The capture's last show.
+    let last = datagrams
         .iter()
-        .filter_map(|d| match parse_datagram(d) {
+        .rev()
+        .find_map(|d| match parse_datagram(d) {
             Ok(Datagram::Records(r)) => r.into_iter().find_map(|r| match r {
-                Record::Show(f) => Some(f.time),
+                Record::Show(f) => Some(f),
                 _ => None,
             }),
             _ => None,
         })
-        .last()
         .unwrap();
-    let last_teams = datagrams
-        .iter()
-        .filter_map(|d| match parse_datagram(d) {
-            Ok(Datagram::Records(r)) => r.into_iter().find_map(|r| match r {
-                Record::Show(f) => Some(f.teams),
-                _ => None,
-            }),
-            _ => None,
-        })
-        .last()
-        .unwrap();
+    let (last_time, last_teams) = (last.time, last.teams);
     let server_log = fixtures::read(fixtures::OPERATOR_V6);
     let lines =
         |b: &[u8]| -> Vec<Vec<u8>> { b.split(|&c| c == b'\n').map(<[u8]>::to_vec).collect() };
