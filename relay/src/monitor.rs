@@ -234,7 +234,7 @@ pub async fn run(
                     "{name}: rcssserver at {} went quiet; registering again",
                     config.address
                 );
-                publisher.end_recording();
+                publisher.server_gone();
                 publisher.set_feed(
                     FeedSource::Waiting,
                     format!(

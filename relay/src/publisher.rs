@@ -96,7 +96,17 @@ impl Publisher {
         }
     }
 
-    /// The match ended without time over (server gone, relay stopping): the recording is
+    /// The server went quiet before time over: the recording ends as the server's own log
+    /// does when the server is stopped, and is named as it stands.
+    pub fn server_gone(&mut self) {
+        if let Some(rec) = &mut self.recorder {
+            if let Err(e) = rec.end_server_gone() {
+                tracing::error!("{}: {e}", self.hub.name);
+            }
+        }
+    }
+
+    /// The match ended without time over (relay stopping, replay over): the recording is
     /// closed and named as it stands.
     pub fn end_recording(&mut self) {
         if let Some(rec) = &mut self.recorder {

@@ -47,6 +47,16 @@ pub fn log_name(started: &DateTime<Local>, teams: &[Team; 2]) -> String {
     )
 }
 
+/// Msgs that rcssserver sends its monitors but never writes to its game log: the player type
+/// every player gets at kick-off or from its coach (`Stadium::broadcastChangePlayerType` sends
+/// it to monitors and only to the text log; the shows carry the types anyway), and the replies
+/// to a monitor's own commands (`(ok compression 6)`, `(error illegal_command_form)`,
+/// `(warning message_not_null_terminated)`), which are the relay's business, not the match's.
+fn logged_by_server(m: &Message) -> bool {
+    const MONITOR_ONLY: [&[u8]; 4] = [b"(change_player_type ", b"(ok ", b"(error ", b"(warning "];
+    !MONITOR_ONLY.iter().any(|p| m.text.starts_with(p))
+}
+
 impl LogWriter {
     pub fn new(started: DateTime<Local>) -> Self {
         LogWriter {
@@ -107,6 +117,7 @@ impl LogWriter {
                 self.teams = teams.clone();
                 self.ulg.record(r);
             }
+            Record::Msg(m) if !logged_by_server(m) => return,
             _ => self.ulg.record(r),
         }
         self.last_msg_was_tile =
@@ -126,7 +137,7 @@ impl LogWriter {
     }
 
     /// The result message and the final team line, as the server ends its logs.
-    fn finish_game(&mut self) {
+    pub fn finish_game(&mut self) {
         let result = format!(
             "(result {} {}-vs-{})",
             self.started.format("%Y%m%d%H%M"),
@@ -246,6 +257,20 @@ impl Recorder {
             })?;
         open.unflushed.clear();
         Ok(())
+    }
+
+    /// Ends the recording of a match whose server went away before time over. rcssserver
+    /// stopped by a signal still ends its log with the result message and the final team line
+    /// at the last cycle it played (seen with SIGTERM mid-match), so the recording ends so too.
+    pub fn end_server_gone(&mut self) -> Result<(), RecordError> {
+        if let Some(open) = &mut self.open {
+            if !open.writer.is_over() {
+                open.writer.finish_game();
+                let bytes = open.writer.take();
+                open.unflushed.extend_from_slice(&bytes);
+            }
+        }
+        self.end()
     }
 
     /// Ends the recording: flushes, and renames the file as rcssserver names its logs (never

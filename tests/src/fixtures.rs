@@ -58,6 +58,8 @@ pub const PROTOCOL_CAPTURES: [(&str, &str, Option<i32>); 11] = [
 ];
 pub const V5_GAME_END: &str = "captures/F1/v5-game-end.dgrams.gz";
 pub const V5_OPERATOR: &str = "captures/OPa/v5-operator.dgrams.gz";
+/// The server's own log of the game in [`V5_OPERATOR`] (which covers its cycles 0..475).
+pub const OPERATOR_V6: &str = "logs/operator-commands-v6/20261122132312-OPS_L_0-vs-OPS_R_1.rcg.gz";
 pub const PENALTY_V6: &str =
     "logs/penalty-shootout-v6/20261122132810-PEN_L_0_4-vs-PEN_R_0_2.rcg.gz";
 pub const SHORT_V2: &str = "logs/short-v2/20261122132541-SHORT_L_a_0-vs-SHORT_R_a_0.rcg.gz";

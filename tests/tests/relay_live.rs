@@ -607,3 +607,128 @@ async fn an_unresolvable_server_is_retried_with_a_message() {
     let (status, _, _) = http_get(relay.addr, "/healthz").await;
     assert_eq!(status, 200);
 }
+
+/// A live monitor gets msgs that rcssserver never writes to its log: the automatic
+/// `(change_player_type …)` of every player and the replies to the monitor's own commands
+/// (`(error illegal_command_form)` here). The real capture of a game with operator commands
+/// through the relay, downloaded and recorded, is line for line the server's own log of that
+/// game, as far as the capture goes. The server then goes quiet: the recording ends as
+/// rcssserver's own log of a match stopped by a signal, with the result message and the team
+/// line at the last cycle.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn download_and_recording_of_a_live_game_are_the_servers_log() {
+    let datagrams = capture::split(&fixtures::read(fixtures::V5_OPERATOR)).unwrap();
+    let want = capture_records(&datagrams);
+    assert!(
+        want.iter()
+            .any(|r| matches!(r, Record::Msg(m) if m.text.starts_with(b"(change_player_type "))),
+        "the capture has player type changes"
+    );
+    // The capture's last show.
+    let last = datagrams
+        .iter()
+        .rev()
+        .find_map(|d| match parse_datagram(d) {
+            Ok(Datagram::Records(r)) => r.into_iter().find_map(|r| match r {
+                Record::Show(f) => Some(f),
+                _ => None,
+            }),
+            _ => None,
+        })
+        .unwrap();
+    let (last_time, last_teams) = (last.time, last.teams);
+    let server_log = fixtures::read(fixtures::OPERATOR_V6);
+    let lines =
+        |b: &[u8]| -> Vec<Vec<u8>> { b.split(|&c| c == b'\n').map(<[u8]>::to_vec).collect() };
+    // The server's log up to the capture's last show.
+    let mut expected = Vec::new();
+    for l in lines(&server_log) {
+        if l.starts_with(format!("(show {} ", last_time + 1).as_bytes())
+            || l.starts_with(format!("(playmode {} ", last_time + 1).as_bytes())
+        {
+            break;
+        }
+        expected.push(l);
+    }
+    let compare = |got: &[u8], what: &str, extra: usize| {
+        let got = lines(got);
+        let got: Vec<_> = got.iter().filter(|l| !l.is_empty()).collect();
+        assert_eq!(got.len(), expected.len() + extra, "{what}: line count");
+        for (i, (a, b)) in got.iter().zip(&expected).enumerate() {
+            assert!(
+                a == &b,
+                "{what}: line {}:\n{}\nthe server wrote:\n{}",
+                i + 1,
+                String::from_utf8_lossy(a),
+                String::from_utf8_lossy(b)
+            );
+        }
+    };
+
+    let mut script = Script::new(datagrams, Duration::from_millis(1));
+    script.burst = 4;
+    // Then the server is gone: later registrations get no answer.
+    let gone = Script::new(Vec::new(), Duration::from_millis(1));
+    let server = FakeServer::start_sessions(vec![script, gone]).await;
+    let dir = std::env::temp_dir().join(format!("pitchside-live-rec-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut mc = monitor(&server, Protocol::V5, None);
+    mc.silence = Duration::from_millis(500);
+    let mut settings = Settings::new(vec![Source::Server(mc).into_spec()]);
+    settings.record = Some(dir.clone());
+    let relay = relay_harness::start_with(settings).await;
+    let mut s = Spectator::connect(relay.addr, "/ws").await;
+    s.until(60, "the whole capture", |s| s.records().len() >= want.len())
+        .await;
+    let name = server.addr.to_string().replace(':', "-");
+    let (status, head, body) = http_get(relay.addr, &format!("/m/{name}/match.rcg")).await;
+    assert_eq!(status, 200, "{head}");
+    compare(&body, "download", 0);
+    // The server is gone once it has been quiet for `silence`: the recording is renamed.
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let file = loop {
+        let files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .collect();
+        if let [f] = &files[..] {
+            if !f.to_string_lossy().contains("incomplete-") {
+                break f.clone();
+            }
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "renamed when the server went quiet: {files:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    relay.stop().await;
+    let recorded = std::fs::read(&file).unwrap();
+    compare(&recorded, "recording", 2);
+    let names = [0, 1].map(|i| last_teams[i].name.clone().unwrap());
+    let scores = [0, 1].map(|i| last_teams[i].score);
+    let got = lines(&recorded);
+    let got: Vec<_> = got.iter().filter(|l| !l.is_empty()).collect();
+    let result = String::from_utf8_lossy(got[expected.len()]);
+    assert!(
+        result.starts_with(&format!("(msg {last_time} 1 \"(result "))
+            && result.ends_with(&format!(
+                " {}_{}-vs-{}_{})\")",
+                names[0], scores[0], names[1], scores[1]
+            )),
+        "{result}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(got[expected.len() + 1]),
+        format!(
+            "(team {last_time} {} {} {} {})",
+            names[0], names[1], scores[0], scores[1]
+        )
+    );
+    assert!(file.to_string_lossy().ends_with(&format!(
+        "-{}_{}-vs-{}_{}.rcg",
+        names[0], scores[0], names[1], scores[1]
+    )));
+    let _ = std::fs::remove_dir_all(&dir);
+}
