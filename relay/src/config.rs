@@ -105,6 +105,39 @@ pub struct Cli {
     /// again [default: 5].
     #[arg(long, env = "PITCHSIDE_SILENCE", value_name = "SECS")]
     pub silence: Option<f64>,
+
+    /// Also publish every match to NATS with JetStream (an origin, for edge relays); serve
+    /// this relay's own spectators as ever. Only to a NATS on a private network unless it
+    /// asks for credentials.
+    #[arg(long, env = "PITCHSIDE_PUBLISH", value_name = "nats://HOST:PORT")]
+    pub publish: Option<String>,
+
+    /// Be an edge relay: no server of its own; serve every match an origin publishes on this
+    /// NATS, with the same page and wire.
+    #[arg(long, env = "PITCHSIDE_EDGE", value_name = "nats://HOST:PORT")]
+    pub edge: Option<String>,
+
+    /// NATS user name (with --nats-password).
+    #[arg(long, env = "PITCHSIDE_NATS_USER", value_name = "USER")]
+    pub nats_user: Option<String>,
+
+    /// NATS password (prefer the environment variable: the command line is visible to
+    /// every user of the machine).
+    #[arg(long, env = "PITCHSIDE_NATS_PASSWORD", value_name = "PASSWORD")]
+    pub nats_password: Option<String>,
+
+    /// A file holding an nkey seed (SU…), for NATS servers that authenticate with nkeys.
+    #[arg(long, env = "PITCHSIDE_NATS_NKEY", value_name = "FILE")]
+    pub nats_nkey: Option<PathBuf>,
+
+    /// Bytes each match's JetStream stream keeps, in MB; the oldest items go first
+    /// [default: 256].
+    #[arg(long, env = "PITCHSIDE_NATS_STREAM_MB", value_name = "MB")]
+    pub nats_stream_mb: Option<usize>,
+
+    /// Hours each match's items stay in JetStream [default: 24].
+    #[arg(long, env = "PITCHSIDE_NATS_STREAM_HOURS", value_name = "HOURS")]
+    pub nats_stream_hours: Option<f64>,
 }
 
 /// The config file (README, "Configuration file").
@@ -123,6 +156,13 @@ pub struct FileConfig {
     pub send_timeout: Option<f64>,
     pub lag: Option<usize>,
     pub silence: Option<f64>,
+    pub publish: Option<String>,
+    pub edge: Option<String>,
+    pub nats_user: Option<String>,
+    pub nats_password: Option<String>,
+    pub nats_nkey: Option<PathBuf>,
+    pub nats_stream_mb: Option<usize>,
+    pub nats_stream_hours: Option<f64>,
     #[serde(default, rename = "match")]
     pub matches: Vec<FileMatch>,
 }
@@ -173,6 +213,8 @@ pub enum ConfigError {
     Duplicate(String),
     #[error("{0}")]
     Replay(#[from] crate::replay::ReplayError),
+    #[error("{0}")]
+    Nats(String),
     #[error("{what} must be {rule}, not {value}")]
     Value {
         what: &'static str,
@@ -204,6 +246,10 @@ pub struct Settings {
     pub send_timeout: Duration,
     /// Live items a spectator may fall behind.
     pub lag: usize,
+    /// `--publish`: also publish every match to NATS.
+    pub publish: Option<crate::nats::NatsOptions>,
+    /// `--edge`: no sources of its own; serve what an origin publishes on NATS.
+    pub edge: Option<crate::nats::NatsOptions>,
 }
 
 impl Settings {
@@ -218,6 +264,8 @@ impl Settings {
             dist: PathBuf::from("dist"),
             send_timeout: Duration::from_secs_f64(DEFAULT_SEND_TIMEOUT),
             lag: DEFAULT_LAG,
+            publish: None,
+            edge: None,
         }
     }
 }
@@ -411,7 +459,14 @@ impl Cli {
             let name = name.map_or_else(|| name_from_file(&path), str::to_owned);
             matches.push((r.clone(), name, replay(&path)?));
         }
-        if matches.is_empty() {
+        let edge_url = self.edge.clone().or(file.edge.clone());
+        let publish_url = self.publish.clone().or(file.publish.clone());
+        if edge_url.is_some() && (!matches.is_empty() || publish_url.is_some()) {
+            return Err(ConfigError::Nats(
+                "--edge serves what an origin publishes: it takes no --server, --replay, [[match]] or --publish".into(),
+            ));
+        }
+        if matches.is_empty() && edge_url.is_none() {
             let script = Script::from_log(crate::replay::BUNDLED_NAME, crate::replay::BUNDLED_LOG)?;
             matches.push((
                 "bundled".into(),
@@ -471,6 +526,65 @@ impl Cli {
             .unwrap_or_else(|| PathBuf::from("dist"));
         settings.send_timeout = Duration::from_secs_f64(send_timeout);
         settings.lag = self.lag.or(file.lag).unwrap_or(DEFAULT_LAG).max(2);
+        if edge_url.is_some() || publish_url.is_some() {
+            let user = self.nats_user.or(file.nats_user);
+            let password = self.nats_password.or(file.nats_password);
+            if user.is_some() != password.is_some() {
+                return Err(ConfigError::Nats(
+                    "--nats-user and --nats-password go together".into(),
+                ));
+            }
+            let nkey_seed = match self
+                .nats_nkey
+                .or_else(|| file.nats_nkey.as_ref().map(in_file))
+            {
+                Some(path) => {
+                    let text =
+                        std::fs::read_to_string(&path).map_err(|source| ConfigError::Read {
+                            path: path.clone(),
+                            source,
+                        })?;
+                    // The file may be what `nk -gen user` prints: the seed is the line with SU….
+                    let seed = text
+                        .lines()
+                        .map(str::trim)
+                        .find(|l| l.starts_with("SU"))
+                        .ok_or_else(|| {
+                            ConfigError::Nats(format!(
+                                "{}: no nkey user seed (a line starting with SU)",
+                                path.display()
+                            ))
+                        })?;
+                    Some(seed.to_owned())
+                }
+                None => None,
+            };
+            let mb = self.nats_stream_mb.or(file.nats_stream_mb).unwrap_or(256);
+            if mb == 0 {
+                return Err(ConfigError::Value {
+                    what: "--nats-stream-mb",
+                    rule: "at least 1",
+                    value: "0".into(),
+                });
+            }
+            let hours = positive(
+                "--nats-stream-hours",
+                self.nats_stream_hours
+                    .or(file.nats_stream_hours)
+                    .unwrap_or(24.0),
+            )?;
+            let options = |url: String| {
+                let mut o = crate::nats::NatsOptions::new(url);
+                o.user = user.clone();
+                o.password = password.clone();
+                o.nkey_seed = nkey_seed.clone();
+                o.stream_bytes = i64::try_from(mb.saturating_mul(1 << 20)).unwrap_or(i64::MAX);
+                o.stream_age = Duration::from_secs_f64(hours * 3600.0);
+                o
+            };
+            settings.publish = publish_url.map(options);
+            settings.edge = edge_url.map(options);
+        }
         Ok(settings)
     }
 }

@@ -12,7 +12,7 @@ use crate::hub::Hub;
 use crate::recorder::LogWriter;
 use crate::spectator::{self, CLOSE_FULL};
 use crate::MatchHandle;
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::{Path, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
@@ -28,18 +28,26 @@ use tower_http::compression::CompressionLayer;
 use tower_http::services::{ServeDir, ServeFile};
 
 pub struct Shared {
-    pub matches: Vec<MatchHandle>,
+    pub matches: crate::Matches,
     pub max_spectators: usize,
     pub spectator: spectator::Options,
     /// Turns true when the relay shuts down: spectators are told goodbye.
     pub stop: watch::Receiver<bool>,
     pub spectators: AtomicUsize,
     pub refused: AtomicU64,
+    /// Set at an edge relay (`--edge`): its link to the origin, for operator commands.
+    pub edge: Option<EdgeLink>,
+}
+
+/// What an edge's routes need of NATS.
+pub struct EdgeLink {
+    pub client: async_nats::Client,
+    pub stats: Arc<crate::nats::edge::EdgeStats>,
 }
 
 impl Shared {
-    fn find(&self, name: &str) -> Option<&MatchHandle> {
-        self.matches.iter().find(|m| m.hub.name == name)
+    fn find(&self, name: &str) -> Option<Arc<MatchHandle>> {
+        self.matches.find(name)
     }
 }
 
@@ -68,8 +76,14 @@ pub fn app(state: AppState, dist: PathBuf) -> Router {
         )
         .route("/api/matches", get(matches))
         .route("/metrics", get(metrics))
-        .route("/healthz", get(|| async { "ok" }))
-        .with_state(state);
+        .route("/healthz", get(|| async { "ok" }));
+    // An edge forwards operator commands to the origin, which checks the token.
+    let router = if state.edge.is_some() {
+        router.route("/m/{name}/control", axum::routing::post(edge_control))
+    } else {
+        router
+    };
+    let router = router.with_state(state);
     let router = if page_ok {
         router.fallback_service(ServeDir::new(&dist).fallback(ServeFile::new(index)))
     } else {
@@ -146,8 +160,35 @@ fn html_escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
+async fn edge_control(
+    State(app): State<AppState>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let Some(edge) = &app.edge else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    if app.find(&name).is_none() {
+        return (StatusCode::NOT_FOUND, format!("no match called {name}")).into_response();
+    }
+    let text = |h: header::HeaderName| headers.get(h).and_then(|v| v.to_str().ok());
+    let reply = crate::nats::edge::forward(
+        &edge.client,
+        &name,
+        text(header::AUTHORIZATION),
+        text(header::CONTENT_TYPE),
+        body,
+    )
+    .await;
+    let status = StatusCode::from_u16(reply.status).unwrap_or(StatusCode::BAD_GATEWAY);
+    let ct = HeaderValue::from_str(&reply.content_type)
+        .unwrap_or(HeaderValue::from_static("text/plain"));
+    (status, [(header::CONTENT_TYPE, ct)], reply.body).into_response()
+}
+
 async fn first_ws(State(app): State<AppState>, req: Request) -> Response {
-    match app.matches.first() {
+    match app.matches.list().first() {
         Some(m) => {
             let hub = m.hub.clone();
             spectate(app, hub, req)
@@ -195,6 +236,9 @@ fn spectate(app: AppState, hub: Arc<Hub>, req: Request) -> Response {
     let stop = app.stop.clone();
     upgrade(req, move |ws| async move {
         let _count = count;
+        // An edge that is still catching up with the match: a moment's wait gives the joiner
+        // the history as chunks rather than thousands of items live.
+        hub.wait_ready(std::time::Duration::from_secs(10)).await;
         spectator::serve(ws, hub, opts, stop).await;
     })
 }
@@ -257,6 +301,7 @@ where
 async fn matches(State(app): State<AppState>) -> Response {
     let list: Vec<_> = app
         .matches
+        .list()
         .iter()
         .map(|m| {
             let mut s = serde_json::to_value(m.hub.summary()).unwrap_or_default();
@@ -324,9 +369,9 @@ async fn metrics(State(app): State<AppState>) -> Response {
             }
         }
     };
+    let list = app.matches.list();
     let per = |f: &dyn Fn(&Hub) -> f64| -> Vec<(Option<&str>, f64)> {
-        app.matches
-            .iter()
+        list.iter()
             .map(|m| (Some(m.hub.name.as_str()), f(&m.hub)))
             .collect()
     };
@@ -415,7 +460,52 @@ async fn metrics(State(app): State<AppState>) -> Response {
         "Frames in the match history.",
         per(&|h| h.summary().frames as f64),
     );
+    if let Some(edge) = &app.edge {
+        edge_metrics(&mut out, edge);
+    }
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], out).into_response()
+}
+
+fn edge_metrics(out: &mut String, edge: &EdgeLink) {
+    use async_nats::connection::State;
+    let s = &edge.stats;
+    let connected = matches!(edge.client.connection_state(), State::Connected);
+    for (name, kind, help, v) in [
+        (
+            "nats_connected",
+            "gauge",
+            "1 while this edge is connected to NATS.",
+            u64::from(connected),
+        ),
+        (
+            "nats_applied_total",
+            "counter",
+            "Items applied from NATS.",
+            s.applied.load(Ordering::Relaxed),
+        ),
+        (
+            "nats_duplicates_total",
+            "counter",
+            "Items from NATS seen twice and dropped.",
+            s.duplicates.load(Ordering::Relaxed),
+        ),
+        (
+            "nats_gaps_total",
+            "counter",
+            "Times items were missing and a match was started afresh.",
+            s.gaps.load(Ordering::Relaxed),
+        ),
+        (
+            "nats_damaged_total",
+            "counter",
+            "Messages from NATS that did not decode.",
+            s.damaged.load(Ordering::Relaxed),
+        ),
+    ] {
+        let _ = writeln!(out, "# HELP pitchside_{name} {help}");
+        let _ = writeln!(out, "# TYPE pitchside_{name} {kind}");
+        let _ = writeln!(out, "pitchside_{name} {v}");
+    }
 }
 
 #[cfg(test)]
