@@ -53,6 +53,9 @@ pub struct Script {
     pub burst: usize,
     /// From datagram `index` on, one datagram per this pace (a fast start, then real time).
     pub slow_from: Option<(usize, Duration)>,
+    /// Inits are not answered (as if the server were not up yet) until this turns true: a
+    /// test can get every spectator connected before the match starts.
+    pub go: Option<tokio::sync::watch::Receiver<bool>>,
 }
 
 impl Script {
@@ -101,6 +104,10 @@ impl FakeServer {
                 }
                 if !buf[..n].starts_with(b"(dispinit") {
                     let _ = socket.send_to(b"(error unknown_command)\0", peer).await;
+                    continue;
+                }
+                let next = scripts[counter.load(Ordering::SeqCst).min(scripts.len() - 1)].clone();
+                if next.go.as_ref().is_some_and(|go| !*go.borrow()) {
                     continue;
                 }
                 let nth = counter.fetch_add(1, Ordering::SeqCst);

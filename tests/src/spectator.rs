@@ -22,6 +22,8 @@ pub struct Spectator {
     pub closed: Option<(u16, String)>,
     /// Messages received before the `Live` notice (the backlog), and their bytes.
     pub backlog: Option<(usize, usize)>,
+    /// Every binary message as received.
+    pub raw: Vec<Vec<u8>>,
 }
 
 impl Spectator {
@@ -37,6 +39,7 @@ impl Spectator {
             bytes: 0,
             closed: None,
             backlog: None,
+            raw: Vec::new(),
         }
     }
 
@@ -60,6 +63,7 @@ impl Spectator {
             bytes: 0,
             closed: None,
             backlog: None,
+            raw: Vec::new(),
         }
     }
 
@@ -69,6 +73,7 @@ impl Spectator {
             Some(Ok(Message::Binary(b))) => {
                 self.messages += 1;
                 self.bytes += b.len();
+                self.raw.push(b.to_vec());
                 let before = self.events.len();
                 self.decoder
                     .decode(&b, &mut self.events)

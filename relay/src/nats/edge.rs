@@ -148,6 +148,7 @@ async fn list_messages(js: &jetstream::Context) -> Result<consumer::pull::Stream
     let c = stream
         .create_consumer(consumer::pull::Config {
             deliver_policy: consumer::DeliverPolicy::LastPerSubject,
+            filter_subject: super::MATCHES_SUBJECT.into(),
             ack_policy: consumer::AckPolicy::None,
             inactive_threshold: Duration::from_secs(60),
             ..Default::default()
