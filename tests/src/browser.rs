@@ -12,6 +12,8 @@ pub struct Browser {
     pub client: Client,
     driver: Child,
     _profile: PathBuf,
+    /// Where the browser saves downloads (exports), without asking.
+    pub downloads: PathBuf,
 }
 
 fn free_port() -> u16 {
@@ -36,9 +38,15 @@ impl Browser {
             });
         let profile =
             std::env::temp_dir().join(format!("pitchside-chromium-{}-{port}", std::process::id()));
+        let downloads = profile.join("downloads");
+        let _ = std::fs::create_dir_all(&downloads);
         let caps = serde_json::json!({
             "goog:chromeOptions": {
                 "binary": chromium,
+                "prefs": {
+                    "download.default_directory": downloads.display().to_string(),
+                    "download.prompt_for_download": false,
+                },
                 "args": [
                     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                     "--disable-background-networking", "--disable-component-update",
@@ -64,6 +72,7 @@ impl Browser {
                         client,
                         driver,
                         _profile: profile,
+                        downloads,
                     }
                 }
                 Err(e) => {
@@ -96,6 +105,88 @@ impl Browser {
                     .screenshot(&format!("failed-{}", css.trim_start_matches('#')))
                     .await;
                 panic!("{css}: waited 30 s for {what}, last text {t:?}");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Runs `js` (a function body: `return …`) in the page and returns its result.
+    pub async fn eval(&self, js: &str) -> serde_json::Value {
+        self.client
+            .execute(js, vec![])
+            .await
+            .unwrap_or_else(|e| panic!("script failed: {js}: {e}"))
+    }
+
+    /// Waits until `pred` holds for the result of `js`, failing with what was seen.
+    pub async fn wait_js(
+        &self,
+        js: &str,
+        what: &str,
+        pred: impl Fn(&serde_json::Value) -> bool,
+    ) -> serde_json::Value {
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            let v = self.client.execute(js, vec![]).await.unwrap_or_default();
+            if pred(&v) {
+                return v;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = self.screenshot("failed-wait").await;
+                panic!("waited 30 s for {what} ({js}), last {v}");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Presses keys on the page, as a user would (`Key` values or plain characters).
+    pub async fn keys(&self, keys: &str) {
+        self.client
+            .find(Locator::Css("body"))
+            .await
+            .expect("the page's body")
+            .send_keys(keys)
+            .await
+            .expect("keys reach the page");
+    }
+
+    /// Clicks the element `css`.
+    pub async fn click(&self, css: &str) {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("{css} is not on the page: {e}"))
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("cannot click {css}: {e}"));
+    }
+
+    /// The page's address now.
+    pub async fn url(&self) -> String {
+        self.client
+            .current_url()
+            .await
+            .map(|u| u.to_string())
+            .unwrap_or_default()
+    }
+
+    /// Waits for a finished download whose name ends with `suffix`; returns its path.
+    pub async fn wait_download(&self, suffix: &str) -> PathBuf {
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Ok(dir) = std::fs::read_dir(&self.downloads) {
+                for e in dir.flatten() {
+                    let p = e.path();
+                    if p.to_string_lossy().ends_with(suffix) {
+                        return p;
+                    }
+                }
+            }
+            if std::time::Instant::now() > deadline {
+                panic!(
+                    "no download ending in {suffix} in {}",
+                    self.downloads.display()
+                );
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }

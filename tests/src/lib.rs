@@ -9,6 +9,7 @@
 //! - [`capture`]: reads the `.dgrams` capture format (4-byte big-endian length + payload).
 //! - [`fake_server`]: answers `(dispinit …)` from a new port and replays a capture.
 //! - [`relay_harness`]: starts the relay against a source and returns its address.
+//! - [`static_server`]: serves the fixtures over HTTP, with and without CORS, for `?log=`.
 //! - [`spectator`]: a WebSocket client that decodes the relay's wire like the page does.
 //! - [`nats_server`]: a real `nats-server` with JetStream on a free port, for edge relays.
 
@@ -20,3 +21,4 @@ pub mod fixtures;
 pub mod nats_server;
 pub mod relay_harness;
 pub mod spectator;
+pub mod static_server;

@@ -206,3 +206,97 @@ async fn uploaded_log_replays_to_the_final_score_and_bad_files_are_explained() {
     assert_eq!(b.text("#error").await, "");
     b.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn live_links_pause_on_their_cycle_files_outlive_the_relay_and_the_page_works_offline() {
+    require_dist();
+    // Two matches, so the relay has a lobby at `/` and each match its own page.
+    let replay = |name: &str| {
+        let script = relay::replay::Script::from_log(
+            relay::replay::BUNDLED_NAME,
+            relay::replay::BUNDLED_LOG,
+        )
+        .unwrap();
+        let mut spec = Source::Replay {
+            script,
+            step: Duration::from_millis(50),
+        }
+        .into_spec();
+        spec.name = name.into();
+        spec
+    };
+    let relay = relay_harness::start_with(relay::config::Settings::new(vec![
+        replay("field-a"),
+        replay("field-b"),
+    ]))
+    .await;
+    let page = format!("http://{}/m/field-b", relay.addr);
+    let b = Browser::start().await;
+
+    // A link to a cycle of the live match: it opens there, paused, while the match goes on.
+    b.client.goto(&format!("{page}#t=40")).await.unwrap();
+    // The page is the match's own: its cycle 40, paused, while the match goes on.
+    b.wait_text("#cycle", "cycle 40 of the live match", |t| t == "40")
+        .await;
+    b.wait_text("#live-badge", "the badge to say how far behind", |t| {
+        t.starts_with("LIVE −")
+    })
+    .await;
+    assert_eq!(b.text("#cycle").await, "40", "a live link opens paused");
+    b.screenshot("live-link-paused").await;
+    // End follows the match again; the address then names no cycle.
+    b.keys(&Key::End.to_string()).await;
+    b.wait_text("#live-badge", "following live", |t| t == "LIVE")
+        .await;
+    b.wait_js(
+        "return location.hash",
+        "the cycle to leave the address",
+        |v| v.as_str() == Some(""),
+    )
+    .await;
+
+    // The service worker takes the page (127.0.0.1 is a secure context).
+    b.wait_js(
+        "return !!(navigator.serviceWorker && navigator.serviceWorker.controller)",
+        "the service worker to control the page",
+        |v| v.as_bool() == Some(true),
+    )
+    .await;
+
+    // A file opened in the page stays when the relay goes away: the page holds no socket.
+    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
+    let path = fixtures::path(fixtures::SHORT_V6);
+    input.send_keys(&path.display().to_string()).await.unwrap();
+    b.wait_text("#frames", "all 679 shows", |t| t.ends_with("/ 679"))
+        .await;
+    relay.stop().await;
+    // Longer than the first reconnect delays (0.5-1 s, then 1-2 s): a reconnect attempt
+    // would have replaced the file's badge by now.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert!(
+        b.text("#source").await.starts_with("File: "),
+        "the file is still shown"
+    );
+    assert!(b.text("#frames").await.ends_with("/ 679"));
+    assert_eq!(b.text("#team-l").await, "SHORT_L_a");
+    assert_eq!(b.text("#error").await, "");
+
+    // With the relay gone, the page still opens (from the service worker) and opens logs.
+    b.client.refresh().await.unwrap();
+    b.wait_text("#source", "the page to run without its relay", |t| {
+        t.contains("relay")
+    })
+    .await;
+    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
+    input.send_keys(&path.display().to_string()).await.unwrap();
+    b.wait_text("#frames", "all 679 shows, offline", |t| {
+        t.ends_with("/ 679")
+    })
+    .await;
+    b.keys(&Key::End.to_string()).await;
+    b.wait_text("#cycle", "the last cycle", |t| t == "600")
+        .await;
+    assert_eq!(b.text("#score-r").await, "1");
+    b.screenshot("offline-file").await;
+    b.close().await;
+}

@@ -6,31 +6,50 @@
 //! Layout:
 //! - [`source`]: the relay's live feed and opened files, the only ways records come in.
 //! - [`state`]: the page's state ([`state::Monitor`]): the match, the cursor, playback.
-//! - [`playback`]: the clock that plays an opened file.
+//! - [`timeline`]: cycles versus frames, speed presets, the playback clock (pure).
+//! - [`playback`]: the clock that plays a match, both ways, at any speed.
+//! - [`link`]: the address (`?log=`, `#t=`) kept in step with the page, and copied links.
+//! - [`export`]: PNG of the frame, WebM clips of a range of cycles.
+//! - [`pwa`]: the service worker that lets the page open logs offline.
 //! - [`keys`]: the keyboard shortcuts, one table.
 //! - [`settings`]: the user's settings, saved in the browser.
 //! - [`field`]: pitch geometry and the field-to-canvas conversion.
-//! - [`paint`]: painting a frame on the canvas.
-//! - [`ui`]: one component per panel (score bar, status, canvas, transport, settings), and
-//!   the lobby.
+//! - [`scene`]: what the field shows, as shapes in field coordinates (pure, tested natively).
+//! - [`paint`]: putting a scene on the canvas.
+//! - [`ui`]: one component per panel (score bar, status, canvas, transport and timeline with
+//!   event markers, events list, statistics, player, messages, open, export, help, settings),
+//!   and the lobby.
 //! - this file: [`Root`], which shows the lobby at `/` when the relay has several matches and
 //!   the monitor otherwise, and the [`App`] component, which lays the monitor's panels out.
 
+pub mod export;
 pub mod field;
 pub mod keys;
+pub mod link;
 pub mod paint;
 pub mod playback;
+pub mod pwa;
+pub mod scene;
 pub mod settings;
 pub mod source;
 pub mod state;
+pub mod timeline;
 pub mod ui;
 
 use leptos::prelude::*;
-use state::Monitor;
+use state::{Monitor, Overlay};
 use ui::canvas::FieldCanvas;
+use ui::events::EventList;
+use ui::export::ExportPanel;
+use ui::help::Help;
+use ui::messages::MessageBoard;
+use ui::open::{FileInput, OpenPanel};
+use ui::player::PlayerPanel;
 use ui::scorebar::ScoreBar;
-use ui::settings::SettingsPanel;
+use ui::settings::{SettingsPanel, SettingsToggle};
+use ui::stats::StatsPanel;
 use ui::status::Status;
+use ui::transport::CopyLink;
 use ui::transport::Transport;
 
 /// The lobby or the monitor. At `/` the relay is asked for its matches first: with several,
@@ -41,7 +60,8 @@ use ui::transport::Transport;
 pub fn Root() -> impl IntoView {
     // None: still asking the relay; Some(None): the monitor; Some(Some(cards)): the lobby.
     let choice = RwSignal::new(None::<Option<Vec<ui::lobby::Card>>>);
-    if source::live::match_name().is_some() {
+    // A match's page, or a link to a log on the web: the monitor at once.
+    if source::live::match_name().is_some() || link::startup_log().is_some() {
         choice.set(Some(None));
     } else {
         leptos::task::spawn_local(async move {
@@ -60,23 +80,40 @@ pub fn Root() -> impl IntoView {
 pub fn App() -> impl IntoView {
     let m = Monitor::new();
     provide_context(m);
-    source::live::connect(m);
+    // The address first: `control=` is read before the page ever rewrites it.
+    let fragment = link::startup_fragment();
+    if let Some(cycle) = fragment.cycle() {
+        m.open_at(cycle);
+    }
     source::file::prepare();
+    match link::startup_log() {
+        Some(url) => source::file::open_url(m, url),
+        None => source::live::connect(m),
+    }
+    link::follow_address(m);
     playback::start(m);
+    export::watch(m);
     keys::listen(m);
     ui::settings::persist(m);
+    pwa::register();
 
     let dragging = RwSignal::new(false);
     let on_drop = move |ev: web_sys::DragEvent| {
         ev.prevent_default();
         dragging.set(false);
-        let file = ev
-            .data_transfer()
-            .and_then(|dt| dt.files())
-            .and_then(|l| l.get(0));
-        match file {
-            Some(f) => source::file::open(m, f),
-            None => m
+        let dt = ev.data_transfer();
+        let file = dt.as_ref().and_then(|dt| dt.files()).and_then(|l| l.get(0));
+        // A link dragged from another tab opens as a log on the web.
+        let url = dt
+            .as_ref()
+            .and_then(|dt| dt.get_data("text/uri-list").ok())
+            .and_then(|l| l.lines().find(|l| !l.starts_with('#')).map(str::to_owned))
+            .filter(|u| u.starts_with("http://") || u.starts_with("https://"));
+        m.overlay.set(Overlay::None);
+        match (file, url) {
+            (Some(f), _) => source::file::open(m, f),
+            (None, Some(u)) => source::file::open_url(m, u),
+            (None, None) => m
                 .error
                 .set(Some("Nothing to open: drop a .rcg or .rcg.gz file.".into())),
         }
@@ -95,11 +132,36 @@ pub fn App() -> impl IntoView {
         >
             <ScoreBar/>
             <Status/>
-            <FieldCanvas/>
-            <Transport/>
-            <div class="panels">
-                <SettingsPanel/>
+            // The field and the panels side by side on wide screens (a team developer reads
+            // the player panel while watching the player), stacked on narrow ones.
+            <div class="field-row">
+                <FieldCanvas/>
+                <div class="panels">
+                    <PlayerPanel/>
+                    <EventList/>
+                    <MessageBoard/>
+                    <StatsPanel/>
+                </div>
             </div>
+            <Transport/>
+            <div class="toolbar">
+                <button id="open-toggle" class="panel-toggle" title="Open a log (O)" on:click=move |_| m.toggle_overlay(Overlay::Open)>
+                    "Open…"
+                </button>
+                <button id="export-toggle" class="panel-toggle" title="Save a PNG or a video clip" on:click=move |_| m.toggle_overlay(Overlay::Export)>
+                    "Export…"
+                </button>
+                <SettingsToggle/>
+                <CopyLink/>
+                <button id="help-toggle" class="panel-toggle" title="Keyboard shortcuts (?)" on:click=move |_| m.toggle_overlay(Overlay::Help)>
+                    "? Keys"
+                </button>
+            </div>
+            <FileInput/>
+            <OpenPanel/>
+            <ExportPanel/>
+            <SettingsPanel/>
+            <Help/>
             <span
                 id="timings"
                 hidden
@@ -109,8 +171,7 @@ pub fn App() -> impl IntoView {
                 data-wait-ms=move || m.timings.get().map(|t| format!("{:.1}", t.wait_ms)).unwrap_or_default()
             ></span>
             <p class="hint">
-                "Drop a .rcg or .rcg.gz logfile anywhere on the page to replay it. "
-                {keys::SHORTCUTS.iter().map(|s| format!("{}: {}. ", s.label, s.help)).collect::<String>()}
+                "Drop a .rcg or .rcg.gz logfile anywhere on the page to replay it. Press ? for the keyboard shortcuts."
             </p>
         </div>
     }

@@ -1,178 +1,327 @@
-//! Paints one frame on the canvas. Game logic stays out: this reads a [`Frame`] and draws.
+//! Puts a [`Scene`] on a canvas: converts field coordinates to canvas pixels through the
+//! [`View`] and issues the 2D-context calls. No game logic lives here.
+//!
+//! Canvas state (colours, widths, dashes, fonts) is only set when it changes from one shape to
+//! the next: every setter is a call into JavaScript with a string built for it, and most
+//! neighbouring shapes share their style.
 
-use crate::field::*;
-use crate::settings::Colours;
-use pitchside_shared::{state, Frame, Side};
+use crate::field::View;
+use crate::scene::{Align, Dash, Geom, Rgba, Scene, Shape, Stroke, Tag};
 use std::f64::consts::PI;
+use wasm_bindgen::JsCast;
 use web_sys::CanvasRenderingContext2d as Ctx;
 
-const GRASS: &str = "#2f7d32";
-const GRASS_DARK: &str = "#2a7030";
-const LINE: &str = "rgba(255,255,255,0.85)";
+/// The font of every label.
+const FONT_FAMILY: &str = "system-ui, -apple-system, \"Segoe UI\", sans-serif";
 
-pub fn frame(
-    ctx: &Ctx,
+/// What the context is set to, so unchanged state is not set again.
+#[derive(Default)]
+struct State {
+    fill: Option<Rgba>,
+    stroke: Option<Rgba>,
     width: f64,
-    height: f64,
-    frame: Option<&Frame>,
-    goal_width: f64,
-    colours: &Colours,
-) {
-    let view = View::fit(width, height);
-    pitch(ctx, &view, width, height, goal_width);
-    let Some(f) = frame else { return };
-    for p in &f.players {
-        if p.state == 0 || p.state & state::DISCARD != 0 {
-            continue;
-        }
-        let side = p.side.unwrap_or(Side::Left);
-        let (x, y) = view.canvas_from_field(f64::from(p.x), f64::from(p.y));
-        let r = view.pixels(1.1).max(6.0);
-        let fill = match (side, p.is_goalie()) {
-            (Side::Left, false) => &colours.left,
-            (Side::Left, true) => &colours.left_goalie,
-            (Side::Right, false) => &colours.right,
-            (Side::Right, true) => &colours.right_goalie,
-        };
-        ctx.begin_path();
-        let _ = ctx.arc(x, y, r, 0.0, 2.0 * PI);
-        ctx.set_fill_style_str(fill);
-        ctx.fill();
-        ctx.set_line_width(1.5);
-        ctx.set_stroke_style_str(if p.state & state::KICK != 0 {
-            "#fff"
-        } else {
-            "#111"
-        });
-        ctx.stroke();
-        // Body direction: a line from the centre to the rim.
-        let a = f64::from(p.body).to_radians();
-        ctx.begin_path();
-        ctx.move_to(x, y);
-        ctx.line_to(x + r * a.cos(), y + r * a.sin());
-        ctx.set_stroke_style_str("#111");
-        ctx.set_line_width(2.0);
-        ctx.stroke();
-        if p.state & (state::YELLOW_CARD | state::RED_CARD) != 0 {
-            ctx.set_fill_style_str(if p.state & state::RED_CARD != 0 {
-                "#e02020"
-            } else {
-                "#ffe000"
-            });
-            ctx.fill_rect(x + r * 0.6, y - r * 1.4, r * 0.6, r * 0.8);
-        }
-        ctx.set_fill_style_str("#fff");
-        ctx.set_font(&format!(
-            "bold {}px sans-serif",
-            (r * 1.1).round().max(10.0)
-        ));
-        ctx.set_text_align("left");
-        ctx.set_text_baseline("bottom");
-        let _ = ctx.fill_text(&p.unum.to_string(), x + r * 0.8, y - r * 0.5);
-    }
-    let (bx, by) = view.canvas_from_field(f64::from(f.ball.x), f64::from(f.ball.y));
-    ctx.begin_path();
-    let _ = ctx.arc(bx, by, view.pixels(0.5).max(4.0), 0.0, 2.0 * PI);
-    ctx.set_fill_style_str("#fff");
-    ctx.fill();
-    ctx.set_line_width(1.5);
-    ctx.set_stroke_style_str("#000");
-    ctx.stroke();
+    dash: Option<Dash>,
+    font: (f64, bool),
+    align: Option<Align>,
 }
 
-fn pitch(ctx: &Ctx, v: &View, width: f64, height: f64, goal_width: f64) {
-    ctx.set_fill_style_str(GRASS);
-    ctx.fill_rect(0.0, 0.0, width, height);
-    // Mown stripes every 10 m, as on a real pitch: they help judge distances.
-    ctx.set_fill_style_str(GRASS_DARK);
-    let mut x = -PITCH_HALF_LENGTH;
-    let mut dark = false;
-    while x < PITCH_HALF_LENGTH {
-        if dark {
-            let (x0, y0) = v.canvas_from_field(x, -PITCH_HALF_WIDTH);
-            ctx.fill_rect(x0, y0, v.pixels(10.5), v.pixels(2.0 * PITCH_HALF_WIDTH));
-        }
-        dark = !dark;
-        x += 10.5;
-    }
-    ctx.set_stroke_style_str(LINE);
-    ctx.set_line_width(v.pixels(0.12).max(1.0));
-    rect(
+pub struct Painter<'a> {
+    ctx: &'a Ctx,
+    view: &'a View,
+    state: State,
+}
+
+/// The pitch (grass, lines, goals, flags, grid): what does not move while the view stays.
+fn is_pitch(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::Grass | Tag::PitchLine | Tag::Goal | Tag::Flag | Tag::Grid
+    )
+}
+
+/// The pitch painted once into a canvas of its own and copied onto the field each frame: a
+/// software canvas spends most of a frame filling pixels, and one copy of the pitch costs
+/// less than filling its grass, stripes and lines again.
+#[derive(Default)]
+pub struct PitchLayer {
+    canvas: Option<web_sys::HtmlCanvasElement>,
+    /// What the layer holds: the pitch shapes, for this view and pixel ratio.
+    painted: Option<(Vec<Shape>, View, f64)>,
+    /// The pitch of the last frame painted without the layer: once a pitch shows twice in a
+    /// row it goes into the layer. While the view moves (following the ball) every frame has
+    /// its own pitch, and filling the layer as well would cost more than it saves.
+    seen: Option<(Vec<Shape>, View, f64)>,
+}
+
+fn prepare(ctx: &Ctx, ratio: f64) {
+    let _ = ctx.set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0);
+    ctx.set_line_join("round");
+    ctx.set_line_cap("butt");
+    ctx.set_text_baseline("middle");
+}
+
+/// The 2D context of a canvas the field covers whole. Opaque (`alpha: false`): nothing shows
+/// through the grass, and the browser need not blend the canvas with the page.
+pub fn context(c: &web_sys::HtmlCanvasElement) -> Option<Ctx> {
+    let opts = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&opts, &"alpha".into(), &false.into());
+    c.get_context_with_context_options("2d", &opts)
+        .ok()
+        .flatten()?
+        .dyn_into::<Ctx>()
+        .ok()
+}
+
+/// Paints `scene` on `ctx`, whose canvas is `view.width × view.height` CSS pixels at `ratio`
+/// device pixels each. With a `layer`, the pitch comes from it (repainted only when the pitch
+/// or the view changed).
+pub fn scene(ctx: &Ctx, view: &View, ratio: f64, scene: &Scene, layer: Option<&mut PitchLayer>) {
+    let split = scene
+        .shapes
+        .iter()
+        .position(|s| !is_pitch(s.tag))
+        .unwrap_or(scene.shapes.len());
+    let (pitch, rest) = scene.shapes.split_at(split);
+    let copied = layer.is_some_and(|l| l.copy(ctx, view, ratio, pitch));
+    prepare(ctx, ratio);
+    let mut p = Painter {
         ctx,
-        v,
-        -PITCH_HALF_LENGTH,
-        -PITCH_HALF_WIDTH,
-        PITCH_HALF_LENGTH,
-        PITCH_HALF_WIDTH,
-    );
-    line(ctx, v, 0.0, -PITCH_HALF_WIDTH, 0.0, PITCH_HALF_WIDTH);
-    circle(ctx, v, 0.0, 0.0, CENTRE_CIRCLE_RADIUS, false);
-    circle(ctx, v, 0.0, 0.0, 0.3, true);
-    for sign in [-1.0, 1.0] {
-        let goal_line = sign * PITCH_HALF_LENGTH;
-        rect(
-            ctx,
-            v,
-            goal_line,
-            -PENALTY_AREA_HALF_WIDTH,
-            goal_line - sign * PENALTY_AREA_LENGTH,
-            PENALTY_AREA_HALF_WIDTH,
-        );
-        rect(
-            ctx,
-            v,
-            goal_line,
-            -GOAL_AREA_HALF_WIDTH,
-            goal_line - sign * GOAL_AREA_LENGTH,
-            GOAL_AREA_HALF_WIDTH,
-        );
-        let spot = goal_line - sign * PENALTY_SPOT_DISTANCE;
-        circle(ctx, v, spot, 0.0, 0.3, true);
-        // The arc of the penalty area: the part of a 9.15 m circle round the spot outside it.
-        let edge = PENALTY_AREA_LENGTH - PENALTY_SPOT_DISTANCE;
-        let half = (edge / CENTRE_CIRCLE_RADIUS).acos();
-        let (cx, cy) = v.canvas_from_field(spot, 0.0);
-        let facing = if sign > 0.0 { PI } else { 0.0 };
-        ctx.begin_path();
-        let _ = ctx.arc(
-            cx,
-            cy,
-            v.pixels(CENTRE_CIRCLE_RADIUS),
-            facing - half,
-            facing + half,
-        );
-        ctx.stroke();
-        // Goal: drawn behind the goal line, filled so it reads at a glance.
-        let (gx0, gy0) = v.canvas_from_field(goal_line, -goal_width / 2.0);
-        let depth = v.pixels(GOAL_DEPTH) * sign;
-        ctx.set_fill_style_str("rgba(255,255,255,0.35)");
-        ctx.fill_rect(gx0.min(gx0 + depth), gy0, depth.abs(), v.pixels(goal_width));
-        ctx.stroke_rect(gx0.min(gx0 + depth), gy0, depth.abs(), v.pixels(goal_width));
+        view,
+        state: State {
+            width: -1.0,
+            ..State::default()
+        },
+    };
+    if !copied {
+        for s in pitch {
+            p.shape(s);
+        }
+    }
+    for s in rest {
+        p.shape(s);
     }
 }
 
-fn line(ctx: &Ctx, v: &View, x0: f64, y0: f64, x1: f64, y1: f64) {
-    let (a, b) = v.canvas_from_field(x0, y0);
-    let (c, d) = v.canvas_from_field(x1, y1);
-    ctx.begin_path();
-    ctx.move_to(a, b);
-    ctx.line_to(c, d);
-    ctx.stroke();
+impl PitchLayer {
+    /// Copies the pitch onto `ctx`, painting it first if it changed; false if it cannot.
+    fn copy(&mut self, ctx: &Ctx, view: &View, ratio: f64, pitch: &[Shape]) -> bool {
+        let (w, h) = (
+            (view.width * ratio).round() as u32,
+            (view.height * ratio).round() as u32,
+        );
+        if self.canvas.is_none() {
+            self.canvas = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.create_element("canvas").ok())
+                .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok());
+        }
+        let Some(c) = &self.canvas else { return false };
+        let same = |k: &Option<(Vec<Shape>, View, f64)>| {
+            k.as_ref()
+                .is_some_and(|(shapes, v, r)| shapes == pitch && v == view && *r == ratio)
+        };
+        let fresh = same(&self.painted);
+        if !fresh && !same(&self.seen) {
+            self.seen = Some((pitch.to_vec(), *view, ratio));
+            return false;
+        }
+        if !fresh || c.width() != w || c.height() != h {
+            if c.width() != w || c.height() != h {
+                c.set_width(w);
+                c.set_height(h);
+            }
+            let Some(lctx) = context(c) else { return false };
+            prepare(&lctx, ratio);
+            let mut p = Painter {
+                ctx: &lctx,
+                view,
+                state: State {
+                    width: -1.0,
+                    ..State::default()
+                },
+            };
+            for s in pitch {
+                p.shape(s);
+            }
+            self.painted = Some((pitch.to_vec(), *view, ratio));
+        }
+        let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
+        ctx.draw_image_with_html_canvas_element(c, 0.0, 0.0).is_ok()
+    }
 }
 
-fn rect(ctx: &Ctx, v: &View, x0: f64, y0: f64, x1: f64, y1: f64) {
-    let (a, b) = v.canvas_from_field(x0.min(x1), y0.min(y1));
-    ctx.stroke_rect(a, b, v.pixels((x1 - x0).abs()), v.pixels((y1 - y0).abs()));
-}
+impl Painter<'_> {
+    fn set_fill(&mut self, c: Rgba) {
+        if self.state.fill != Some(c) {
+            self.ctx.set_fill_style_str(&c.css());
+            self.state.fill = Some(c);
+        }
+    }
 
-fn circle(ctx: &Ctx, v: &View, x: f64, y: f64, r: f64, fill: bool) {
-    let (cx, cy) = v.canvas_from_field(x, y);
-    ctx.begin_path();
-    let _ = ctx.arc(cx, cy, v.pixels(r), 0.0, 2.0 * PI);
-    if fill {
-        ctx.set_fill_style_str(LINE);
-        ctx.fill();
-    } else {
-        ctx.stroke();
+    fn set_stroke(&mut self, s: &Stroke) {
+        if self.state.stroke != Some(s.colour) {
+            self.ctx.set_stroke_style_str(&s.colour.css());
+            self.state.stroke = Some(s.colour);
+        }
+        if self.state.width != s.width {
+            self.ctx.set_line_width(s.width);
+            self.state.width = s.width;
+        }
+        if self.state.dash != Some(s.dash) {
+            let pattern: &[f64] = match s.dash {
+                Dash::Solid => &[],
+                Dash::Dashed => &[6.0, 4.0],
+                Dash::Dotted => &[1.5, 3.0],
+            };
+            let array = js_sys::Array::new();
+            for v in pattern {
+                array.push(&(*v).into());
+            }
+            let _ = self.ctx.set_line_dash(&array);
+            self.state.dash = Some(s.dash);
+        }
+    }
+
+    /// Fills and strokes the current path as the shape asks.
+    fn finish(&mut self, s: &Shape) {
+        if let Some(f) = s.fill {
+            self.set_fill(f);
+            self.ctx.fill();
+        }
+        if let Some(st) = &s.stroke {
+            self.set_stroke(st);
+            self.ctx.stroke();
+        }
+    }
+
+    fn shape(&mut self, s: &Shape) {
+        let v = self.view;
+        let ctx = self.ctx;
+        match &s.geom {
+            Geom::Line { from, to } => {
+                let a = v.canvas_from_field(from.0, from.1);
+                let b = v.canvas_from_field(to.0, to.1);
+                ctx.begin_path();
+                ctx.move_to(a.0, a.1);
+                ctx.line_to(b.0, b.1);
+                self.finish(s);
+            }
+            Geom::Path { points, closed } => {
+                let mut it = points.iter();
+                let Some(first) = it.next() else { return };
+                ctx.begin_path();
+                let a = v.canvas_from_field(first.0, first.1);
+                ctx.move_to(a.0, a.1);
+                for p in it {
+                    let b = v.canvas_from_field(p.0, p.1);
+                    ctx.line_to(b.0, b.1);
+                }
+                if *closed {
+                    ctx.close_path();
+                }
+                self.finish(s);
+            }
+            Geom::Circle { centre, radius } => {
+                let c = v.canvas_from_field(centre.0, centre.1);
+                ctx.begin_path();
+                let _ = ctx.arc(c.0, c.1, v.pixels(*radius), 0.0, 2.0 * PI);
+                self.finish(s);
+            }
+            Geom::Arc {
+                centre,
+                radius,
+                start,
+                end,
+            } => {
+                let c = v.canvas_from_field(centre.0, centre.1);
+                ctx.begin_path();
+                let _ = ctx.arc(
+                    c.0,
+                    c.1,
+                    v.pixels(*radius),
+                    v.canvas_angle(*start),
+                    v.canvas_angle(*end),
+                );
+                self.finish(s);
+            }
+            Geom::Sector {
+                centre,
+                radius,
+                start,
+                end,
+            } => {
+                let c = v.canvas_from_field(centre.0, centre.1);
+                ctx.begin_path();
+                ctx.move_to(c.0, c.1);
+                let _ = ctx.arc(
+                    c.0,
+                    c.1,
+                    v.pixels(*radius),
+                    v.canvas_angle(*start),
+                    v.canvas_angle(*end),
+                );
+                ctx.close_path();
+                self.finish(s);
+            }
+            Geom::Rect { min, max } => {
+                let a = v.canvas_from_field(min.0, min.1);
+                let b = v.canvas_from_field(max.0, max.1);
+                let (x, y) = (a.0.min(b.0), a.1.min(b.1));
+                let (w, h) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
+                if let Some(f) = s.fill {
+                    self.set_fill(f);
+                    ctx.fill_rect(x, y, w, h);
+                }
+                if let Some(st) = &s.stroke {
+                    self.set_stroke(st);
+                    ctx.stroke_rect(x, y, w, h);
+                }
+            }
+            Geom::PixelRect { at, offset, size } => {
+                let a = v.canvas_from_field(at.0, at.1);
+                let (x, y) = (a.0 + offset.0, a.1 + offset.1);
+                if let Some(f) = s.fill {
+                    self.set_fill(f);
+                    ctx.fill_rect(x, y, size.0, size.1);
+                }
+                if let Some(st) = &s.stroke {
+                    self.set_stroke(st);
+                    ctx.stroke_rect(x, y, size.0, size.1);
+                }
+            }
+            Geom::Text {
+                at,
+                offset,
+                text,
+                size,
+                align,
+                bold,
+            } => {
+                let a = v.canvas_from_field(at.0, at.1);
+                let (x, y) = (a.0 + offset.0, a.1 + offset.1);
+                if self.state.font != (*size, *bold) {
+                    let weight = if *bold { "bold " } else { "" };
+                    ctx.set_font(&format!("{weight}{size:.0}px {FONT_FAMILY}"));
+                    self.state.font = (*size, *bold);
+                }
+                if self.state.align != Some(*align) {
+                    ctx.set_text_align(match align {
+                        Align::Left => "left",
+                        Align::Centre => "center",
+                        Align::Right => "right",
+                    });
+                    self.state.align = Some(*align);
+                }
+                // A dark halo first, so light text reads on grass, lines and other marks.
+                if let Some(st) = &s.stroke {
+                    self.set_stroke(st);
+                    let _ = ctx.stroke_text(text, x, y);
+                }
+                if let Some(f) = s.fill {
+                    self.set_fill(f);
+                    let _ = ctx.fill_text(text, x, y);
+                }
+            }
+        }
     }
 }

@@ -18,6 +18,12 @@ pub const SETTINGS_VERSION: u32 = 1;
 pub struct Settings {
     pub version: u32,
     pub colours: Colours,
+    /// What the field draws (issue 12's section).
+    pub field: FieldSettings,
+    /// Speed and what happens when a log opens.
+    pub playback: Playback,
+    /// The timeline's event markers and the event and statistics panels.
+    pub timeline: Timeline,
 }
 
 impl Default for Settings {
@@ -25,6 +31,9 @@ impl Default for Settings {
         Settings {
             version: SETTINGS_VERSION,
             colours: Colours::default(),
+            field: FieldSettings::default(),
+            playback: Playback::default(),
+            timeline: Timeline::default(),
         }
     }
 }
@@ -50,6 +59,157 @@ impl Default for Colours {
     }
 }
 
+// ---- The field's section: overlays, interpolation, colours of what is drawn on the pitch. ----
+
+/// Whose view cones are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Cones {
+    Off,
+    #[default]
+    Selected,
+    All,
+}
+
+/// Whose trails are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Trails {
+    #[default]
+    Off,
+    Ball,
+    /// The ball and every player.
+    All,
+}
+
+/// What the field draws. Defaults show what a team developer looks at most (view cone and
+/// areas of the selected player, state highlights, ball path, offside lines) and leave the
+/// busier overlays (every cone, trails, stamina figures, flags, grid) for the user to turn on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FieldSettings {
+    /// Move players and ball smoothly between the 100 ms cycles.
+    pub interpolate: bool,
+    /// The 55 landmark flags players see (rcssserver's flag positions).
+    pub flags: bool,
+    /// A 10 m coordinate grid with its figures.
+    pub grid: bool,
+    pub view_cones: Cones,
+    /// A bar under each player: stamina left of `stamina_max`.
+    pub stamina: bool,
+    /// Effort, recovery and stamina capacity figures next to each player.
+    pub stamina_details: bool,
+    /// The heterogeneous player type id next to each player.
+    pub player_types: bool,
+    /// Rings for the state bits (kick, tackle, catch, collisions, fouls, …).
+    pub highlights: bool,
+    /// Pointto arrows, focus points, attentionto lines.
+    pub intentions: bool,
+    pub ball_velocity: bool,
+    /// Where the ball will roll if nobody touches it (ball decay from server_param).
+    pub ball_path: bool,
+    pub trails: Trails,
+    /// Cycles of trail behind the ball and the players.
+    pub trail_cycles: u32,
+    pub offside_lines: bool,
+    /// Kickable area, catchable area and tackle area of the selected player.
+    pub areas: bool,
+    pub ball_colour: String,
+}
+
+impl Default for FieldSettings {
+    fn default() -> Self {
+        FieldSettings {
+            interpolate: true,
+            flags: false,
+            grid: false,
+            view_cones: Cones::Selected,
+            stamina: true,
+            stamina_details: false,
+            player_types: false,
+            highlights: true,
+            intentions: true,
+            ball_velocity: true,
+            ball_path: true,
+            trails: Trails::Off,
+            trail_cycles: 20,
+            offside_lines: true,
+            areas: true,
+            ball_colour: "#ffffff".into(),
+/// How matches play.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Playback {
+    /// Multiple of the server's pace, one of [`crate::timeline::SPEEDS`].
+    pub speed: f64,
+    /// Start playing as soon as a log's first frames are read (a link to a cycle always opens
+    /// paused there).
+    pub autoplay: bool,
+}
+
+impl Default for Playback {
+    fn default() -> Self {
+        Playback {
+            speed: 1.0,
+            autoplay: true,
+        }
+    }
+}
+
+impl FieldSettings {
+    /// Every overlay on: for the screenshots and the draw-cost benchmark.
+    pub fn everything() -> Self {
+        FieldSettings {
+            flags: true,
+            grid: true,
+            view_cones: Cones::All,
+            stamina_details: true,
+            player_types: true,
+            trails: Trails::All,
+            ..FieldSettings::default()
+impl Playback {
+    /// The speed preset nearest to the saved speed (hand-edited JSON may say anything).
+    pub fn preset(&self) -> usize {
+        use crate::timeline::SPEEDS;
+        let mut best = crate::timeline::NORMAL_SPEED;
+        for (i, s) in SPEEDS.iter().enumerate() {
+            if (s.log2() - self.speed.log2()).abs()
+                < (SPEEDS[best].log2() - self.speed.log2()).abs()
+            {
+                best = i;
+            }
+        }
+        best
+    }
+}
+
+/// What the timeline and the panels beside it show.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Timeline {
+    /// Event markers on the timeline.
+    pub markers: bool,
+    /// Event kinds (their ids, e.g. `free_kick`) whose markers and list entries are hidden.
+    pub hidden_kinds: Vec<String>,
+    /// The list of events beside the field.
+    pub events_panel: bool,
+    /// The statistics panel.
+    pub stats_panel: bool,
+}
+
+impl Default for Timeline {
+    fn default() -> Self {
+        Timeline {
+            markers: true,
+            hidden_kinds: Vec::new(),
+            events_panel: true,
+            stats_panel: false,
+        }
+    }
+}
+
+// ---- end of the field's section ----
+
 impl Settings {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
@@ -60,6 +220,7 @@ impl Settings {
         let mut s: Settings = serde_json::from_str(text)
             .map_err(|e| format!("these are not pitchside settings: {e}"))?;
         s.version = SETTINGS_VERSION;
+        s.playback.speed = crate::timeline::speed_at(s.playback.preset());
         Ok(s)
     }
 }
@@ -93,5 +254,32 @@ mod tests {
         assert_eq!(s.colours.right, Colours::default().right);
         assert_eq!(Settings::from_json(&s.to_json()).unwrap(), s);
         assert!(Settings::from_json("[1,2]").is_err());
+    }
+
+    #[test]
+    fn field_section_reads_partially_and_round_trips() {
+        let s = Settings::from_json(r#"{"field":{"view_cones":"all","trail_cycles":5}}"#).unwrap();
+        assert_eq!(s.field.view_cones, Cones::All);
+        assert_eq!(s.field.trail_cycles, 5);
+        assert!(s.field.interpolate, "left out: default");
+        let all = Settings {
+            field: FieldSettings::everything(),
+            ..Settings::default()
+        };
+        assert_eq!(Settings::from_json(&all.to_json()).unwrap(), all);
+    fn a_saved_speed_snaps_to_a_preset() {
+        let speed = |json: &str| Settings::from_json(json).unwrap().playback.speed;
+        assert_eq!(speed(r#"{"playback":{"speed":4}}"#), 4.0);
+        assert_eq!(speed(r#"{"playback":{"speed":3.1}}"#), 4.0);
+        assert_eq!(speed(r#"{"playback":{"speed":0.01}}"#), 0.25);
+        assert_eq!(speed(r#"{"playback":{"speed":-1}}"#), 1.0);
+        assert_eq!(speed(r#"{"playback":{"speed":1e9}}"#), 16.0);
+        assert!(
+            Settings::from_json(r#"{"playback":{"autoplay":false}}"#)
+                .unwrap()
+                .playback
+                .speed
+                == 1.0
+        );
     }
 }

@@ -1,6 +1,7 @@
-//! Opening a logfile in the page: read it, decode it progressively with the shared push
-//! decoder (so the first frame shows early and a progress line moves), and report what went
-//! wrong in words a user can act on.
+//! Opening a log in the page, from the disk (dropped or chosen) or from the web (`?log=URL`,
+//! the URL field): read or download it, decode it progressively with the shared push decoder
+//! (so the first frame shows early, playback starts with it, and a progress bar moves), and
+//! report what went wrong in words a user can act on.
 //!
 //! A gzip-compressed log is inflated by the browser's own `DecompressionStream` where there is
 //! one: native inflation is several times faster than inflating in WebAssembly. It runs in a
@@ -8,10 +9,15 @@
 //! on the page's thread. Elsewhere, and when the browser's inflater fails part-way, the shared
 //! decoder inflates it.
 //!
+//! A log on the web is downloaded as a stream in the same worker, inflated on the way, and
+//! decoded batch by batch as it arrives.
+//!
 //! Records go into the page's match as they are decoded, so playback can start with the first
 //! frames while the rest is still being read.
 
+use super::now;
 use crate::state::{Mode, Monitor, Timings};
+use crate::timeline::Direction;
 use leptos::prelude::*;
 use pitchside_shared::{LogDecoder, LogError, Record};
 use wasm_bindgen::{JsCast, JsValue};
@@ -40,24 +46,43 @@ pub fn prepare() {
     warm_inflater();
 }
 
-pub fn open(m: Monitor, file: web_sys::File) {
-    let handed = now();
+/// Stops any log still being read: nothing more of it reaches the page (the live feed is
+/// coming back).
+pub fn cancel() {
+    OPENED.with(|n| n.set(n.get() + 1));
+}
+
+/// Starts opening a log: the page leaves the live feed and forgets the match on screen.
+/// Returns the number of this opening, which a later one supersedes.
+fn begin(m: Monitor, name: &str, log_url: Option<String>) -> u64 {
     let generation = OPENED.with(|n| {
         n.set(n.get() + 1);
         n.get()
     });
     // The page holds no live socket while it shows a file.
     super::live::disconnect();
+    m.playing.set(false);
+    m.direction.set(Direction::Forward);
+    m.mode.set(Mode::File);
+    m.follow.set(false);
+    m.error.set(None);
+    m.notice.set(None);
+    m.timings.set(None);
+    m.clear();
+    m.log_url.set(log_url);
+    m.loading.set(true);
+    m.load_fraction.set(Some(0.0));
+    m.source.set(format!("File: {name}"));
+    m.progress.set(Some(format!("reading {name}…")));
+    generation
+}
+
+/// Opens a file from the disk.
+pub fn open(m: Monitor, file: web_sys::File) {
+    let handed = now();
+    let name = file.name();
+    let generation = begin(m, &name, None);
     wasm_bindgen_futures::spawn_local(async move {
-        let name = file.name();
-        m.playing.set(false);
-        m.mode.set(Mode::File);
-        m.follow.set(false);
-        m.error.set(None);
-        m.timings.set(None);
-        m.clear();
-        m.source.set(format!("File: {name}"));
-        m.progress.set(Some(format!("reading {name}…")));
         let mut run = Run::new(m, name.clone(), handed, generation);
         let mut outcome = None;
         if let Some(batches) = file_batches(&file, FIRST_SLICE as u32, STREAM_SLICE as u32) {
@@ -78,12 +103,34 @@ pub fn open(m: Monitor, file: web_sys::File) {
             None => match read_all(&file).await {
                 Some(bytes) => run.slices(&bytes).await,
                 None => {
-                    m.progress.set(None);
-                    m.error.set(Some(format!("Cannot read {name}.")));
+                    if !run.superseded() {
+                        m.loading.set(false);
+                        m.load_fraction.set(None);
+                        m.progress.set(None);
+                        m.error.set(Some(format!("Cannot read {name}.")));
+                    }
                     return;
                 }
             },
         };
+        if !run.superseded() {
+            run.report(outcome);
+        }
+    });
+}
+
+/// Opens a log on the web, downloading it as a stream; `url` may be relative to the page.
+pub fn open_url(m: Monitor, url: String) {
+    let handed = now();
+    let name = super::url::file_name(&url);
+    let generation = begin(m, &name, Some(url.clone()));
+    m.source.set(format!("Web: {name}"));
+    m.progress.set(Some(format!("downloading {name}…")));
+    wasm_bindgen_futures::spawn_local(async move {
+        let mut run = Run::new(m, name.clone(), handed, generation);
+        run.url = Some(url.clone());
+        let batches = url_batches(&url, FIRST_SLICE as u32, STREAM_SLICE as u32);
+        let outcome = run.stream(batches).await;
         if !run.superseded() {
             run.report(outcome);
         }
@@ -108,6 +155,10 @@ struct Run {
     input: Vec<u8>,
     /// Time spent waiting for input: reading the file and, for gzip, the browser inflating it.
     wait_ms: f64,
+    /// Where the log is downloaded from, for a log on the web.
+    url: Option<String>,
+    /// Why a download could not start, in words for the user.
+    download_error: Option<String>,
 }
 
 impl Run {
@@ -125,6 +176,8 @@ impl Run {
             yielded: started,
             input: Vec::new(),
             wait_ms: 0.0,
+            url: None,
+            download_error: None,
         }
     }
 
@@ -136,10 +189,13 @@ impl Run {
                 return Ok(());
             }
             let result = self.feed(chunk).await;
-            let pct = (self.decoder.bytes_fed() * 100) / (bytes.len().max(1) as u64);
-            self.m
-                .progress
-                .set(Some(format!("parsing {}: {pct}%", self.name)));
+            let fraction = self.decoder.bytes_fed() as f64 / (bytes.len().max(1) as f64);
+            self.m.load_fraction.set(Some(fraction));
+            self.m.progress.set(Some(format!(
+                "parsing {}: {:.0}%",
+                self.name,
+                fraction * 100.0
+            )));
             result?;
             if now() - self.yielded >= YIELD_EVERY_MS {
                 self.pause().await;
@@ -179,6 +235,22 @@ impl Run {
                 }
             };
             let field = |k: &str| js_sys::Reflect::get(&batch, &JsValue::from_str(k)).ok();
+            let number = |k: &str| field(k).and_then(|v| v.as_f64()).unwrap_or(0.0);
+            let (loaded, total) = (number("loaded"), number("total"));
+            if let Some(url) = &self.url {
+                let failed = field("fetchFailed").and_then(|v| v.as_bool()) == Some(true);
+                let status = field("status").and_then(|v| v.as_f64());
+                if failed || status.is_some() {
+                    let reason = field("error")
+                        .and_then(|e| e.as_string())
+                        .unwrap_or_default();
+                    self.download_error = Some(match status {
+                        Some(code) => super::url::explain_status(url, code as u16, &reason),
+                        None => super::url::explain_fetch_failure(&page_url(), url, &reason),
+                    });
+                    return Ok(());
+                }
+            }
             let data = field("data").and_then(|d| d.dyn_into::<js_sys::Uint8Array>().ok());
             if field("plain").and_then(|p| p.as_bool()).unwrap_or(false) {
                 // Not gzip: the file as it is, decoded in slices like any bytes in memory.
@@ -208,10 +280,25 @@ impl Run {
                 break;
             }
             if now() - self.yielded >= YIELD_EVERY_MS {
+                // The bar follows the input read (known size); the line says what was decoded.
+                if total > 0.0 && loaded <= total {
+                    self.m.load_fraction.set(Some(loaded / total));
+                } else {
+                    self.m.load_fraction.set(None);
+                }
+                let verb = if self.url.is_some() {
+                    "downloading"
+                } else {
+                    "parsing"
+                };
+                let of = if total > 0.0 && loaded <= total {
+                    format!("{:.1} of {:.1} MB", loaded / 1e6, total / 1e6)
+                } else {
+                    format!("{:.1} MB", inflated as f64 / 1e6)
+                };
                 self.m.progress.set(Some(format!(
-                    "parsing {}: {:.0} MB",
-                    self.name,
-                    inflated as f64 / 1e6
+                    "{verb} {}: {of}, {} frames",
+                    self.name, self.frames
                 )));
                 self.pause().await;
             }
@@ -240,9 +327,15 @@ impl Run {
         self.take_frames();
         self.decode_ms += now() - t;
         if !self.first_shown && self.frames > 0 && !self.superseded() {
-            // Show the first frame as soon as it exists.
+            // Show the first frame as soon as it exists, and play from it unless a link asked
+            // for a cycle (the page jumps there, paused, when it is read).
             self.m.index.set(0);
             self.first_shown = true;
+            if self.m.pending_cycle.get_untracked().is_none()
+                && self.m.settings.with_untracked(|s| s.playback.autoplay)
+            {
+                self.m.play(Direction::Forward);
+            }
             self.pause().await;
             self.m.timings.set(Some(Timings {
                 first_frame_ms: now() - self.started,
@@ -283,15 +376,20 @@ impl Run {
             frames,
             decode_ms,
             wait_ms,
+            url,
+            download_error,
             ..
         } = self;
         let n = frames;
         let ms = now() - started;
+        m.loading.set(false);
+        m.load_fraction.set(None);
         m.game.update_value(|g| {
             g.version = decoder.version();
             g.compressed = decoder.is_compressed();
             g.error = result.as_ref().err().cloned();
         });
+        m.revision.update(|r| *r += 1);
         m.timings.update(|t| {
             *t = Some(Timings {
                 first_frame_ms: t.map_or(ms, |t| t.first_frame_ms),
@@ -300,20 +398,43 @@ impl Run {
                 wait_ms,
             })
         });
+        m.settle_pending();
+        if let Some(why) = download_error {
+            m.progress.set(None);
+            m.source.set(format!("Web: {name} (not opened)"));
+            m.error.set(Some(why));
+            return;
+        }
         let version = decoder
             .version()
-            .map(|v| format!("v{v}"))
+            .map(|v| match v.number() {
+                Some(n) => format!("v{n}"),
+                None => v.to_string().to_uppercase(),
+            })
             .unwrap_or_default();
+        let whence = url.as_deref().unwrap_or(&name);
         match result {
             Ok(()) => {
                 m.progress.set(Some(format!(
-                    "{n} frames, log {version}, parsed in {ms:.0} ms"
+                    "{n} frames, log {version}, read in {ms:.0} ms"
+                )));
+                // A text or binary log that stops before time over is no error, but the user
+                // should know the match did not end there.
+                if let Some(note) = m.game.with_value(|g| g.end.note()) {
+                    m.notice.set(Some(format!("{name}: {note}.")));
+                }
+            }
+            Err(e @ LogError::Incomplete { .. }) if n > 0 => {
+                m.progress.set(Some(format!("{n} frames, log {version}")));
+                m.error.set(Some(format!(
+                    "{name}: {e}. Every complete frame before that is shown (the server \
+                     stopped before it closed the log)."
                 )));
             }
             Err(e) if n == 0 => {
                 m.progress.set(None);
                 m.error
-                    .set(Some(format!("Cannot open {name}: {}", explain(&e))));
+                    .set(Some(format!("Cannot open {whence}: {}", explain(&e))));
             }
             Err(e) => {
                 m.progress.set(Some(format!("{n} frames, log {version}")));
@@ -322,10 +443,6 @@ impl Run {
                     explain(&e)
                 )));
             }
-        }
-        if n > 0 {
-            m.index.set(0);
-            m.playing.set(true);
         }
     }
 }
@@ -338,6 +455,10 @@ extern "C" {
     /// no `DecompressionStream`.
     type Batches;
     fn file_batches(file: &web_sys::File, first: u32, batch: u32) -> Option<Batches>;
+    /// A log on the web, downloaded as a stream, in the same batches; each also says how many
+    /// bytes were received (`loaded`) of how many announced (`total`, 0 if unknown). A
+    /// download that cannot start comes as one batch with `fetchFailed` or `status`.
+    fn url_batches(url: &str, first: u32, batch: u32) -> Batches;
     /// Starts the worker the next gzip log will be inflated in, ahead of time.
     fn warm_inflater();
     #[wasm_bindgen(method)]
@@ -369,10 +490,10 @@ fn explain(e: &LogError) -> String {
     }
 }
 
-fn now() -> f64 {
+fn page_url() -> String {
     web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default()
 }
 
 thread_local! {

@@ -189,10 +189,16 @@ pub fn retry_delay(failures: u32, jitter: f64) -> f64 {
 
 /// Leaves an opened file and shows the relay's feed again from its start.
 pub fn resume(m: Monitor) {
+    super::file::cancel();
     m.playing.set(false);
     m.mode.set(Mode::Live);
     m.follow.set(true);
+    m.pending_cycle.set(None);
+    m.log_url.set(None);
+    m.loading.set(false);
+    m.load_fraction.set(None);
     m.error.set(None);
+    m.notice.set(None);
     m.progress.set(None);
     m.source.set("connecting to the relay…".into());
     FAILURES.with(|f| f.set(0));
@@ -202,15 +208,21 @@ pub fn resume(m: Monitor) {
 /// What a notice changes on the page.
 fn notice(m: Monitor, n: Notice) {
     match n {
-        Notice::Feed { source, label } => m.source.set(describe(source, &label)),
+        Notice::Feed { source, label } => {
+            let text = describe(source, &label);
+            m.notice(text.clone());
+            m.source.set(text);
+        }
         Notice::NewMatch { .. } => {
             m.clear();
             m.error.set(None);
         }
         Notice::ServerError { text, hint } => {
-            m.error.set(Some(format!("rcssserver says {text}: {hint}")));
+            let text = format!("rcssserver says {text}: {hint}");
+            m.notice(text.clone());
+            m.error.set(Some(text));
         }
-        Notice::Operator { text } => m.progress.set(Some(format!("Referee: {text}"))),
+        Notice::Operator { text } => m.notice(format!("operator: {text}")),
         Notice::Backlog { frames } if frames > 0 => {
             m.progress
                 .set(Some(format!("loading the match so far ({frames} frames)…")));

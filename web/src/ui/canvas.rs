@@ -1,12 +1,240 @@
-//! The canvas, redrawn whenever the frame on screen, the settings or the space it has change.
+//! The field canvas: builds the scene for the frame on screen and paints it, once per display
+//! frame (requestAnimationFrame) while players glide between cycles, and only when something
+//! changed otherwise. Handles zoom (wheel, pinch, keys), pan (drag), follow, flip, selection by
+//! click, and the display's pixel ratio.
+//!
 //! The canvas fills the stage, which the page layout sizes (everything else keeps its natural
 //! height), so the pitch always uses the room left on screen, an error banner or not.
+//!
+//! For the browser tests and the draw-cost benchmark the page exposes two functions:
+//! `window.__pitchside_scene()` (a JSON summary of the last scene drawn, see
+//! [`crate::scene::Summary`]) and `window.__pitchside_bench(n, width, height)` (draws `n`
+//! frames with every overlay on into a canvas of that size and returns the times).
 
-use crate::field::DEFAULT_GOAL_WIDTH;
-use crate::paint;
+use crate::field::{Camera, Follow, View};
+use crate::keys::FieldAction;
+use crate::paint::{self, context};
+use crate::scene::{self, motion, FieldParams, Scene};
+use crate::settings::{FieldSettings, Settings};
 use crate::state::Monitor;
 use leptos::prelude::*;
+use pitchside_shared::{Frame, Side};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+/// Zoom per key press or per wheel notch.
+const ZOOM_STEP: f64 = 1.25;
+/// A press that moves less than this (CSS pixels) before release is a click, not a drag.
+const CLICK_SLOP_PX: f64 = 5.0;
+/// A click selects the nearest player whose body is within this many pixels.
+const PICK_SLOP_PX: f64 = 10.0;
+
+thread_local! {
+    /// The last scene drawn, with its view: what a click hits and what the test hook reports.
+    static LAST: RefCell<Option<(Scene, View)>> = const { RefCell::new(None) };
+    /// The field canvas's pitch, painted once per view.
+    static LAYER: RefCell<paint::PitchLayer> = RefCell::new(paint::PitchLayer::default());
+}
+
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// The requestAnimationFrame callback, shared by whoever asks for a drawing; dropped (so the
+/// loop stops) when the canvas goes.
+type FrameCallback = Rc<RefCell<Option<Closure<dyn FnMut()>>>>;
+
+/// The pointers pressed on the canvas: id and last canvas position.
+type Pointers = Rc<RefCell<Vec<(i32, (f64, f64))>>>;
+
+/// Smooth motion between two frames on screen.
+#[derive(Clone, Copy, Debug, Default)]
+struct Glide {
+    /// The frame index drawn last, and the one before it when they are neighbours.
+    index: Option<usize>,
+    from: Option<usize>,
+    /// When the index changed (performance.now), and how long the move should take: the time
+    /// between the last two changes, so faster playback glides faster.
+    since: f64,
+    duration: f64,
+}
+
+impl Glide {
+    /// Notes that frame `index` is now on screen.
+    fn moved_to(&mut self, index: usize, at: f64, smooth: bool) {
+        let previous = self.index.replace(index);
+        let gap = at - self.since;
+        self.duration = if (5.0..400.0).contains(&gap) {
+            gap
+        } else {
+            100.0
+        };
+        self.since = at;
+        self.from = match previous {
+            Some(p) if smooth && p.abs_diff(index) == 1 => Some(p),
+            _ => None,
+        };
+    }
+
+    /// `(frame moved from, share of the way done)` at time `at`.
+    fn progress(&self, at: f64) -> (Option<usize>, f64) {
+        match self.from {
+            Some(f) => {
+                let a = ((at - self.since) / self.duration).clamp(0.0, 1.0);
+                if a >= 1.0 {
+                    (None, 1.0)
+                } else {
+                    (Some(f), a)
+                }
+            }
+            None => (None, 1.0),
+        }
+    }
+}
+
+/// Everything a drawing needs besides the match.
+struct DrawCtx {
+    canvas: web_sys::HtmlCanvasElement,
+    size: (f64, f64),
+    ratio: f64,
+}
+
+/// Builds and paints one frame; returns whether motion is still under way.
+fn draw(m: Monitor, params: &FieldParams, glide: &Glide, target: &DrawCtx) -> bool {
+    let (w, h) = target.size;
+    if w <= 0.0 || h <= 0.0 {
+        return false;
+    }
+    let ratio = target.ratio;
+    let c = &target.canvas;
+    let (pw, ph) = ((w * ratio).round() as u32, (h * ratio).round() as u32);
+    if c.width() != pw || c.height() != ph {
+        c.set_width(pw);
+        c.set_height(ph);
+    }
+    let Some(ctx) = context(c) else { return false };
+    let index = m.index.get_untracked();
+    let (from, alpha) = glide.progress(now());
+    let camera = m.field.camera.get_untracked();
+    let selected = m.field.selected.get_untracked();
+    m.settings.with_untracked(|settings| {
+        m.game.with_value(|g| {
+            let frame = g.frames.get(index);
+            let previous = from.and_then(|f| g.frames.get(f));
+            let shown = frame.map(|f| motion::shown(previous, f, alpha));
+            let view = View::of_camera(
+                &camera,
+                w,
+                h,
+                follow_target(&camera, shown.as_ref(), selected),
+            );
+            let history = &g.frames[..index.min(g.frames.len())];
+            let scene = scene::build(&scene::Input {
+                frame: shown.as_ref(),
+                previous: None,
+                alpha: 1.0,
+                history,
+                params,
+                settings: &settings.field,
+                colours: &settings.colours,
+                selected,
+                view: &view,
+            });
+            LAYER.with(|l| paint::scene(&ctx, &view, ratio, &scene, Some(&mut l.borrow_mut())));
+            LAST.with(|l| *l.borrow_mut() = Some((scene, view)));
+        })
+    });
+    from.is_some()
+}
+
+/// What a following camera centres on: the ball, or the selected player (the ball when he is
+/// not on the field).
+fn follow_target(
+    camera: &Camera,
+    frame: Option<&Frame>,
+    selected: Option<(Side, u8)>,
+) -> Option<(f64, f64)> {
+    let f = frame?;
+    let ball = (f64::from(f.ball.x), f64::from(f.ball.y));
+    match camera.follow {
+        Follow::Off => None,
+        Follow::Ball => Some(ball),
+        Follow::Selected => Some(
+            selected
+                .and_then(|(side, unum)| {
+                    f.players.iter().find(|p| {
+                        p.side == Some(side) && p.unum == unum && scene::players::drawn(p)
+                    })
+                })
+                .map_or(ball, |p| (f64::from(p.x), f64::from(p.y))),
+        ),
+    }
+}
+
+/// The view of the last drawing (for turning pointer positions into field points).
+fn last_view() -> Option<View> {
+    LAST.with(|l| l.borrow().as_ref().map(|(_, v)| *v))
+}
+
+/// Runs one of the field's keyboard shortcuts.
+pub fn run(m: Monitor, action: FieldAction) {
+    let cam = m.field.camera;
+    let centre_zoom = |factor: f64| {
+        if let Some(v) = last_view() {
+            cam.update(|c| c.zoom_at(factor, (v.width / 2.0, v.height / 2.0), &v));
+        }
+    };
+    match action {
+        FieldAction::ZoomIn => centre_zoom(ZOOM_STEP),
+        FieldAction::ZoomOut => centre_zoom(1.0 / ZOOM_STEP),
+        FieldAction::Fit => cam.update(Camera::fit),
+        FieldAction::FollowBall => cam.update(|c| {
+            c.follow = if c.follow == Follow::Ball {
+                stop_following(c);
+                Follow::Off
+            } else {
+                Follow::Ball
+            }
+        }),
+        FieldAction::FollowSelected => cam.update(|c| {
+            c.follow = if c.follow == Follow::Selected {
+                stop_following(c);
+                Follow::Off
+            } else {
+                Follow::Selected
+            }
+        }),
+        FieldAction::Flip => cam.update(|c| c.flipped = !c.flipped),
+        FieldAction::Deselect => m.field.selected.set(None),
+        FieldAction::Interpolation => m
+            .settings
+            .update(|s| s.field.interpolate = !s.field.interpolate),
+    }
+}
+
+/// Leaving a follow mode keeps the view where it was.
+fn stop_following(c: &mut Camera) {
+    if let Some(v) = last_view() {
+        c.centre = v.centre;
+    }
+}
+
+/// Selects the player under canvas point `at`, or nobody.
+fn pick(m: Monitor, at: (f64, f64)) {
+    let hit = LAST.with(|l| {
+        let l = l.borrow();
+        let (scene, view) = l.as_ref()?;
+        let p = view.field_from_canvas(at.0, at.1);
+        scene
+            .player_at(p, view.metres(PICK_SLOP_PX))
+            .map(|p| (p.side, p.unum))
+    });
+    m.field.selected.set(hit);
+}
 
 #[component]
 pub fn FieldCanvas() -> impl IntoView {
@@ -27,7 +255,7 @@ pub fn FieldCanvas() -> impl IntoView {
     let observer = StoredValue::new_local(None::<web_sys::ResizeObserver>);
     Effect::new(move |_| {
         let Some(el) = stage.get() else { return };
-        let on_resize = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(measure);
+        let on_resize = Closure::<dyn FnMut()>::new(measure);
         match web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
             Ok(obs) => {
                 obs.observe(el.as_ref());
@@ -39,54 +267,374 @@ pub fn FieldCanvas() -> impl IntoView {
     });
     // Browsers without ResizeObserver still follow the window.
     let on_resize = window_event_listener(leptos::ev::resize, move |_| measure());
+
+    // The parameters the field is drawn with, when the match's change.
+    let params = StoredValue::new(FieldParams::default());
+    Effect::new(move |_| {
+        m.revision.track();
+        params.set_value(m.game.with_value(FieldParams::of_match));
+    });
+
+    // One drawing per display frame at most: changes only ask for one.
+    let glide = Rc::new(RefCell::new(Glide::default()));
+    let pending = Rc::new(std::cell::Cell::new(false));
+    let frame_cb: FrameCallback = Rc::new(RefCell::new(None));
+    let request: Rc<dyn Fn()> = {
+        let pending = pending.clone();
+        let frame_cb = frame_cb.clone();
+        Rc::new(move || {
+            if pending.replace(true) {
+                return;
+            }
+            if let (Some(w), Some(cb)) = (web_sys::window(), frame_cb.borrow().as_ref()) {
+                if w.request_animation_frame(cb.as_ref().unchecked_ref())
+                    .is_err()
+                {
+                    pending.set(false);
+                }
+            }
+        })
+    };
+    {
+        let glide = glide.clone();
+        let pending = pending.clone();
+        let request = request.clone();
+        *frame_cb.borrow_mut() = Some(Closure::<dyn FnMut()>::new(move || {
+            pending.set(false);
+            let Some(c) = canvas.get_untracked() else {
+                return;
+            };
+            let mut sz = size.get_untracked();
+            if sz.0 == 0.0 {
+                measure();
+                sz = size.get_untracked();
+            }
+            let target = DrawCtx {
+                canvas: c.clone(),
+                size: sz,
+                ratio: web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()),
+            };
+            let moving = params.with_value(|p| draw(m, p, &glide.borrow(), &target));
+            if moving {
+                request();
+            }
+        }));
+    }
+    // Dropping the callback when the canvas goes stops the drawing loop.
+    let frame_cb_cleanup = StoredValue::new_local(frame_cb.clone());
+
+    // The frame on screen changed: glide to it from its neighbour.
+    {
+        let glide = glide.clone();
+        let request = request.clone();
+        Effect::new(move |_| {
+            let i = m.index.get();
+            let smooth = m.settings.with_untracked(|s| s.field.interpolate);
+            glide.borrow_mut().moved_to(i, now(), smooth);
+            request();
+        });
+    }
+    // Anything else that changes the picture.
+    {
+        let request = request.clone();
+        Effect::new(move |_| {
+            m.revision.track();
+            m.settings.track();
+            m.field.camera.track();
+            m.field.selected.track();
+            size.track();
+            // A file still loading adds frames behind the one on screen: only the frame on
+            // screen appearing matters.
+            let _ = m.count.get() > m.index.get_untracked();
+            request();
+        });
+    }
+
+    // Pointer input: drag pans, two fingers pinch, a click selects.
+    let pointers: Pointers = Rc::new(RefCell::new(Vec::new()));
+    let dragged = Rc::new(std::cell::Cell::new(0.0f64));
+    let local = move |ev: &web_sys::MouseEvent| -> (f64, f64) {
+        let Some(c) = canvas.get_untracked() else {
+            return (0.0, 0.0);
+        };
+        let r = c.get_bounding_client_rect();
+        (
+            f64::from(ev.client_x()) - r.left(),
+            f64::from(ev.client_y()) - r.top(),
+        )
+    };
+    let on_down = {
+        let pointers = pointers.clone();
+        let dragged = dragged.clone();
+        move |ev: web_sys::PointerEvent| {
+            if ev.button() != 0 && ev.pointer_type() == "mouse" {
+                return;
+            }
+            if let Some(c) = canvas.get_untracked() {
+                let _ = c.set_pointer_capture(ev.pointer_id());
+            }
+            let mut p = pointers.borrow_mut();
+            p.retain(|(id, _)| *id != ev.pointer_id());
+            p.push((ev.pointer_id(), local(&ev)));
+            if p.len() == 1 {
+                dragged.set(0.0);
+            }
+        }
+    };
+    let on_move = {
+        let pointers = pointers.clone();
+        let dragged = dragged.clone();
+        move |ev: web_sys::PointerEvent| {
+            let at = local(&ev);
+            let mut p = pointers.borrow_mut();
+            let Some(k) = p.iter().position(|(id, _)| *id == ev.pointer_id()) else {
+                return;
+            };
+            let Some(view) = last_view() else {
+                p[k].1 = at;
+                return;
+            };
+            if p.len() == 1 {
+                let before = p[0].1;
+                let (dx, dy) = (at.0 - before.0, at.1 - before.1);
+                dragged.set(dragged.get() + dx.hypot(dy));
+                p[0].1 = at;
+                if dragged.get() >= CLICK_SLOP_PX {
+                    m.field.camera.update(|c| c.pan_by(dx, dy, &view));
+                }
+            } else if p.len() >= 2 {
+                let other = if k == 0 { p[1].1 } else { p[0].1 };
+                let before = p[k].1;
+                let d0 = (before.0 - other.0).hypot(before.1 - other.1);
+                let d1 = (at.0 - other.0).hypot(at.1 - other.1);
+                let mid0 = ((before.0 + other.0) / 2.0, (before.1 + other.1) / 2.0);
+                let mid1 = ((at.0 + other.0) / 2.0, (at.1 + other.1) / 2.0);
+                p[k].1 = at;
+                dragged.set(CLICK_SLOP_PX);
+                m.field.camera.update(|c| {
+                    if d0 > 1.0 && d1 > 1.0 {
+                        c.zoom_at(d1 / d0, mid0, &view);
+                    }
+                    let v = View::of_camera(c, view.width, view.height, Some(view.centre));
+                    c.pan_by(mid1.0 - mid0.0, mid1.1 - mid0.1, &v);
+                });
+            }
+        }
+    };
+    let on_up = {
+        let pointers = pointers.clone();
+        let dragged = dragged.clone();
+        move |ev: web_sys::PointerEvent| {
+            let at = local(&ev);
+            let mut p = pointers.borrow_mut();
+            let was_alone = p.len() == 1;
+            p.retain(|(id, _)| *id != ev.pointer_id());
+            if was_alone && dragged.get() < CLICK_SLOP_PX {
+                pick(m, at);
+            }
+        }
+    };
+    let on_cancel = {
+        let pointers = pointers.clone();
+        move |ev: web_sys::PointerEvent| {
+            pointers
+                .borrow_mut()
+                .retain(|(id, _)| *id != ev.pointer_id());
+        }
+    };
+
+    // The wheel zooms at the pointer. Registered by hand: the page must not scroll, which
+    // needs a listener that is not passive.
+    let wheel = StoredValue::new_local(None::<Closure<dyn FnMut(web_sys::WheelEvent)>>);
+    Effect::new(move |_| {
+        let Some(c) = canvas.get() else { return };
+        let target: web_sys::EventTarget = c.clone().into();
+        let cb = Closure::<dyn FnMut(web_sys::WheelEvent)>::new(move |ev: web_sys::WheelEvent| {
+            ev.prevent_default();
+            let Some(view) = last_view() else { return };
+            let r = c.get_bounding_client_rect();
+            let at = (
+                f64::from(ev.client_x()) - r.left(),
+                f64::from(ev.client_y()) - r.top(),
+            );
+            // Lines or pages (deltaMode 1, 2) count as notches; pixels are scaled.
+            let notches = match ev.delta_mode() {
+                0 => ev.delta_y() / 100.0,
+                _ => ev.delta_y() / 3.0,
+            };
+            let factor = ZOOM_STEP.powf(-notches.clamp(-5.0, 5.0));
+            m.field.camera.update(|cam| cam.zoom_at(factor, at, &view));
+        });
+        let opts = web_sys::AddEventListenerOptions::new();
+        opts.set_passive(false);
+        let _ = target.add_event_listener_with_callback_and_add_event_listener_options(
+            "wheel",
+            cb.as_ref().unchecked_ref(),
+            &opts,
+        );
+        wheel.set_value(Some(cb));
+    });
+
+    install_test_hooks(m);
     on_cleanup(move || {
         on_resize.remove();
         if let Some(obs) = observer.get_value() {
             obs.disconnect();
         }
+        frame_cb_cleanup.with_value(|cb| cb.borrow_mut().take());
     });
 
-    // Which frame is on screen, and whether it exists yet: appending frames behind the one on
-    // screen (a file still loading) does not redraw.
-    let shown = Memo::new(move |_| {
-        let i = m.index.get();
-        (i, i < m.count.get())
-    });
-    Effect::new(move |_| {
-        let Some(c) = canvas.get() else { return };
-        let (mut w, mut h) = size.get();
-        if w == 0.0 {
-            measure();
-            (w, h) = size.get_untracked();
-        }
-        if w <= 0.0 || h <= 0.0 {
-            return;
-        }
-        let (i, _) = shown.get();
-        m.revision.track();
-        let goal_width = m.server_param("goal_width").unwrap_or(DEFAULT_GOAL_WIDTH);
-        let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
-        let (pw, ph) = ((w * ratio).round() as u32, (h * ratio).round() as u32);
-        if c.width() != pw || c.height() != ph {
-            c.set_width(pw);
-            c.set_height(ph);
-        }
-        let Ok(Some(ctx)) = c.get_context("2d") else {
-            return;
-        };
-        let Ok(ctx) = ctx.dyn_into::<web_sys::CanvasRenderingContext2d>() else {
-            return;
-        };
-        let _ = ctx.set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0);
-        m.settings.with(|s| {
-            m.game
-                .with_value(|g| paint::frame(&ctx, w, h, g.frames.get(i), goal_width, &s.colours))
-        });
-    });
-
+    let follow_label = move || match m.field.camera.get().follow {
+        Follow::Off => "",
+        Follow::Ball => "following the ball",
+        Follow::Selected => "following the selected player",
+    };
     view! {
         <div class="stage" node_ref=stage>
-            <canvas id="field" node_ref=canvas></canvas>
+            <canvas
+                id="field"
+                node_ref=canvas
+                on:pointerdown=on_down
+                on:pointermove=on_move
+                on:pointerup=on_up
+                on:pointercancel=on_cancel
+                on:dblclick=move |_| m.field.camera.update(Camera::fit)
+            ></canvas>
+            <div class="field-tools">
+                <span class="follow-note">{follow_label}</span>
+                <button title="Zoom in (+)" on:click=move |_| run(m, FieldAction::ZoomIn)>"+"</button>
+                <button title="Zoom out (−)" on:click=move |_| run(m, FieldAction::ZoomOut)>"−"</button>
+                <button title="Whole field (0)" id="fit" on:click=move |_| run(m, FieldAction::Fit)>"⤢"</button>
+                <button
+                    title="Follow the ball (F)"
+                    id="follow-ball"
+                    class:on=move || m.field.camera.get().follow == Follow::Ball
+                    on:click=move |_| run(m, FieldAction::FollowBall)
+                >"◎"</button>
+                <button
+                    title="View from the other side (Shift+R)"
+                    id="flip"
+                    class:on=move || m.field.camera.get().flipped
+                    on:click=move |_| run(m, FieldAction::Flip)
+                >"⇄"</button>
+            </div>
         </div>
+    }
+}
+
+/// `window.__pitchside_scene()` and `window.__pitchside_bench(n, width, height)`.
+fn install_test_hooks(m: Monitor) {
+    let Some(w) = web_sys::window() else { return };
+    let summary = Closure::<dyn Fn() -> JsValue>::new(move || {
+        let selected = m.field.selected.get_untracked();
+        LAST.with(|l| {
+            l.borrow()
+                .as_ref()
+                .and_then(|(s, v)| serde_json::to_string(&s.summary(v, selected)).ok())
+                .map_or(JsValue::NULL, |s| JsValue::from_str(&s))
+        })
+    });
+    let _ = js_sys::Reflect::set(&w, &"__pitchside_scene".into(), summary.as_ref());
+    summary.forget();
+    let bench = Closure::<dyn Fn(u32, f64, f64, Option<String>) -> JsValue>::new(
+        move |n: u32, width: f64, height: f64, field: Option<String>| {
+            JsValue::from_str(&bench(m, n, width, height, field.as_deref()))
+        },
+    );
+    let _ = js_sys::Reflect::set(&w, &"__pitchside_bench".into(), bench.as_ref());
+    bench.forget();
+}
+
+/// Draws `n` consecutive frames from the one on screen with every overlay on (or the field
+/// settings given as JSON; the goalie of the left team selected, so his areas and cone show
+/// too) into a `width × height` canvas at pixel ratio 1, halfway through the glide from the
+/// previous frame. Returns JSON: per frame, the milliseconds to build the scene, to issue the
+/// paint calls, and to the canvas holding the pixels (a 1×1 `getImageData` makes the browser
+/// finish drawing), and the number of shapes.
+fn bench(m: Monitor, n: u32, width: f64, height: f64, field: Option<&str>) -> String {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return "null".into();
+    };
+    let Some(c) = doc
+        .create_element("canvas")
+        .ok()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+    else {
+        return "null".into();
+    };
+    c.set_width(width as u32);
+    c.set_height(height as u32);
+    let Some(ctx) = context(&c) else {
+        return "null".into();
+    };
+    let field = field
+        .and_then(|f| serde_json::from_str(f).ok())
+        .unwrap_or_else(FieldSettings::everything);
+    let settings = Settings {
+        field,
+        ..m.settings.get_untracked()
+    };
+    let camera = Camera::default();
+    let selected = Some((Side::Left, 1));
+    let mut times = Vec::new();
+    let mut layer = paint::PitchLayer::default();
+    m.game.with_value(|g| {
+        let params = FieldParams::of_match(g);
+        let start = m.index.get_untracked().max(1);
+        for i in start..(start + n as usize).min(g.frames.len()) {
+            let t0 = now();
+            let shown = motion::shown(g.frames.get(i - 1), &g.frames[i], 0.5);
+            let view = View::of_camera(&camera, width, height, None);
+            let scene = scene::build(&scene::Input {
+                frame: Some(&shown),
+                previous: None,
+                alpha: 1.0,
+                history: &g.frames[..i],
+                params: &params,
+                settings: &settings.field,
+                colours: &settings.colours,
+                selected,
+                view: &view,
+            });
+            let t1 = now();
+            paint::scene(&ctx, &view, 1.0, &scene, Some(&mut layer));
+            let t2 = now();
+            let _ = ctx.get_image_data(0.0, 0.0, 1.0, 1.0);
+            let t3 = now();
+            times.push([t1 - t0, t2 - t1, t3 - t2, scene.shapes.len() as f64]);
+        }
+    });
+    serde_json::to_string(&times).unwrap_or_else(|_| "null".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glides_only_between_neighbouring_frames_and_at_the_playback_pace() {
+        let mut g = Glide::default();
+        g.moved_to(10, 1000.0, true);
+        assert_eq!(
+            g.progress(1000.0),
+            (None, 1.0),
+            "the first frame just shows"
+        );
+        g.moved_to(11, 1100.0, true);
+        assert_eq!(g.progress(1150.0), (Some(10), 0.5));
+        assert_eq!(g.progress(1300.0), (None, 1.0));
+        // Twice as fast: 50 ms per cycle.
+        g.moved_to(12, 1150.0, true);
+        assert_eq!(g.progress(1175.0), (Some(11), 0.5));
+        // Backwards is a neighbour too; a seek is not.
+        g.moved_to(11, 1250.0, true);
+        assert_eq!(g.progress(1250.0).0, Some(12));
+        g.moved_to(500, 1350.0, true);
+        assert_eq!(g.progress(1360.0), (None, 1.0));
+        g.moved_to(501, 1450.0, false);
+        assert_eq!(g.progress(1460.0), (None, 1.0), "smooth motion off");
+        // Eight times as fast: each glide takes the 12.5 ms a frame stays.
+        g.moved_to(502, 1462.5, true);
+        assert_eq!(g.progress(1468.75), (Some(501), 0.5));
     }
 }

@@ -2,8 +2,18 @@
 //! the context the [`crate::App`] provides.
 
 pub mod canvas;
+pub mod events;
+pub mod export;
+pub mod field_settings;
+pub mod help;
 pub mod lobby;
+pub mod markers;
+pub mod messages;
+pub mod open;
+pub mod player;
 pub mod scorebar;
 pub mod settings;
+pub mod stats;
 pub mod status;
+pub mod time_settings;
 pub mod transport;

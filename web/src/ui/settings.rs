@@ -1,15 +1,54 @@
-//! The one settings panel of the page: every option, saved as the user changes it, exported
-//! and imported as JSON.
+//! The one settings panel of the page: one list of sections, each its own component, every
+//! option saved as the user changes it, the whole exported and imported as JSON (a file or the
+//! text box).
+//!
+//! A part of the page with options adds its section struct to [`crate::settings::Settings`]
+//! and its section component to the list in [`SettingsPanel`].
 
 use crate::settings::{self, Settings};
-use crate::state::Monitor;
+use crate::state::{Monitor, Overlay};
+use crate::ui::field_settings::FieldSettingsSection;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
+/// The button that opens the panel.
+#[component]
+pub fn SettingsToggle() -> impl IntoView {
+    let m = expect_context::<Monitor>();
+    view! {
+        <button
+            id="settings-toggle"
+            class="panel-toggle"
+            class:active=move || m.overlay.get() == Overlay::Settings
+            on:click=move |_| m.toggle_overlay(Overlay::Settings)
+        >
+            "⚙ Settings"
+        </button>
+    }
+}
+
+/// The panel, a drawer at the side, so the pitch stays in view while options change.
 #[component]
 pub fn SettingsPanel() -> impl IntoView {
     let m = expect_context::<Monitor>();
-    let open = RwSignal::new(false);
-    let import_error = RwSignal::new(None::<String>);
+    view! {
+        <Show when=move || m.overlay.get() == Overlay::Settings>
+            <section id="settings" class="dialog drawer settings" role="dialog" aria-label="Settings">
+                <button class="close" title="Close (Esc)" on:click=move |_| m.overlay.set(Overlay::None)>"×"</button>
+                <h2>"Settings"</h2>
+                <ColoursSection/>
+                <FieldSettingsSection/>
+                <crate::ui::time_settings::PlaybackSection/>
+                <crate::ui::time_settings::TimelineSection/>
+                <JsonSection/>
+            </section>
+        </Show>
+    }
+}
+
+#[component]
+fn ColoursSection() -> impl IntoView {
+    let m = expect_context::<Monitor>();
     let colour = move |label: &'static str,
                        id: &'static str,
                        get: fn(&Settings) -> &String,
@@ -29,50 +68,88 @@ pub fn SettingsPanel() -> impl IntoView {
             </label>
         }
     };
-    let import = move |ev: leptos::ev::Event| {
-        let text = event_target_value(&ev);
-        match Settings::from_json(&text) {
-            Ok(s) => {
-                m.settings.set(s);
-                import_error.set(None);
+    view! {
+        <fieldset>
+            <legend>"Team colours"</legend>
+            {colour("left", "colour-left", |s| &s.colours.left, |s, v| s.colours.left = v)}
+            {colour("left goalie", "colour-left-goalie", |s| &s.colours.left_goalie, |s, v| s.colours.left_goalie = v)}
+            {colour("right", "colour-right", |s| &s.colours.right, |s, v| s.colours.right = v)}
+            {colour("right goalie", "colour-right-goalie", |s| &s.colours.right_goalie, |s, v| s.colours.right_goalie = v)}
+        </fieldset>
+    }
+}
+
+/// The settings as JSON: a box to copy or paste, a file to save or load, and a reset.
+#[component]
+fn JsonSection() -> impl IntoView {
+    let m = expect_context::<Monitor>();
+    let import_error = RwSignal::new(None::<String>);
+    let apply = move |text: &str| match Settings::from_json(text) {
+        Ok(s) => {
+            m.settings.set(s);
+            import_error.set(None);
+        }
+        Err(e) => import_error.set(Some(e)),
+    };
+    let file_input = NodeRef::<leptos::html::Input>::new();
+    let on_file = move |_| {
+        let Some(el) = file_input.get() else { return };
+        let Some(file) = el.files().and_then(|l| l.get(0)) else {
+            return;
+        };
+        el.set_value("");
+        wasm_bindgen_futures::spawn_local(async move {
+            match wasm_bindgen_futures::JsFuture::from(file.text()).await {
+                Ok(text) => apply(&text.as_string().unwrap_or_default()),
+                Err(_) => import_error.set(Some("cannot read that file".into())),
             }
-            Err(e) => import_error.set(Some(e)),
+        });
+    };
+    let export = move |_| {
+        let json = m.settings.with_untracked(Settings::to_json);
+        let parts = js_sys::Array::of1(&json.into());
+        let options = web_sys::BlobPropertyBag::new();
+        options.set_type("application/json");
+        if let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) {
+            crate::export::download(&blob, "pitchside-settings.json");
         }
     };
     view! {
-        <button id="settings-toggle" class="panel-toggle" on:click=move |_| open.update(|o| *o = !*o)>
-            "⚙ Settings"
-        </button>
-        <Show when=move || open.get()>
-            <section id="settings" class="panel settings">
-                <h2>"Settings"</h2>
-                <fieldset>
-                    <legend>"Team colours"</legend>
-                    {colour("left", "colour-left", |s| &s.colours.left, |s, v| s.colours.left = v)}
-                    {colour("left goalie", "colour-left-goalie", |s| &s.colours.left_goalie, |s, v| s.colours.left_goalie = v)}
-                    {colour("right", "colour-right", |s| &s.colours.right, |s, v| s.colours.right = v)}
-                    {colour("right goalie", "colour-right-goalie", |s| &s.colours.right_goalie, |s, v| s.colours.right_goalie = v)}
-                </fieldset>
-                <fieldset>
-                    <legend>"As JSON"</legend>
-                    <textarea
-                        id="settings-json"
-                        rows="6"
-                        prop:value=move || m.settings.with(Settings::to_json)
-                        on:change=import
-                    ></textarea>
-                    <div class="hint">"Copy to export; paste and leave the box to import."</div>
-                    <Show when=move || import_error.get().is_some()>
-                        <div class="error">{move || import_error.get().unwrap_or_default()}</div>
-                    </Show>
-                    <button on:click=move |_| m.settings.set(Settings::default())>"Reset to defaults"</button>
-                </fieldset>
-            </section>
-        </Show>
+        <fieldset>
+            <legend>"All settings as JSON"</legend>
+            <textarea
+                id="settings-json"
+                rows="6"
+                prop:value=move || m.settings.with(Settings::to_json)
+                on:change=move |ev| apply(&event_target_value(&ev))
+            ></textarea>
+            <div class="hint">"Copy to export; paste and leave the box to import."</div>
+            <Show when=move || import_error.get().is_some()>
+                <div class="error">{move || import_error.get().unwrap_or_default()}</div>
+            </Show>
+            <button id="settings-export" on:click=export>"Save as file"</button>
+            <label class="button">
+                "Load from file"
+                <input
+                    id="settings-import"
+                    class="hidden-input"
+                    type="file"
+                    accept=".json,application/json"
+                    node_ref=file_input
+                    on:change=on_file
+                />
+            </label>
+            <button id="settings-reset" on:click=move |_| m.settings.set(Settings::default())>"Reset to defaults"</button>
+        </fieldset>
     }
 }
 
 /// Saves the settings whenever they change.
 pub fn persist(m: Monitor) {
     Effect::new(move |_| m.settings.with(settings::save));
+}
+
+/// Used by sections: the `<input>` of a change event, if it is one.
+pub fn event_input(ev: &leptos::ev::Event) -> Option<web_sys::HtmlInputElement> {
+    ev.target()?.dyn_into().ok()
 }

@@ -1,4 +1,4 @@
-//! Where the frames come from, loading progress, and the error banner.
+//! Where the frames come from, loading progress (a line and a bar), and the error banner.
 
 use crate::state::Monitor;
 use leptos::prelude::*;
@@ -15,12 +15,27 @@ pub fn Status() -> impl IntoView {
             >
                 {move || m.source.get()}
             </span>
-            <span id="progress" class="progress">{move || m.progress.get().unwrap_or_default()}</span>
+            <span class="load">
+                <Show when=move || m.loading.get()>
+                    <progress
+                        id="load-progress"
+                        max="1"
+                        value=move || m.load_fraction.get().map(|f| f.clamp(0.0, 1.0).to_string())
+                    ></progress>
+                </Show>
+                <span id="progress" class="progress">{move || m.progress.get().unwrap_or_default()}</span>
+            </span>
         </div>
+        <Show when=move || m.notice.get().is_some()>
+            <div id="notice" class="notice" role="status">
+                <span>{move || m.notice.get().unwrap_or_default()}</span>
+                <button class="dismiss" title="Dismiss" on:click=move |_| m.notice.set(None)>"×"</button>
+            </div>
+        </Show>
         <Show when=move || m.error.get().is_some()>
             <div id="error" class="error" role="alert">
                 <span>{move || m.error.get().unwrap_or_default()}</span>
-                <button class="dismiss" on:click=move |_| m.error.set(None)>"×"</button>
+                <button class="dismiss" title="Dismiss" on:click=move |_| m.error.set(None)>"×"</button>
             </div>
         </Show>
     }

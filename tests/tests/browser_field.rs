@@ -1,0 +1,585 @@
+//! The field in headless Chromium, on real logs: what is drawn is read through the page's test
+//! hook `window.__pitchside_scene()` (a summary of the scene last painted), not only from
+//! screenshots. One browser session walks through: the team logo of a log that has one, a
+//! player clicked and his panel, zoom by key and wheel, following the ball, flipping sides,
+//! every overlay on, the message board of a `record_messages` log, and a phone-sized window.
+//!
+//! Screenshots go to `tests/artifacts/field-*.png`. Needs the web app built into `dist/`.
+
+use fantoccini::actions::{
+    Actions, InputSource, MouseActions, PointerAction, TouchActions, WheelAction, WheelActions,
+};
+use fantoccini::key::Key;
+use fantoccini::Locator;
+use pitchside_tests::browser::Browser;
+use pitchside_tests::{fixtures, relay_harness};
+use relay::Source;
+use serde_json::Value;
+use std::time::Duration;
+
+const RECORD_MESSAGES: &str = "logs/record-messages-v6/20261122132927-REC_L_0-vs-REC_R_0.rcg.gz";
+
+/// The summary of the last scene drawn.
+async fn scene(b: &Browser) -> Value {
+    let v = b
+        .client
+        .execute(
+            "return window.__pitchside_scene && window.__pitchside_scene()",
+            vec![],
+        )
+        .await
+        .unwrap();
+    match v {
+        Value::String(s) => serde_json::from_str(&s).unwrap(),
+        other => panic!("no scene yet: {other:?}"),
+    }
+}
+
+/// Waits until the scene summary satisfies `pred`, failing with the last one seen.
+async fn wait_scene(b: &Browser, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let s = scene(b).await;
+        if pred(&s) {
+            return s;
+        }
+        if std::time::Instant::now() > deadline {
+            b.screenshot("field-failed").await;
+            panic!("waited 20 s for {what}; last scene: {s}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn press(b: &Browser, keys: &str) {
+    b.client
+        .find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .send_keys(keys)
+        .await
+        .unwrap();
+}
+
+/// Opens a log and stops the playback that opening starts, so the test decides what is shown.
+async fn open_file(b: &Browser, rel: &str, frames: usize) {
+    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
+    input
+        .send_keys(&fixtures::path(rel).display().to_string())
+        .await
+        .unwrap();
+    let want = format!("/ {frames}");
+    b.wait_text("#frames", "the whole log", |t| t.ends_with(&want))
+        .await;
+    b.wait_text("#play", "playback to start", |t| t.contains("Pause"))
+        .await;
+    b.client
+        .find(Locator::Css("#play"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.wait_text("#play", "playback to stop", |t| t.contains("Play"))
+        .await;
+}
+
+/// The canvas's top-left corner in the viewport.
+async fn canvas_origin(b: &Browser) -> (f64, f64) {
+    let v = b
+        .client
+        .execute(
+            "const r = document.getElementById('field').getBoundingClientRect(); return [r.left, r.top];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    (v[0].as_f64().unwrap(), v[1].as_f64().unwrap())
+}
+
+async fn click_at(b: &Browser, x: f64, y: f64) {
+    let mouse = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveTo {
+            duration: None,
+            x: x.round(),
+            y: y.round(),
+        })
+        .then(PointerAction::Down {
+            button: fantoccini::actions::MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::Up {
+            button: fantoccini::actions::MOUSE_BUTTON_LEFT,
+        });
+    b.client.perform_actions(mouse).await.unwrap();
+}
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap_or(f64::NAN)
+}
+
+/// How far the scene is zoomed in from the whole field fitting its canvas (the page's own
+/// fit: the pitch and a 5.5 m margin), whatever size panels leave the canvas.
+fn zoom(s: &Value) -> f64 {
+    let (w, h) = (f(&s["view"]["width"]), f(&s["view"]["height"]));
+    let fit = (w / (2.0 * (52.5 + 5.5))).min(h / (2.0 * (34.0 + 5.5)));
+    f(&s["view"]["scale"]) / fit
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
+    let index = relay_harness::dist().join("index.html");
+    assert!(
+        index.is_file(),
+        "{} is missing: build the web app first (scripts/build-web.sh)",
+        index.display()
+    );
+    let script =
+        relay::replay::Script::from_log(relay::replay::BUNDLED_NAME, relay::replay::BUNDLED_LOG)
+            .unwrap();
+    let relay = relay_harness::start(Source::Replay {
+        script,
+        step: Duration::from_millis(500),
+    })
+    .await;
+    let b = Browser::start().await;
+    b.client
+        .goto(&format!("http://{}/", relay.addr))
+        .await
+        .unwrap();
+    b.wait_text("#source", "the replay badge", |t| t.starts_with("Replay"))
+        .await;
+
+    // A log with helios' logo: the left team's 184×32 image, drawn.
+    open_file(&b, fixtures::SHORT_V6, 679).await;
+    let logo = b.client.find(Locator::Css("#logo-l")).await.unwrap();
+    assert_eq!(
+        logo.attr("data-width").await.unwrap().as_deref(),
+        Some("184")
+    );
+    assert_eq!(
+        logo.attr("data-height").await.unwrap().as_deref(),
+        Some("32")
+    );
+    let opaque = b
+        .client
+        .execute(
+            "const c = document.getElementById('logo-l'); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i] === 255) n++; return n;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        opaque.as_u64(),
+        Some(184 * 32),
+        "every logo pixel is painted"
+    );
+    assert!(
+        b.client.find(Locator::Css("#logo-r")).await.is_err(),
+        "the right team sent no logo"
+    );
+
+    // Into the first half's play: 22 players, the ball, both offside lines, the pitch.
+    press(&b, &Key::Home.to_string()).await;
+    for _ in 0..2 {
+        press(&b, &format!("{}{}", Key::Shift, Key::Right)).await;
+    }
+    let s = wait_scene(&b, "a frame of play", |s| {
+        s["players"].as_array().is_some_and(|p| p.len() == 22) && s["time"].as_u64() > Some(150)
+    })
+    .await;
+    assert!(s["ball"].is_object());
+    assert!(
+        s["offside"][0].is_number() && s["offside"][1].is_number(),
+        "{s}"
+    );
+    assert!(s["shapes"]["pitch_line"].as_u64() > Some(10));
+    assert!(s["selected"].is_null());
+
+    // Click a field player: he is selected, his panel opens, his cone and areas show.
+    let player = s["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "l7")
+        .cloned()
+        .unwrap();
+    let (ox, oy) = canvas_origin(&b).await;
+    click_at(&b, ox + f(&player["px"]), oy + f(&player["py"])).await;
+    let s = wait_scene(&b, "l7 selected", |s| s["selected"] == "l7").await;
+    let me = s["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "l7")
+        .unwrap()
+        .clone();
+    assert_eq!(me["cone"], true, "the selected player's view cone is drawn");
+    assert_eq!(
+        s["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["cone"] == true)
+            .count(),
+        1
+    );
+    assert_eq!(s["shapes"]["kickable_area"], 1);
+    assert_eq!(s["shapes"]["tackle_area"], 1);
+    let panel = b.client.find(Locator::Css("#player-panel")).await.unwrap();
+    assert_eq!(
+        panel.attr("data-player").await.unwrap().as_deref(),
+        Some("l7")
+    );
+    let text = panel.text().await.unwrap();
+    for word in [
+        "position",
+        "velocity",
+        "stamina",
+        "kick",
+        "dash",
+        "Player type",
+    ] {
+        assert!(text.contains(word), "the panel shows {word}: {text}");
+    }
+    b.screenshot("field-player-panel").await;
+
+    // Zoom in with the keyboard, then the wheel, at the canvas.
+    assert!((zoom(&s) - 1.0).abs() < 1e-9, "{s}");
+    press(&b, "++").await;
+    let s = wait_scene(&b, "zoomed in by keys", |s| zoom(s) > 1.5).await;
+    let keyed = zoom(&s);
+    let (w, h) = (f(&s["view"]["width"]), f(&s["view"]["height"]));
+    let mut wheel = WheelActions::new("wheel".into());
+    wheel.push(WheelAction::Scroll {
+        duration: None,
+        x: (ox + w / 2.0) as i64,
+        y: (oy + h / 2.0) as i64,
+        delta_x: 0,
+        delta_y: -300,
+    });
+    b.client.perform_actions(wheel).await.unwrap();
+    wait_scene(&b, "zoomed in by the wheel", |s| zoom(s) > keyed * 1.5).await;
+
+    // Follow the ball while the log plays: the view stays centred on it.
+    press(&b, "f").await;
+    let s = wait_scene(&b, "the view on the ball", |s| {
+        (f(&s["view"]["centre"][0]) - f(&s["ball"]["x"])).abs() < 1e-6
+    })
+    .await;
+    let start = s["time"].as_u64().unwrap();
+    press(&b, " ").await;
+    let s = wait_scene(&b, "the ball followed for 10 cycles", |s| {
+        s["time"].as_u64() > Some(start + 10)
+    })
+    .await;
+    assert!(
+        (f(&s["view"]["centre"][0]) - f(&s["ball"]["x"])).abs() < 1e-6,
+        "{s}"
+    );
+    assert!(
+        (f(&s["view"]["centre"][1]) - f(&s["ball"]["y"])).abs() < 1e-6,
+        "{s}"
+    );
+    press(&b, " ").await;
+    b.screenshot("field-zoomed").await;
+
+    // Back to the whole field, turned round.
+    press(&b, "0").await;
+    b.client
+        .find(Locator::Css("#flip"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let s = wait_scene(&b, "the whole field, flipped", |s| {
+        s["view"]["flipped"] == true && (zoom(s) - 1.0).abs() < 1e-9
+    })
+    .await;
+    // The left goal is now on the right of the canvas: the left team's goalie too.
+    let l1 = s["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "l1")
+        .unwrap()
+        .clone();
+    assert!(
+        f(&l1["x"]) < 0.0 && f(&l1["px"]) > f(&s["view"]["width"]) / 2.0,
+        "{l1}"
+    );
+    b.client
+        .find(Locator::Css("#flip"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+
+    // Every overlay on, from the settings panel.
+    b.client
+        .find(Locator::Css("#settings-toggle"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.client
+        .find(Locator::XPath("//button[text()='Show everything']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.client
+        .find(Locator::Css("#settings-toggle"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.client
+        .find(Locator::Css("#player-toggle"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let s = wait_scene(&b, "every overlay", |s| {
+        s["shapes"]["flag"].as_u64() == Some(55)
+    })
+    .await;
+    assert_eq!(
+        s["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["cone"] == true)
+            .count(),
+        22,
+        "everyone's cone"
+    );
+    assert!(s["shapes"]["grid"].as_u64() > Some(10));
+    assert!(s["shapes"]["trail"].as_u64() > Some(10), "{s}");
+    assert!(s["shapes"]["ball_path"].as_u64().is_some());
+    b.screenshot("field-full-overlay").await;
+
+    // The message board of a log with messages follows playback.
+    open_file(&b, RECORD_MESSAGES, 429).await;
+    b.client
+        .find(Locator::Css("#messages-toggle"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    press(&b, &Key::End.to_string()).await;
+    b.wait_text("#cycle", "the last cycle", |t| t == "400")
+        .await;
+    let n = b
+        .client
+        .find_all(Locator::Css("#messages .entry"))
+        .await
+        .unwrap()
+        .len();
+    assert!(n >= 100, "{n} entries");
+    let kinds = |kind: &'static str| {
+        let client = b.client.clone();
+        async move {
+            client
+                .find_all(Locator::Css(&format!("#messages .entry[data-kind={kind}]")))
+                .await
+                .unwrap()
+                .len()
+        }
+    };
+    assert!(kinds("say").await > 10);
+    assert_eq!(
+        kinds("command").await,
+        0,
+        "received commands are hidden by default"
+    );
+    // Hide what the players said: the referee's calls, the derived decisions and the
+    // result remain, the result last.
+    b.client
+        .find(Locator::Css("#messages label.kind-say input"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.wait_text("#messages .entry:last-child", "the last entry", |t| {
+        !t.is_empty()
+    })
+    .await;
+    assert_eq!(kinds("say").await, 0);
+    assert!(kinds("referee").await > 5);
+    assert!(kinds("decision").await > 5);
+    assert_eq!(kinds("result").await, 1, "the final result at the end");
+    let at_end = b
+        .client
+        .find_all(Locator::Css("#messages .entry"))
+        .await
+        .unwrap()
+        .len();
+    let last = b.text("#messages .entry:last-child").await;
+    assert!(
+        last.contains("result") || last.contains("full time"),
+        "{last}"
+    );
+    // One team's messages only.
+    b.client
+        .find(Locator::Css("#messages-team option[value=r]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.wait_text("#messages .entry:last-child", "the last entry", |t| {
+        !t.is_empty()
+    })
+    .await;
+    let left = b
+        .client
+        .find_all(Locator::Css("#messages .entry.side-l"))
+        .await
+        .unwrap()
+        .len();
+    assert_eq!(left, 0, "the left team's messages are filtered out");
+    assert!(!b
+        .client
+        .find_all(Locator::Css("#messages .entry.side-r"))
+        .await
+        .unwrap()
+        .is_empty());
+    b.client
+        .find(Locator::Css("#messages-team option[value='']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    // Earlier in the match, only what was said by then.
+    press(&b, &Key::Home.to_string()).await;
+    b.wait_text("#cycle", "the first cycle", |t| t == "1").await;
+    let early = b
+        .client
+        .find_all(Locator::Css("#messages .entry"))
+        .await
+        .unwrap()
+        .len();
+    assert!(
+        early < at_end / 2,
+        "{early} entries at cycle 1, {at_end} at the end"
+    );
+    assert_eq!(kinds("result").await, 0);
+    b.screenshot("field-messages").await;
+
+    // A phone, with the settings back to their defaults: the field takes the width of the
+    // screen.
+    b.client
+        .find(Locator::Css("#settings-toggle"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.client
+        .find(Locator::XPath("//button[text()='Reset to defaults']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.client
+        .find(Locator::Css("#settings-toggle"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_scene(&b, "the default overlays", |s| {
+        s["shapes"]["flag"].is_null()
+    })
+    .await;
+    b.client.set_window_size(390, 844).await.unwrap();
+    let s = wait_scene(&b, "the field resized", |s| f(&s["view"]["width"]) < 400.0).await;
+    let inner = b
+        .client
+        .execute("return document.documentElement.clientWidth", vec![])
+        .await
+        .unwrap();
+    assert!(
+        f(&s["view"]["width"]) >= f(&inner) - 12.0,
+        "the field is {} wide in a page {inner} px wide",
+        s["view"]["width"]
+    );
+    b.screenshot("field-phone").await;
+
+    // Two fingers spread apart zoom in; one finger drags the field along.
+    let before = scene(&b).await;
+    let (ox, oy) = canvas_origin(&b).await;
+    let (cx, cy) = (
+        ox + f(&before["view"]["width"]) / 2.0,
+        oy + f(&before["view"]["height"]) / 2.0,
+    );
+    let finger = |id: &str, from: f64, to: f64, y: f64| {
+        TouchActions::new(id.into())
+            .then(PointerAction::MoveTo {
+                duration: None,
+                x: from.round(),
+                y: y.round(),
+            })
+            .then(PointerAction::Down {
+                button: fantoccini::actions::MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::MoveTo {
+                duration: Some(Duration::from_millis(300)),
+                x: to.round(),
+                y: y.round(),
+            })
+            .then(PointerAction::Up {
+                button: fantoccini::actions::MOUSE_BUTTON_LEFT,
+            })
+    };
+    b.client
+        .perform_actions(
+            Actions::from(finger("finger1", cx - 30.0, cx - 120.0, cy)).and(finger(
+                "finger2",
+                cx + 30.0,
+                cx + 120.0,
+                cy,
+            )),
+        )
+        .await
+        .unwrap();
+    let pinched = wait_scene(&b, "zoomed in by a pinch", |s| {
+        zoom(s) > zoom(&before) * 2.0
+    })
+    .await;
+    b.client
+        .perform_actions(finger("finger1", cx, cx + 60.0, cy))
+        .await
+        .unwrap();
+    let dragged = wait_scene(&b, "dragged by a finger", |s| {
+        f(&s["view"]["centre"][0]) < f(&pinched["view"]["centre"][0]) - 1.0
+    })
+    .await;
+    let moved = (f(&pinched["view"]["centre"][0]) - f(&dragged["view"]["centre"][0]))
+        * f(&dragged["view"]["scale"]);
+    assert!(
+        (moved - 60.0).abs() < 8.0,
+        "the field moves with the finger: {moved} px"
+    );
+    // Sharp on any display: the canvas has a pixel for every device pixel.
+    let sharp = b
+        .client
+        .execute(
+            "const c = document.getElementById('field'); return c.width === Math.round(c.clientWidth * devicePixelRatio) && c.height === Math.round(c.clientHeight * devicePixelRatio);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(sharp, Value::Bool(true));
+    b.close().await;
+}

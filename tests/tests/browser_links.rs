@@ -1,0 +1,237 @@
+//! Links in the real page (headless Chromium): every fixture log opened by address (`?log=`)
+//! lands on its final score; a log the browser may not read is explained; `#t=CYCLE` opens that
+//! cycle, paused, and survives a reload; the address follows the page without ever holding the
+//! operator's `control=` key, and so does a copied link.
+//!
+//! One browser for the file. Needs `dist/` built (scripts/test.sh builds it).
+
+use fantoccini::key::Key;
+use fantoccini::Locator;
+use pitchside_tests::browser::Browser;
+use pitchside_tests::static_server::StaticServer;
+use pitchside_tests::{fixtures, relay_harness};
+use relay::Source;
+use std::path::Path;
+use std::time::Duration;
+
+fn require_dist() {
+    let index = relay_harness::dist().join("index.html");
+    assert!(
+        index.is_file(),
+        "{} is missing: build the web app first (scripts/build-web.sh)",
+        index.display()
+    );
+}
+
+/// Every log fixture, as `logs/DIR/FILE`, with its checked-in summary (`tests/golden/DIR.json`).
+fn log_fixtures() -> Vec<(String, serde_json::Value)> {
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(fixtures::dir().join("logs")).unwrap() {
+        let dir = dir.unwrap().path();
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        for f in std::fs::read_dir(&dir).unwrap() {
+            let f = f.unwrap().path();
+            let file = f.file_name().unwrap().to_string_lossy().into_owned();
+            let golden = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("golden")
+                .join(format!("{name}.json"));
+            let summary = serde_json::from_str(&std::fs::read_to_string(golden).unwrap()).unwrap();
+            out.push((format!("logs/{name}/{file}"), summary));
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+async fn wait_loaded(b: &Browser, what: &str) {
+    b.wait_text("#progress", &format!("{what} read to the end"), |t| {
+        t.contains(" frames, log ")
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn links_open_logs_and_cycles_and_keep_the_operator_key_out() {
+    require_dist();
+    // Two matches: the relay's `/` is a lobby, which a `?log=` link must go past.
+    let replay = |name: &str| {
+        let script = relay::replay::Script::from_log(
+            relay::replay::BUNDLED_NAME,
+            relay::replay::BUNDLED_LOG,
+        )
+        .unwrap();
+        let mut spec = Source::Replay {
+            script,
+            step: Duration::from_millis(100),
+        }
+        .into_spec();
+        spec.name = name.into();
+        spec
+    };
+    let relay = relay_harness::start_with(relay::config::Settings::new(vec![
+        replay("field-a"),
+        replay("field-b"),
+    ]))
+    .await;
+    let files = StaticServer::start().await;
+    let page = format!("http://{}/", relay.addr);
+    let b = Browser::start().await;
+
+    // Every log version by address, from another site that allows it: the final score.
+    let logs = log_fixtures();
+    assert!(logs.len() >= 11, "{logs:?}");
+    for (fixture, golden) in &logs {
+        let url = files.url(fixture, true);
+        b.client.goto(&format!("{page}?log={url}")).await.unwrap();
+        wait_loaded(&b, fixture).await;
+        assert_eq!(b.text("#error").await, "", "{fixture} opens without error");
+        b.keys(&Key::End.to_string()).await;
+        let last = golden["cycles"].as_u64().unwrap();
+        let teams = &golden["teams"];
+        let score = &golden["score"];
+        b.wait_text("#cycle", "the last cycle", |t| {
+            t.parse::<u64>().is_ok_and(|c| c >= last)
+        })
+        .await;
+        assert_eq!(
+            b.text("#team-l").await,
+            teams[0].as_str().unwrap(),
+            "{fixture}"
+        );
+        assert_eq!(
+            b.text("#team-r").await,
+            teams[1].as_str().unwrap(),
+            "{fixture}"
+        );
+        assert_eq!(b.text("#score-l").await, score[0].to_string(), "{fixture}");
+        assert_eq!(b.text("#score-r").await, score[1].to_string(), "{fixture}");
+        if let Some(p) = golden["penalties"].as_array() {
+            let p: Vec<u64> = p.iter().map(|v| v.as_u64().unwrap()).collect();
+            assert_eq!(
+                b.text("#pen-l").await,
+                format!("pen {}/{}", p[0], p[0] + p[1])
+            );
+            assert_eq!(
+                b.text("#pen-r").await,
+                format!("pen {}/{}", p[2], p[2] + p[3])
+            );
+        }
+        assert!(
+            b.text("#source").await.starts_with("Web: "),
+            "{fixture}: the badge names the log"
+        );
+        eprintln!("{fixture}: {} {}-{}", teams, score[0], score[1]);
+    }
+    b.screenshot("link-log-final").await;
+
+    // A site that does not allow other pages to read its files: the page says why.
+    let refused = files.url(fixtures::SHORT_V6, false);
+    b.client
+        .goto(&format!("{page}?log={refused}"))
+        .await
+        .unwrap();
+    let err = b
+        .wait_text("#error", "an explanation of the refused download", |t| {
+            !t.is_empty()
+        })
+        .await;
+    assert!(
+        err.contains("Cannot download") && err.contains("CORS"),
+        "{err}"
+    );
+    assert!(err.contains("drop it on the page"), "{err}");
+    b.screenshot("link-log-cors").await;
+
+    // Logs that stop early. A JSON log whose array is never closed (the server was killed):
+    // every complete frame plays and the page says where it stops.
+    let json = fixtures::read("logs/short-json/20261122132746-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz");
+    let cut = std::env::temp_dir().join(format!("pitchside-incomplete-{}.rcg", std::process::id()));
+    std::fs::write(&cut, &json[..json.len() / 2]).unwrap();
+    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
+    input.send_keys(&cut.display().to_string()).await.unwrap();
+    let err = b
+        .wait_text("#error", "the incomplete log explained", |t| {
+            t.contains("incomplete")
+        })
+        .await;
+    assert!(err.contains("incomplete: the log stops at cycle "), "{err}");
+    b.screenshot("file-incomplete-json").await;
+    // A text log that stops at a line before time over: no error, but the page says so.
+    let text = fixtures::read(fixtures::SHORT_V6);
+    let mut end = text.len() / 2;
+    while text[end - 1] != b'\n' {
+        end -= 1;
+    }
+    let early = std::env::temp_dir().join(format!("pitchside-early-{}.rcg", std::process::id()));
+    std::fs::write(&early, &text[..end]).unwrap();
+    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
+    input.send_keys(&early.display().to_string()).await.unwrap();
+    let note = b
+        .wait_text("#notice", "the early end noted", |t| {
+            t.contains("before full time")
+        })
+        .await;
+    assert!(note.contains("the log ends at cycle "), "{note}");
+    assert_eq!(b.text("#error").await, "", "stopping early is no error");
+    b.screenshot("file-ends-early").await;
+    let _ = std::fs::remove_file(cut);
+    let _ = std::fs::remove_file(early);
+
+    // A link to a cycle: the full game opens there, paused, with the operator's key in the
+    // fragment, which the page reads but never writes back.
+    let full = files.url(fixtures::FULL_V6, true);
+    let link = format!("{page}?log={full}#control=op%20secret&view=wide&t=2345");
+    b.client.goto(&link).await.unwrap();
+    b.wait_text("#cycle", "cycle 2345", |t| t == "2345").await;
+    wait_loaded(&b, "the full game").await;
+    assert_eq!(b.text("#cycle").await, "2345", "a link opens paused");
+    assert_eq!(b.text("#playmode").await, "play on");
+    let url = b.url().await;
+    assert!(!url.contains("control") && !url.contains("secret"), "{url}");
+    assert!(url.contains("view=wide") && url.contains("t=2345"), "{url}");
+    assert!(url.contains(&format!("log={full}")), "{url}");
+    b.screenshot("link-cycle-2345").await;
+
+    // No frame for cycle 3000 (half time) in a text log: the next cycle that exists.
+    b.client
+        .goto(&format!("{page}?log={full}#t=3000"))
+        .await
+        .unwrap();
+    b.wait_text("#cycle", "cycle 3001", |t| t == "3001").await;
+
+    // The address follows the page (throttled), and a reload opens the same moment.
+    b.keys(&format!("{}{}", Key::Shift, Key::Right)).await;
+    b.wait_text("#cycle", "cycle 3101", |t| t == "3101").await;
+    b.wait_js("return location.hash", "the address to follow", |v| {
+        v.as_str() == Some("#t=3101")
+    })
+    .await;
+    b.client.refresh().await.unwrap();
+    b.wait_text("#cycle", "cycle 3101 after a reload", |t| t == "3101")
+        .await;
+    wait_loaded(&b, "the full game again").await;
+    assert_eq!(b.text("#cycle").await, "3101");
+
+    // Copy link: the same moment, never the operator's key.
+    b.client
+        .goto(&format!("{page}?log={full}#t=1863&control=k3y"))
+        .await
+        .unwrap();
+    b.wait_text("#cycle", "cycle 1863", |t| t == "1863").await;
+    b.click("#copy-link").await;
+    let copied = b
+        .wait_text("#copied-link", "the copied link", |t| !t.is_empty())
+        .await;
+    assert!(copied.contains("#t=1863"), "{copied}");
+    assert!(copied.contains(&format!("?log={full}")), "{copied}");
+    assert!(
+        !copied.contains("control") && !copied.contains("k3y"),
+        "{copied}"
+    );
+    b.screenshot("link-copied").await;
+    // The copied link opens the same moment.
+    b.client.goto(&copied).await.unwrap();
+    b.wait_text("#cycle", "cycle 1863 from the copied link", |t| t == "1863")
+        .await;
+    b.close().await;
+}

@@ -1,0 +1,434 @@
+//! What the field shows, as a list of shapes in field coordinates: built from the frame on
+//! screen (and the one before it, for smooth motion), the settings, the selected player and the
+//! view, with no browser in sight, so it is unit-tested natively on real logs. The painter
+//! ([`crate::paint`]) only puts these shapes on a canvas.
+//!
+//! Sizes: positions and radii are in metres (they zoom with the field); line widths, font
+//! sizes and the offsets of labels and bars are in canvas pixels (they stay readable at any
+//! zoom). Marks that must stay visible when zoomed out (a 0.3 m player, the 0.085 m ball) get a
+//! least size in pixels through the [`View`].
+//!
+//! Layout:
+//! - [`params`]: the parameters drawn with (ball decay, kickable margins, areas), with
+//!   rcssserver 19's defaults.
+//! - [`style`]: colours and the state-bit highlight table.
+//! - [`motion`]: interpolating between two frames, and what counts as a teleport.
+//! - [`pitch`]: lines, goals, flags, grid.
+//! - [`players`]: bodies, directions, cones, stamina, cards, highlights, labels, areas.
+//! - [`ball`]: the ball, its velocity, its path if untouched, trails.
+//! - [`offside`]: each team's offside line.
+
+pub mod ball;
+pub mod motion;
+pub mod offside;
+pub mod params;
+pub mod pitch;
+pub mod players;
+pub mod style;
+
+use crate::field::View;
+use crate::settings::{Colours, FieldSettings};
+pub use params::FieldParams;
+use pitchside_shared::{Frame, Side};
+use serde::Serialize;
+pub use style::{Dash, Rgba};
+
+/// A point in field coordinates (metres).
+pub type P = (f64, f64);
+
+/// How an outline is drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stroke {
+    pub colour: Rgba,
+    /// Canvas pixels.
+    pub width: f64,
+    pub dash: Dash,
+}
+
+impl Stroke {
+    pub fn solid(colour: Rgba, width: f64) -> Stroke {
+        Stroke {
+            colour,
+            width,
+            dash: Dash::Solid,
+        }
+    }
+    pub fn dashed(colour: Rgba, width: f64, dash: Dash) -> Stroke {
+        Stroke {
+            colour,
+            width,
+            dash,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Align {
+    Left,
+    Centre,
+    Right,
+}
+
+/// A shape's geometry.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Geom {
+    Line {
+        from: P,
+        to: P,
+    },
+    /// An open or closed polyline (closed ones can be filled).
+    Path {
+        points: Vec<P>,
+        closed: bool,
+    },
+    /// Radius in metres.
+    Circle {
+        centre: P,
+        radius: f64,
+    },
+    /// An arc of a circle, angles in radians in field coordinates (y down, so growing angles
+    /// turn clockwise on screen), from `start` to `end`.
+    Arc {
+        centre: P,
+        radius: f64,
+        start: f64,
+        end: f64,
+    },
+    /// A wedge from the centre, angles as for [`Geom::Arc`].
+    Sector {
+        centre: P,
+        radius: f64,
+        start: f64,
+        end: f64,
+    },
+    /// An axis-aligned field rectangle.
+    Rect {
+        min: P,
+        max: P,
+    },
+    /// A rectangle of `size` canvas pixels whose top-left corner is `offset` pixels from a field
+    /// point: bars and cards that stay the same size at any zoom.
+    PixelRect {
+        at: P,
+        offset: (f64, f64),
+        size: (f64, f64),
+    },
+    /// Text at a field point, moved by `offset` canvas pixels; `size` is the font size in
+    /// pixels. The baseline is the text's middle.
+    Text {
+        at: P,
+        offset: (f64, f64),
+        text: String,
+        size: f64,
+        align: Align,
+        bold: bool,
+    },
+}
+
+/// What a shape is, so that tests and the page's test hook can find it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tag {
+    Grass,
+    PitchLine,
+    Goal,
+    Flag,
+    Grid,
+    Trail,
+    ViewCone,
+    VisibleRange,
+    KickableArea,
+    CatchArea,
+    TackleArea,
+    OffsideLine,
+    Body,
+    RealBody,
+    BodyDirection,
+    FaceDirection,
+    Highlight,
+    Selection,
+    Card,
+    StaminaBar,
+    Label,
+    Pointto,
+    FocusPoint,
+    Attention,
+    Ball,
+    BallVelocity,
+    BallPath,
+}
+
+/// Who a shape belongs to: a player slot, the ball, or nobody (the pitch).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Owner {
+    None,
+    Ball,
+    Player(Side, u8),
+    /// A team's offside line is the line its defence makes.
+    Team(Side),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shape {
+    pub tag: Tag,
+    pub owner: Owner,
+    pub geom: Geom,
+    pub fill: Option<Rgba>,
+    pub stroke: Option<Stroke>,
+    /// For highlights: the state bit the ring marks.
+    pub bit: u32,
+}
+
+impl Shape {
+    pub fn new(tag: Tag, owner: Owner, geom: Geom) -> Shape {
+        Shape {
+            tag,
+            owner,
+            geom,
+            fill: None,
+            stroke: None,
+            bit: 0,
+        }
+    }
+    pub fn fill(mut self, c: Rgba) -> Shape {
+        self.fill = Some(c);
+        self
+    }
+    pub fn stroke(mut self, s: Stroke) -> Shape {
+        self.stroke = Some(s);
+        self
+    }
+}
+
+/// A player where the scene drew him, for selecting by click and for the test hook.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerMark {
+    pub side: Side,
+    pub unum: u8,
+    pub x: f64,
+    pub y: f64,
+    /// Radius of the drawn body, metres.
+    pub radius: f64,
+    pub goalie: bool,
+}
+
+/// Everything the field shows for one moment.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Scene {
+    pub shapes: Vec<Shape>,
+    pub players: Vec<PlayerMark>,
+    /// Where the ball is drawn.
+    pub ball: Option<P>,
+    /// x of each team's offside line (the line the left team's defence makes, then the
+    /// right's), when drawn.
+    pub offside: [Option<f64>; 2],
+    /// The cycle shown.
+    pub time: Option<u32>,
+}
+
+impl Scene {
+    pub fn with_tag(&self, tag: Tag) -> impl Iterator<Item = &Shape> {
+        self.shapes.iter().filter(move |s| s.tag == tag)
+    }
+
+    /// The player drawn nearest to field point `at`, if one is within `slack` metres of his
+    /// body: what a click there selects.
+    pub fn player_at(&self, at: P, slack: f64) -> Option<&PlayerMark> {
+        self.players
+            .iter()
+            .map(|p| ((p.x - at.0).hypot(p.y - at.1) - p.radius, p))
+            .filter(|(d, _)| *d <= slack)
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, p)| p)
+    }
+}
+
+/// What the scene is built from.
+pub struct Input<'a> {
+    /// The frame on screen; `None` draws the empty pitch.
+    pub frame: Option<&'a Frame>,
+    /// The frame moved from while interpolating, with `alpha` the share of the way done
+    /// (0..1). `None` shows `frame` as it is.
+    pub previous: Option<&'a Frame>,
+    pub alpha: f64,
+    /// Frames before `frame`, oldest first, for trails (only the last `trail_cycles` are read).
+    pub history: &'a [Frame],
+    pub params: &'a FieldParams,
+    pub settings: &'a FieldSettings,
+    pub colours: &'a Colours,
+    pub selected: Option<(Side, u8)>,
+    pub view: &'a View,
+}
+
+/// Builds the scene: pitch first, then the overlays under the players (trails, cones, areas,
+/// offside lines), the players, the ball and its path, and labels last so nothing covers them.
+pub fn build(input: &Input) -> Scene {
+    let mut scene = Scene::default();
+    pitch::build(&mut scene.shapes, input);
+    let Some(frame) = input.frame else {
+        return scene;
+    };
+    scene.time = Some(frame.time);
+    let shown = motion::shown(input.previous, frame, input.alpha);
+    let frame = &shown;
+    ball::trails(&mut scene.shapes, input, frame);
+    scene.offside = offside::lines(frame);
+    if input.settings.offside_lines {
+        offside::build(&mut scene.shapes, input, scene.offside);
+    }
+    players::build(&mut scene, input, frame);
+    ball::build(&mut scene, input, frame);
+    scene
+}
+
+/// What the page tells its browser tests about the last scene: enough to check what is drawn
+/// without reading pixels.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    pub time: Option<u32>,
+    pub view: ViewSummary,
+    pub players: Vec<PlayerSummary>,
+    pub ball: Option<PointSummary>,
+    pub offside: [Option<f64>; 2],
+    /// Number of shapes of each kind.
+    pub shapes: std::collections::BTreeMap<String, usize>,
+    pub selected: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ViewSummary {
+    pub scale: f64,
+    pub centre: P,
+    pub flipped: bool,
+    pub width: f64,
+    pub height: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PointSummary {
+    pub x: f64,
+    pub y: f64,
+    /// Canvas position in CSS pixels, for clicking it.
+    pub px: f64,
+    pub py: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PlayerSummary {
+    /// `l7`, `r1`.
+    pub id: String,
+    pub x: f64,
+    pub y: f64,
+    pub px: f64,
+    pub py: f64,
+    pub cone: bool,
+    pub highlights: Vec<&'static str>,
+    pub card: Option<&'static str>,
+}
+
+pub fn player_id(side: Side, unum: u8) -> String {
+    format!("{}{unum}", side.letter())
+}
+
+impl Scene {
+    pub fn summary(&self, view: &View, selected: Option<(Side, u8)>) -> Summary {
+        let mut shapes = std::collections::BTreeMap::new();
+        for s in &self.shapes {
+            let key = serde_json::to_value(s.tag)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default();
+            *shapes.entry(key).or_insert(0) += 1;
+        }
+        let players = self
+            .players
+            .iter()
+            .map(|p| {
+                let owner = Owner::Player(p.side, p.unum);
+                let mine = || self.shapes.iter().filter(move |s| s.owner == owner);
+                let (px, py) = view.canvas_from_field(p.x, p.y);
+                PlayerSummary {
+                    id: player_id(p.side, p.unum),
+                    x: p.x,
+                    y: p.y,
+                    px,
+                    py,
+                    cone: mine().any(|s| s.tag == Tag::ViewCone),
+                    highlights: mine()
+                        .filter(|s| s.tag == Tag::Highlight)
+                        .filter_map(|s| style::HIGHLIGHTS.iter().find(|h| h.bit == s.bit))
+                        .map(|h| h.name)
+                        .collect(),
+                    card: mine().filter(|s| s.tag == Tag::Card).find_map(|s| {
+                        Some(if s.fill? == style::RED_CARD {
+                            "red"
+                        } else {
+                            "yellow"
+                        })
+                    }),
+                }
+            })
+            .collect();
+        Summary {
+            time: self.time,
+            view: ViewSummary {
+                scale: view.scale,
+                centre: view.centre,
+                flipped: view.flipped,
+                width: view.width,
+                height: view.height,
+            },
+            players,
+            ball: self.ball.map(|(x, y)| {
+                let (px, py) = view.canvas_from_field(x, y);
+                PointSummary { x, y, px, py }
+            }),
+            offside: self.offside,
+            shapes,
+            selected: selected.map(|(s, u)| player_id(s, u)),
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testutil {
+    //! Real logs for the scene's tests, parsed once per test binary.
+
+    use pitchside_shared::log::{parse_log, Match};
+    use std::sync::OnceLock;
+
+    fn load(rel: &str) -> Match {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/fixtures/logs")
+            .join(rel);
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let m = parse_log(&bytes);
+        assert!(m.error.is_none(), "{rel}: {:?}", m.error);
+        m
+    }
+
+    pub fn short_v6() -> &'static Match {
+        static M: OnceLock<Match> = OnceLock::new();
+        M.get_or_init(|| load("short-v6/20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz"))
+    }
+    pub fn short_v1() -> &'static Match {
+        static M: OnceLock<Match> = OnceLock::new();
+        M.get_or_init(|| load("short-v1/20261122132514-SHORT_L_a_0-vs-SHORT_R_a_0.rcg.gz"))
+    }
+    pub fn operator() -> &'static Match {
+        static M: OnceLock<Match> = OnceLock::new();
+        M.get_or_init(|| load("operator-commands-v6/20261122132312-OPS_L_0-vs-OPS_R_1.rcg.gz"))
+    }
+    pub fn record_messages() -> &'static Match {
+        static M: OnceLock<Match> = OnceLock::new();
+        M.get_or_init(|| load("record-messages-v6/20261122132927-REC_L_0-vs-REC_R_0.rcg.gz"))
+    }
+    pub fn full() -> &'static Match {
+        static M: OnceLock<Match> = OnceLock::new();
+        M.get_or_init(|| load("full-v6-realtime/20261122131124-HELIOS_L_2-vs-HELIOS_R_3.rcg.gz"))
+    }
+    pub fn penalties() -> &'static Match {
+        static M: OnceLock<Match> = OnceLock::new();
+        M.get_or_init(|| load("penalty-shootout-v6/20261122132810-PEN_L_0_4-vs-PEN_R_0_2.rcg.gz"))
+    }
+}

@@ -1,0 +1,93 @@
+//! The export panel: the frame on screen as a PNG, a range of cycles as a WebM video.
+
+use crate::export::{self, ExportState};
+use crate::state::{Monitor, Overlay};
+use crate::timeline::speed_label;
+use leptos::prelude::*;
+
+#[component]
+pub fn ExportPanel() -> impl IntoView {
+    let m = expect_context::<Monitor>();
+    let state = RwSignal::from(export::state());
+    let from = RwSignal::new(String::new());
+    let to = RwSignal::new(String::new());
+    // Each time the panel opens, the range starts at the cycle on screen and spans 100 cycles.
+    Effect::new(move |_| {
+        if m.overlay.get() == Overlay::Export {
+            let here = m.cycle_at(m.index.get_untracked()).unwrap_or(0);
+            let last = m.cycles.with_value(|ix| ix.last_cycle()).unwrap_or(here);
+            from.set(here.to_string());
+            to.set(here.saturating_add(100).min(last.max(here)).to_string());
+        }
+    });
+    let record = move |_| {
+        let (Ok(a), Ok(b)) = (
+            from.get_untracked().trim().parse::<u32>(),
+            to.get_untracked().trim().parse::<u32>(),
+        ) else {
+            state.set(ExportState::Failed(
+                "give the first and last cycle as numbers".into(),
+            ));
+            return;
+        };
+        export::record_clip(m, a, b);
+    };
+    let seconds = move || {
+        let (a, b) = (
+            from.get().trim().parse::<u32>().unwrap_or(0),
+            to.get().trim().parse::<u32>().unwrap_or(0),
+        );
+        let speed = m.settings.with(|s| s.playback.speed);
+        f64::from(a.abs_diff(b)) * 0.1 / speed
+    };
+    view! {
+        <Show when=move || m.overlay.get() == Overlay::Export>
+            // A drawer, not a modal: the pitch stays in view while a clip records.
+            <section id="export-panel" class="dialog drawer" role="dialog" aria-label="Export">
+                    <button class="close" title="Close (Esc)" on:click=move |_| m.overlay.set(Overlay::None)>"×"</button>
+                    <h2>"Export"</h2>
+                    <fieldset>
+                        <legend>"Picture"</legend>
+                        <button id="export-png" on:click=move |_| export::save_png(m)>"Save this frame as PNG"</button>
+                    </fieldset>
+                    <fieldset>
+                        <legend>"Video clip (WebM)"</legend>
+                        <label class="setting">"from cycle "
+                            <input id="clip-from" type="text" inputmode="numeric" size="5"
+                                prop:value=move || from.get() on:input=move |ev| from.set(event_target_value(&ev))/>
+                        </label>
+                        <label class="setting">"to cycle "
+                            <input id="clip-to" type="text" inputmode="numeric" size="5"
+                                prop:value=move || to.get() on:input=move |ev| to.set(event_target_value(&ev))/>
+                        </label>
+                        <Show
+                            when=move || matches!(state.get(), ExportState::Recording { .. })
+                            fallback=move || view! {
+                                <button id="export-clip" on:click=record disabled=move || !export::clips_supported()>
+                                    "Record clip"
+                                </button>
+                            }
+                        >
+                            <button id="export-stop" on:click=move |_| m.pause()>"Stop and save"</button>
+                        </Show>
+                        <div class="hint">
+                            {move || format!(
+                                "The clip plays on the page while it records, at the current speed ({}): about {:.0} s.",
+                                speed_label(m.settings.with(|s| s.playback.speed)),
+                                seconds().ceil()
+                            )}
+                        </div>
+                    </fieldset>
+                    <div id="export-status" class="export-status" role="status"
+                        data-bytes=move || match state.get() { ExportState::Saved { bytes, .. } => bytes.to_string(), _ => String::new() }>
+                        {move || match state.get() {
+                            ExportState::Idle => String::new(),
+                            ExportState::Recording { from, to } => format!("recording cycles {from} to {to}…"),
+                            ExportState::Saved { name, bytes } => format!("saved {name} ({:.0} KB)", bytes / 1024.0),
+                            ExportState::Failed(why) => format!("not saved: {why}"),
+                        }}
+                    </div>
+            </section>
+        </Show>
+    }
+}

@@ -1,0 +1,101 @@
+//! The one place to open a log: drop a file, choose one, or give a web address. The hidden
+//! file input lives outside the panel so that the picker (and tests) can reach it at any time.
+
+use crate::source::{file, live};
+use crate::state::{Mode, Monitor, Overlay};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The page's file input (hidden; the panel's button and drop zone stand for it).
+#[component]
+pub fn FileInput() -> impl IntoView {
+    let m = expect_context::<Monitor>();
+    let input = NodeRef::<leptos::html::Input>::new();
+    let on_change = move |_| {
+        if let Some(el) = input.get() {
+            if let Some(f) = el.files().and_then(|l| l.get(0)) {
+                m.overlay.set(Overlay::None);
+                file::open(m, f);
+            }
+            el.set_value("");
+        }
+    };
+    view! {
+        <input
+            id="file-input"
+            class="hidden-input"
+            type="file"
+            accept=".rcg,.gz,.rcg.gz,.json"
+            node_ref=input
+            on:change=on_change
+        />
+    }
+}
+
+fn choose_file() {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("file-input"))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        el.click();
+    }
+}
+
+#[component]
+pub fn OpenPanel() -> impl IntoView {
+    let m = expect_context::<Monitor>();
+    let url = RwSignal::new(m.log_url.get_untracked().unwrap_or_default());
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let u = url.get_untracked().trim().to_owned();
+        if !u.is_empty() {
+            m.overlay.set(Overlay::None);
+            file::open_url(m, u);
+        }
+    };
+    view! {
+        <Show when=move || m.overlay.get() == Overlay::Open>
+            <div class="overlay" on:click=move |_| m.overlay.set(Overlay::None)>
+                <section
+                    id="open-panel"
+                    class="dialog"
+                    role="dialog"
+                    aria-label="Open a log"
+                    on:click=|ev| ev.stop_propagation()
+                >
+                    <button class="close" title="Close (Esc)" on:click=move |_| m.overlay.set(Overlay::None)>"×"</button>
+                    <h2>"Open a log"</h2>
+                    <button id="drop-zone" class="drop-zone" on:click=move |_| choose_file()>
+                        <strong>"Drop a .rcg or .rcg.gz file here"</strong>
+                        <span>"or click to choose one"</span>
+                    </button>
+                    <form class="url-form" on:submit=submit>
+                        <label for="log-url">"or a log on the web:"</label>
+                        <div class="row">
+                            <input
+                                id="log-url"
+                                type="url"
+                                placeholder="https://…/game.rcg.gz"
+                                prop:value=move || url.get()
+                                on:input=move |ev| url.set(event_target_value(&ev))
+                            />
+                            <button id="open-url" type="submit">"Open"</button>
+                        </div>
+                    </form>
+                    <p class="hint">
+                        "Logs are read in this browser; nothing is uploaded. A log opened from the web \
+                         keeps its address in the page's link (?log=…), so a copied link opens it for \
+                         anyone who can reach it. Servers on other sites must allow it (CORS)."
+                    </p>
+                    <Show when=move || m.mode.get() == Mode::File>
+                        <button class="link" on:click=move |_| {
+                            m.overlay.set(Overlay::None);
+                            live::resume(m);
+                        }>"Back to the relay's live feed"</button>
+                    </Show>
+                </section>
+            </div>
+        </Show>
+    }
+}
