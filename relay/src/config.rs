@@ -746,6 +746,66 @@ replay = "{log}"
     }
 
     #[test]
+    fn nats_options_carry_credentials_and_limits() {
+        let dir = std::env::temp_dir().join(format!("pitchside-nkey-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let seed = dir.join("edge.nk");
+        // What `nk -gen user -pubout` prints: the seed, then the public key.
+        std::fs::write(&seed, "SUAMLK2ZNL35WSMW37E7UD4VZ7ELPKW7DHC3BWBSD2GCZ7IUQQXZIORRBU\nUDXU4RCSJNZOIQHZNWXHXORDPRTGNJAHAHFRGZNEEJCPQTT2M7NLCNF4\n").unwrap();
+        let s = parse(&[
+            "--edge",
+            "nats://10.0.0.2:4222",
+            "--nats-nkey",
+            seed.to_str().unwrap(),
+            "--nats-stream-mb",
+            "64",
+            "--nats-stream-hours",
+            "2",
+        ])
+        .unwrap();
+        let o = s.edge.unwrap();
+        assert!(s.publish.is_none());
+        assert_eq!(o.url, "nats://10.0.0.2:4222");
+        assert_eq!(
+            o.nkey_seed.as_deref(),
+            Some("SUAMLK2ZNL35WSMW37E7UD4VZ7ELPKW7DHC3BWBSD2GCZ7IUQQXZIORRBU")
+        );
+        assert_eq!(o.stream_bytes, 64 << 20);
+        assert_eq!(o.stream_age, Duration::from_secs(7200));
+        let s = parse(&[
+            "--server",
+            "h:6000",
+            "--publish",
+            "nats://n:4222",
+            "--nats-user",
+            "origin",
+            "--nats-password",
+            "pw",
+        ])
+        .unwrap();
+        let o = s.publish.unwrap();
+        assert_eq!(
+            (o.user.as_deref(), o.password.as_deref()),
+            (Some("origin"), Some("pw"))
+        );
+        assert!(matches!(
+            parse(&["--edge", "nats://n:4222", "--nats-user", "u"]),
+            Err(ConfigError::Nats(_))
+        ));
+        std::fs::write(&seed, "not a seed\n").unwrap();
+        assert!(matches!(
+            parse(&[
+                "--edge",
+                "nats://n:4222",
+                "--nats-nkey",
+                seed.to_str().unwrap()
+            ]),
+            Err(ConfigError::Nats(_))
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn no_match_means_the_bundled_demo() {
         let s = parse(&[]).unwrap();
         assert_eq!(s.matches.len(), 1);

@@ -208,16 +208,6 @@ pub async fn run(
         }
         None => None,
     };
-    if let (Some(client), Some(opts)) = (&nats_client, &settings.publish) {
-        tasks.extend(nats::origin::start(
-            client.clone(),
-            opts.clone(),
-            published,
-            nats::origin::no_control(),
-            nats_rx.clone(),
-            stop_rx.clone(),
-        ));
-    }
     let edge_stats = Arc::new(nats::edge::EdgeStats::default());
     let shared = Arc::new(web::Shared {
         matches: Matches::new(matches),
@@ -237,6 +227,16 @@ pub async fn run(
                 stats: edge_stats.clone(),
             }),
     });
+    if let (Some(client), Some(opts)) = (&nats_client, &settings.publish) {
+        tasks.extend(nats::origin::start(
+            client.clone(),
+            opts.clone(),
+            published,
+            nats::control::at_origin(shared.clone()),
+            nats_rx.clone(),
+            stop_rx.clone(),
+        ));
+    }
     if let (Some(client), Some(_)) = (&nats_client, &settings.edge) {
         tasks.push(nats::edge::start(
             client.clone(),
@@ -257,11 +257,16 @@ pub async fn run(
     });
     let mut stopped = stop_rx.clone();
     let listener = axum::serve::ListenerExt::tap_io(listener, tune_socket);
-    let res = axum::serve(listener, app.into_make_service())
-        .with_graceful_shutdown(async move {
-            let _ = stopped.wait_for(|s| *s).await;
-        })
-        .await;
+    // The client's address: operator actions are logged with it and failed token checks
+    // counted per address (an edge passes it on to the origin).
+    let res = axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(async move {
+        let _ = stopped.wait_for(|s| *s).await;
+    })
+    .await;
     // Upgraded connections are no longer hyper's: wait (a little) for every spectator to
     // have sent its close frame, so that pages learn why the connection ended.
     let deadline = tokio::time::Instant::now() + Duration::from_secs(3);

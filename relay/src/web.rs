@@ -12,7 +12,7 @@ use crate::hub::Hub;
 use crate::recorder::LogWriter;
 use crate::spectator::{self, CLOSE_FULL};
 use crate::MatchHandle;
-use axum::body::{Body, Bytes};
+use axum::body::Body;
 use axum::extract::{Path, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
@@ -79,7 +79,7 @@ pub fn app(state: AppState, dist: PathBuf) -> Router {
         .route("/healthz", get(|| async { "ok" }));
     // An edge forwards operator commands to the origin, which checks the token.
     let router = if state.edge.is_some() {
-        router.route("/m/{name}/control", axum::routing::post(edge_control))
+        router.route("/m/{name}/control", get(edge_control).post(edge_control))
     } else {
         router
     };
@@ -160,31 +160,74 @@ fn html_escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// `GET`/`POST /m/NAME/control` at an edge: carried to the origin, which checks the token
+/// and decides ([`crate::nats::control`]); its answer is the response.
 async fn edge_control(
     State(app): State<AppState>,
     Path(name): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
+    req: Request,
 ) -> Response {
+    use crate::nats::control::{self, Method};
     let Some(edge) = &app.edge else {
         return StatusCode::NOT_FOUND.into_response();
     };
     if app.find(&name).is_none() {
-        return (StatusCode::NOT_FOUND, format!("no match called {name}")).into_response();
+        return control_response(control::ControlReply::error(
+            404,
+            format!("no match called {name}"),
+        ));
     }
-    let text = |h: header::HeaderName| headers.get(h).and_then(|v| v.to_str().ok());
-    let reply = crate::nats::edge::forward(
-        &edge.client,
-        &name,
-        text(header::AUTHORIZATION),
-        text(header::CONTENT_TYPE),
+    let (parts, body) = req.into_parts();
+    let method = if parts.method == axum::http::Method::GET {
+        Method::Get
+    } else {
+        Method::Post
+    };
+    let page = parts
+        .extensions
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|c| c.0.ip());
+    let text = |h: header::HeaderName| {
+        parts
+            .headers
+            .get(h)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    let (authorization, content_type) = (text(header::AUTHORIZATION), text(header::CONTENT_TYPE));
+    let body = match axum::body::to_bytes(body, control::MAX_BODY).await {
+        Ok(b) => b,
+        Err(_) => {
+            return control_response(control::ControlReply::error(
+                413,
+                format!("the body is longer than {} bytes", control::MAX_BODY),
+            ))
+        }
+    };
+    let forwarded = control::ControlRequest {
+        name,
+        method,
+        authorization,
+        content_type,
+        client: page,
+        edge: format!("client {}", edge.client.server_info().client_id),
         body,
-    )
-    .await;
+    };
+    control_response(control::forward(&edge.client, forwarded).await)
+}
+
+fn control_response(reply: crate::nats::control::ControlReply) -> Response {
     let status = StatusCode::from_u16(reply.status).unwrap_or(StatusCode::BAD_GATEWAY);
     let ct = HeaderValue::from_str(&reply.content_type)
         .unwrap_or(HeaderValue::from_static("text/plain"));
-    (status, [(header::CONTENT_TYPE, ct)], reply.body).into_response()
+    let mut res = (status, [(header::CONTENT_TYPE, ct)], reply.body).into_response();
+    if let Some(v) = reply
+        .retry_after
+        .and_then(|s| HeaderValue::from_str(&s.to_string()).ok())
+    {
+        res.headers_mut().insert(header::RETRY_AFTER, v);
+    }
+    res
 }
 
 async fn first_ws(State(app): State<AppState>, req: Request) -> Response {

@@ -3,9 +3,9 @@
 //! by the frame number the wire carries (without decoding frames, which would measure the
 //! benchmark rather than the relay), a latency histogram, and CPU and memory from `/proc`.
 
+use crate::fixtures;
 use futures_util::StreamExt;
 use pitchside_shared::{parse_log, write, Record};
-use crate::fixtures;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -221,4 +221,3 @@ pub async fn fake_server(shared: Arc<Shared>, step: Duration) -> SocketAddr {
     });
     addr
 }
-

@@ -51,10 +51,8 @@ impl NatsServer {
     /// With extra arguments (e.g. `--user`, `--pass`).
     pub async fn start_with(extra: &[&str]) -> NatsServer {
         let port = free_port();
-        let store = std::env::temp_dir().join(format!(
-            "pitchside-nats-{}-{port}",
-            std::process::id()
-        ));
+        let store =
+            std::env::temp_dir().join(format!("pitchside-nats-{}-{port}", std::process::id()));
         let _ = std::fs::remove_dir_all(&store);
         std::fs::create_dir_all(&store).expect("a store directory");
         let mut server = NatsServer {

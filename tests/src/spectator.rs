@@ -169,10 +169,29 @@ impl Spectator {
 
 /// A plain HTTP/1.1 GET: (status, headers, body).
 pub async fn http_get(addr: SocketAddr, path: &str) -> (u16, String, Vec<u8>) {
+    http_request(addr, "GET", path, &[], b"").await
+}
+
+/// A plain HTTP/1.1 request with headers and a body: (status, headers, body).
+pub async fn http_request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> (u16, String, Vec<u8>) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    let req = format!("GET {path} HTTP/1.1\r\nHost: relay\r\nConnection: close\r\n\r\n");
+    let mut req = format!("{method} {path} HTTP/1.1\r\nHost: relay\r\nConnection: close\r\n");
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    if !body.is_empty() || method != "GET" {
+        req.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
+    req.push_str("\r\n");
     s.write_all(req.as_bytes()).await.expect("request");
+    s.write_all(body).await.expect("request body");
     let mut out = Vec::new();
     s.read_to_end(&mut out).await.expect("response");
     let split = out

@@ -10,7 +10,7 @@ use pitchside_shared::Record;
 use pitchside_tests::fake_server::{FakeServer, Script};
 use pitchside_tests::nats_server::NatsServer;
 use pitchside_tests::relay_harness::{self, RunningRelay};
-use pitchside_tests::spectator::{http_get, Spectator};
+use pitchside_tests::spectator::{http_get, http_request, Spectator};
 use pitchside_tests::{capture, fixtures};
 use relay::config::{MatchSpec, Settings, SourceSpec};
 use relay::monitor::MonitorConfig;
@@ -31,6 +31,10 @@ fn capture_records(datagrams: &[Vec<u8>]) -> Vec<Record> {
 }
 
 async fn origin(server: &FakeServer, nats: &NatsServer) -> RunningRelay {
+    origin_with(server, NatsOptions::new(nats.url())).await
+}
+
+async fn origin_with(server: &FakeServer, opts: NatsOptions) -> RunningRelay {
     let mut mc = MonitorConfig::new(server.addr);
     mc.retry = Duration::from_millis(100);
     // The script ends long before this: the match stays as it is while the test looks.
@@ -39,14 +43,25 @@ async fn origin(server: &FakeServer, nats: &NatsServer) -> RunningRelay {
         name: NAME.into(),
         source: SourceSpec::Server(mc),
     }]);
-    settings.publish = Some(NatsOptions::new(nats.url()));
+    settings.publish = Some(opts);
     relay_harness::start_with(settings).await
 }
 
 async fn edge(nats: &NatsServer) -> RunningRelay {
+    edge_with(NatsOptions::new(nats.url())).await
+}
+
+async fn edge_with(opts: NatsOptions) -> RunningRelay {
     let mut settings = Settings::new(Vec::new());
-    settings.edge = Some(NatsOptions::new(nats.url()));
+    settings.edge = Some(opts);
     relay_harness::start_with(settings).await
+}
+
+fn with_password(nats: &NatsServer, user: &str, password: &str) -> NatsOptions {
+    let mut o = NatsOptions::new(nats.url());
+    o.user = Some(user.into());
+    o.password = Some(password.into());
+    o
 }
 
 /// Waits until a relay lists the match in `/api/matches`.
@@ -131,7 +146,11 @@ async fn three_edges_send_exactly_the_origins_wire_and_late_joiners_the_whole_hi
         })
         .await;
     }
-    same_records(&watchers[0].current_match(), &want, "the origin's spectator");
+    same_records(
+        &watchers[0].current_match(),
+        &want,
+        "the origin's spectator",
+    );
     let reference = from_the_match(&watchers[0]);
     for (i, s) in watchers.iter().enumerate().skip(1) {
         let got = from_the_match(s);
@@ -150,7 +169,11 @@ async fn three_edges_send_exactly_the_origins_wire_and_late_joiners_the_whole_hi
         .until(15, "the origin's snapshot", |s| s.backlog.is_some())
         .await;
     let want_snapshot = snapshot(&late_origin);
-    same_records(&late_origin.current_match(), &want, "a late joiner at the origin");
+    same_records(
+        &late_origin.current_match(),
+        &want,
+        "a late joiner at the origin",
+    );
     for (i, e) in edges.iter().enumerate() {
         let mut late = Spectator::connect(e.addr, &path).await;
         late.until(15, "an edge's snapshot", |s| s.backlog.is_some())
@@ -182,7 +205,9 @@ async fn three_edges_send_exactly_the_origins_wire_and_late_joiners_the_whole_hi
     assert_eq!(status, 200);
     assert_eq!(
         log,
-        http_get(origin.addr, &format!("/m/{NAME}/match.rcg")).await.2,
+        http_get(origin.addr, &format!("/m/{NAME}/match.rcg"))
+            .await
+            .2,
         "an edge's download is the origin's"
     );
     for e in edges {
@@ -209,7 +234,8 @@ async fn an_edge_and_then_nats_restarting_lose_nothing() {
     let mut s = Spectator::connect(first.addr, &path).await;
     s.until(15, "the snapshot", |s| s.backlog.is_some()).await;
     go.send_replace(true);
-    s.until(15, "some frames", |s| s.frames().len() >= 100).await;
+    s.until(15, "some frames", |s| s.frames().len() >= 100)
+        .await;
 
     // The edge dies; a new one starts; the page reconnects to it.
     drop(first);
@@ -219,9 +245,14 @@ async fn an_edge_and_then_nats_restarting_lose_nothing() {
     s.until(15, "the snapshot at the new edge", |s| s.backlog.is_some())
         .await;
     let frames_at_join = s.frames().len();
-    assert!(frames_at_join >= 100, "the history: {frames_at_join} frames");
-    s.until(15, "more frames", |s| s.frames().len() >= frames_at_join + 100)
-        .await;
+    assert!(
+        frames_at_join >= 100,
+        "the history: {frames_at_join} frames"
+    );
+    s.until(15, "more frames", |s| {
+        s.frames().len() >= frames_at_join + 100
+    })
+    .await;
 
     // NATS dies and comes back: the edge keeps its spectator and says what happened.
     nats.kill();
@@ -231,28 +262,42 @@ async fn an_edge_and_then_nats_restarting_lose_nothing() {
         })
     })
     .await;
+    // Everything before the notice is what the edge had applied: the match was still on.
+    let before_outage = s.current_match().len();
+    assert!(
+        before_outage < want.len(),
+        "NATS died mid-match: {before_outage} of {} records",
+        want.len()
+    );
     tokio::time::sleep(Duration::from_millis(500)).await;
     nats.restart().await;
     s.until(40, "every record, after NATS came back", |s| {
         s.current_match().len() >= want.len()
     })
     .await;
-    same_records(&s.current_match(), &want, "the spectator at the restarted edge");
-    let last_feed = s
-        .notices()
-        .into_iter()
-        .rev()
-        .find(|n| matches!(n, Notice::Feed { .. }));
-    assert!(
+    same_records(
+        &s.current_match(),
+        &want,
+        "the spectator at the restarted edge",
+    );
+    // The edge says so once it has caught up (right after the last record it read).
+    let live_again = |s: &Spectator| {
         matches!(
-            last_feed,
+            s.notices()
+                .into_iter()
+                .rev()
+                .find(|n| matches!(n, Notice::Feed { .. })),
             Some(Notice::Feed {
                 source: FeedSource::Live,
                 ..
             })
-        ),
-        "the feed is live again: {:?}",
-        s.notices()
+        )
+    };
+    s.until(10, "the feed live again", live_again).await;
+    same_records(
+        &s.current_match(),
+        &want,
+        "nothing more after the feed came back",
     );
     at_origin
         .until(15, "every record at the origin", |s| {
@@ -267,5 +312,110 @@ async fn an_edge_and_then_nats_restarting_lose_nothing() {
         .await;
     same_records(&again.current_match(), &want, "a reconnecting page");
     second.stop().await;
+    origin.stop().await;
+}
+
+/// Operator requests posted to an edge reach the origin over NATS request/reply and the
+/// origin's answer (status, type, body) is the edge's response; the edge adds nothing of its
+/// own but "no such match" and "the venue is unreachable". Everyone here logs in to NATS with
+/// a user and password, and an edge with the wrong password gets nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn operator_requests_through_an_edge_get_the_origins_answer_and_nats_wants_a_password() {
+    let nats = NatsServer::start_with(&["--user", "pitchside", "--pass", "s3cret-for-tests"]).await;
+    let datagrams = capture::split(&fixtures::read(fixtures::V5_CAPTURE)).unwrap();
+    let server = FakeServer::start(Script::new(datagrams, Duration::from_millis(2))).await;
+    let origin = origin_with(
+        &server,
+        with_password(&nats, "pitchside", "s3cret-for-tests"),
+    )
+    .await;
+    let edge = edge_with(with_password(&nats, "pitchside", "s3cret-for-tests")).await;
+    let intruder = edge_with(with_password(&nats, "pitchside", "wrong")).await;
+    until_listed(&edge, "the edge").await;
+
+    let path = format!("/m/{NAME}/control");
+    let auth = [
+        ("Authorization", "Bearer 0123456789abcdef0123456789abcdef"),
+        ("Content-Type", "application/json"),
+    ];
+    let body = br#"{"command":"drop_ball","x":0,"y":0}"#;
+    let at_edge = http_request(edge.addr, "POST", &path, &auth, body).await;
+    let (status, head, reply) = &at_edge;
+    // The origin has no control endpoint of its own yet: its answer says so, and it is the
+    // origin's (it names the match the edge asked for), carried back unchanged.
+    assert_eq!(*status, 501, "{head}");
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("content-type: application/json"),
+        "{head}"
+    );
+    let reply: serde_json::Value = serde_json::from_slice(reply).unwrap();
+    assert_eq!(
+        reply["error"],
+        format!("the relay at the venue takes no operator commands for {NAME}")
+    );
+    let (status, _, _) = http_request(edge.addr, "GET", &path, &auth, b"").await;
+    assert_eq!(status, 501, "GET (is my token right?) travels the same way");
+    let (status, _, _) = http_request(edge.addr, "POST", "/m/nothing/control", &auth, body).await;
+    assert_eq!(status, 404, "a match the edge does not know");
+
+    // The intruder never got in: no match, and its /metrics says it is not connected.
+    let (_, _, list) = http_get(intruder.addr, "/api/matches").await;
+    assert_eq!(list, b"[]", "an edge with the wrong password lists nothing");
+    let (_, _, metrics) = http_get(intruder.addr, "/metrics").await;
+    let metrics = String::from_utf8_lossy(&metrics);
+    assert!(
+        metrics.lines().any(|l| l == "pitchside_nats_connected 0"),
+        "{metrics}"
+    );
+
+    // With the origin gone, the edge says the venue is unreachable (and keeps the match).
+    origin.stop().await;
+    let (status, _, _) = http_request(edge.addr, "POST", &path, &auth, body).await;
+    assert_eq!(status, 503, "no origin answers");
+    until_listed(&edge, "the edge, after the origin stopped").await;
+    edge.stop().await;
+    intruder.stop().await;
+}
+
+/// A NATS that authenticates with nkeys: an origin and an edge holding the user's seed get
+/// through (the match reaches the edge's spectator); an edge with another seed does not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nkeys_let_the_right_relays_in() {
+    let user = nkeys::KeyPair::new_user();
+    let stranger = nkeys::KeyPair::new_user();
+    let conf = std::env::temp_dir().join(format!("pitchside-nkey-{}.conf", std::process::id()));
+    std::fs::write(
+        &conf,
+        format!(
+            "authorization {{ users = [ {{ nkey: {} }} ] }}\n",
+            user.public_key()
+        ),
+    )
+    .unwrap();
+    let nats = NatsServer::start_with(&["-c", conf.to_str().unwrap()]).await;
+    let with_seed = |seed: String| {
+        let mut o = NatsOptions::new(nats.url());
+        o.nkey_seed = Some(seed);
+        o
+    };
+    let datagrams = capture::split(&fixtures::read(fixtures::V5_CAPTURE)).unwrap();
+    let want = capture_records(&datagrams);
+    let server = FakeServer::start(Script::new(datagrams, Duration::from_millis(2))).await;
+    let origin = origin_with(&server, with_seed(user.seed().unwrap())).await;
+    let edge = edge_with(with_seed(user.seed().unwrap())).await;
+    let outsider = edge_with(with_seed(stranger.seed().unwrap())).await;
+    until_listed(&edge, "the edge with the user's seed").await;
+    let mut s = Spectator::connect(edge.addr, &format!("/m/{NAME}/ws")).await;
+    s.until(20, "the whole match", |s| {
+        s.current_match().len() >= want.len()
+    })
+    .await;
+    same_records(&s.current_match(), &want, "the spectator at the edge");
+    let (_, _, list) = http_get(outsider.addr, "/api/matches").await;
+    assert_eq!(list, b"[]", "an edge with another seed lists nothing");
+    let _ = std::fs::remove_file(&conf);
+    edge.stop().await;
+    outsider.stop().await;
     origin.stop().await;
 }

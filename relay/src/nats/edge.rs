@@ -15,7 +15,6 @@
 //! and told again when the match resumes.
 
 use super::envelope::{self, Envelope};
-use super::origin::{ControlReply, H_AUTHORIZATION, H_CONTENT_TYPE, H_STATUS};
 use super::{stream_name, MatchList, MATCHES_STREAM, PREFIX};
 use crate::hub::{Hub, Step};
 use crate::web::Shared;
@@ -33,9 +32,6 @@ use tokio::sync::{mpsc, watch};
 /// What an edge says while it cannot reach NATS.
 pub const LOST: &str =
     "this relay lost its link to the venue (NATS); the match resumes when it is back";
-
-/// How long an operator command may take, there and back.
-const CONTROL_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Counters for `/metrics` at an edge.
 #[derive(Default)]
@@ -451,53 +447,4 @@ fn apply(hub: &Hub, stats: &EdgeStats, cursor: &mut Cursor, env: Envelope) {
         }
     }
     stats.applied.fetch_add(1, Ordering::Relaxed);
-}
-
-/// `POST /m/NAME/control` at an edge: the request goes to the origin over NATS, whose answer
-/// (the token is checked there) comes back as the HTTP response.
-pub async fn forward(
-    client: &async_nats::Client,
-    name: &str,
-    authorization: Option<&str>,
-    content_type: Option<&str>,
-    body: bytes::Bytes,
-) -> ControlReply {
-    let mut headers = async_nats::HeaderMap::new();
-    if let Some(a) = authorization {
-        headers.insert(H_AUTHORIZATION, a);
-    }
-    if let Some(c) = content_type {
-        headers.insert(H_CONTENT_TYPE, c);
-    }
-    let req = client.request_with_headers(super::control_subject(name), headers, body);
-    match tokio::time::timeout(CONTROL_TIMEOUT, req).await {
-        Err(_) => ControlReply::text(504, "the relay at the venue did not answer in time"),
-        Ok(Err(e)) => match e.kind() {
-            async_nats::RequestErrorKind::NoResponders => {
-                ControlReply::text(503, "the relay at the venue is not reachable right now")
-            }
-            async_nats::RequestErrorKind::TimedOut => {
-                ControlReply::text(504, "the relay at the venue did not answer in time")
-            }
-            _ => ControlReply::text(502, format!("the command could not reach the venue: {e}")),
-        },
-        Ok(Ok(msg)) => {
-            let header = |n: &str| {
-                msg.headers
-                    .as_ref()
-                    .and_then(|h| h.get(n))
-                    .map(|v| v.as_str().to_owned())
-            };
-            let status = header(H_STATUS)
-                .and_then(|s| s.parse::<u16>().ok())
-                .filter(|s| (100..600).contains(s))
-                .unwrap_or(502);
-            ControlReply {
-                status,
-                content_type: header(H_CONTENT_TYPE)
-                    .unwrap_or_else(|| "text/plain; charset=utf-8".into()),
-                body: msg.payload,
-            }
-        }
-    }
 }

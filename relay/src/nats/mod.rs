@@ -16,6 +16,7 @@
 //!   items, in the stream `PITCHSIDE_V1_TOKEN` ([`stream_name`]);
 //! - `pitchside.v1.control.TOKEN`: operator commands, request/reply, answered by the origin.
 
+pub mod control;
 pub mod edge;
 pub mod envelope;
 pub mod origin;

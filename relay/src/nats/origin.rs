@@ -10,10 +10,11 @@
 //! match (hours of play); beyond that the oldest are dropped, which edges notice as a gap
 //! and answer by starting the match afresh for their spectators.
 
+use super::control::{self, ControlFn};
 use super::envelope;
 use super::{
-    control_subject, match_subject, stream_name, ListedMatch, MatchList, NatsOptions,
-    MATCHES_STREAM, MATCHES_SUBJECT, PREFIX,
+    match_subject, stream_name, ListedMatch, MatchList, NatsOptions, MATCHES_STREAM,
+    MATCHES_SUBJECT, PREFIX,
 };
 use crate::hub::{Hub, Tapped};
 use async_nats::jetstream::{self, context::PublishAckFuture, stream};
@@ -38,67 +39,12 @@ const LIST_EVERY: Duration = Duration::from_secs(10);
 /// The JetStream acknowledgement timeout: a lost publish is sent again this soon.
 const ACK_TIMEOUT: Duration = Duration::from_secs(2);
 
-/// What the origin says when a command comes for a match it does not have.
-pub const NO_SUCH_MATCH: u16 = 404;
-
 /// One match as the origin publishes it.
 pub struct Published {
     pub hub: Arc<Hub>,
     /// `live` or `replay`.
     pub kind: &'static str,
 }
-
-/// An operator command forwarded by an edge: the HTTP request's authorization and body.
-#[derive(Debug, Clone)]
-pub struct ControlRequest {
-    pub name: String,
-    pub authorization: Option<String>,
-    pub content_type: Option<String>,
-    pub body: Bytes,
-}
-
-/// The answer that goes back to the edge, and from there to the page.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ControlReply {
-    pub status: u16,
-    pub content_type: String,
-    pub body: Bytes,
-}
-
-impl ControlReply {
-    pub fn text(status: u16, body: impl Into<String>) -> ControlReply {
-        ControlReply {
-            status,
-            content_type: "text/plain; charset=utf-8".into(),
-            body: Bytes::from(body.into()),
-        }
-    }
-}
-
-/// How the origin answers a forwarded command: the same function its own control route
-/// calls, so the token is checked here, at the origin, and only here.
-pub type ControlFn =
-    Arc<dyn Fn(ControlRequest) -> Pin<Box<dyn Future<Output = ControlReply> + Send>> + Send + Sync>;
-
-/// The answer while this relay has no operator commands of its own to offer.
-pub fn no_control() -> ControlFn {
-    Arc::new(|req: ControlRequest| {
-        Box::pin(async move {
-            ControlReply::text(
-                501,
-                format!(
-                    "the relay at the venue takes no operator commands for {}",
-                    req.name
-                ),
-            )
-        })
-    })
-}
-
-/// Header names on the control subject.
-pub const H_AUTHORIZATION: &str = "Authorization";
-pub const H_CONTENT_TYPE: &str = "Content-Type";
-pub const H_STATUS: &str = "Pitchside-Status";
 
 /// Starts publishing: taps every hub, and returns the tasks (they end after `stop`, once
 /// what is queued went out or a moment passed).
@@ -141,7 +87,7 @@ pub fn start(
         )));
     }
     tasks.push(tokio::spawn(publish_list(js, list, stop.clone())));
-    tasks.push(tokio::spawn(answer_control(client, control, stop)));
+    tasks.push(tokio::spawn(control::answer(client, control, stop)));
     tasks
 }
 
@@ -384,66 +330,4 @@ async fn publish_json(js: &jetstream::Context, list: &MatchList) -> Result<(), S
         .await
         .map_err(|e| e.to_string())?;
     ack.await.map(|_| ()).map_err(|e| e.to_string())
-}
-
-/// Answers operator commands forwarded by edges (core NATS request/reply, not stored).
-async fn answer_control(
-    client: async_nats::Client,
-    control: ControlFn,
-    mut stop: watch::Receiver<bool>,
-) {
-    let subject = format!("{PREFIX}.control.*");
-    let mut sub = loop {
-        match client.subscribe(subject.clone()).await {
-            Ok(s) => break s,
-            Err(e) => {
-                tracing::warn!("NATS: cannot subscribe to {subject}: {e}; retrying");
-                tokio::select! {
-                    () = tokio::time::sleep(Duration::from_secs(1)) => {}
-                    () = crate::stopped(&mut stop) => return,
-                }
-            }
-        }
-    };
-    loop {
-        let msg = tokio::select! {
-            m = sub.next() => match m { Some(m) => m, None => return },
-            () = crate::stopped(&mut stop) => return,
-        };
-        let Some(reply_to) = msg.reply.clone() else {
-            continue;
-        };
-        let token = msg.subject.as_str().rsplit('.').next().unwrap_or("");
-        let header = |n: &str| {
-            msg.headers
-                .as_ref()
-                .and_then(|h| h.get(n))
-                .map(|v| v.as_str().to_owned())
-        };
-        let req = ControlRequest {
-            name: token.replace('~', "."),
-            authorization: header(H_AUTHORIZATION),
-            content_type: header(H_CONTENT_TYPE),
-            body: msg.payload.clone(),
-        };
-        let client = client.clone();
-        let control = control.clone();
-        tokio::spawn(async move {
-            let reply = control(req).await;
-            let mut headers = async_nats::HeaderMap::new();
-            headers.insert(H_STATUS, reply.status.to_string().as_str());
-            headers.insert(H_CONTENT_TYPE, reply.content_type.as_str());
-            if let Err(e) = client
-                .publish_with_headers(reply_to, headers, reply.body)
-                .await
-            {
-                tracing::warn!("NATS: cannot answer an operator command: {e}");
-            }
-        });
-    }
-}
-
-/// The control subject of a match, for the edge.
-pub fn subject_for(name: &str) -> String {
-    control_subject(name)
 }

@@ -153,7 +153,9 @@ async fn main() {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
-    while shared.connected.load(Ordering::Relaxed) < n && started.elapsed() < Duration::from_secs(120) {
+    while shared.connected.load(Ordering::Relaxed) < n
+        && started.elapsed() < Duration::from_secs(120)
+    {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let connected = shared.connected.load(Ordering::Relaxed);
