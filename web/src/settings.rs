@@ -136,6 +136,29 @@ impl Default for FieldSettings {
             offside_lines: true,
             areas: true,
             ball_colour: "#ffffff".into(),
+        }
+    }
+}
+
+impl FieldSettings {
+    /// Every overlay on: for the screenshots and the draw-cost benchmark.
+    pub fn everything() -> Self {
+        FieldSettings {
+            flags: true,
+            grid: true,
+            view_cones: Cones::All,
+            stamina_details: true,
+            player_types: true,
+            trails: Trails::All,
+            ..FieldSettings::default()
+        }
+    }
+}
+
+// ---- end of the field's section ----
+
+// ---- The time section: playback, timeline markers, event and statistics panels. ----
+
 /// How matches play.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -156,17 +179,6 @@ impl Default for Playback {
     }
 }
 
-impl FieldSettings {
-    /// Every overlay on: for the screenshots and the draw-cost benchmark.
-    pub fn everything() -> Self {
-        FieldSettings {
-            flags: true,
-            grid: true,
-            view_cones: Cones::All,
-            stamina_details: true,
-            player_types: true,
-            trails: Trails::All,
-            ..FieldSettings::default()
 impl Playback {
     /// The speed preset nearest to the saved speed (hand-edited JSON may say anything).
     pub fn preset(&self) -> usize {
@@ -208,7 +220,7 @@ impl Default for Timeline {
     }
 }
 
-// ---- end of the field's section ----
+// ---- end of the time section ----
 
 impl Settings {
     pub fn to_json(&self) -> String {
@@ -267,6 +279,9 @@ mod tests {
             ..Settings::default()
         };
         assert_eq!(Settings::from_json(&all.to_json()).unwrap(), all);
+    }
+
+    #[test]
     fn a_saved_speed_snaps_to_a_preset() {
         let speed = |json: &str| Settings::from_json(json).unwrap().playback.speed;
         assert_eq!(speed(r#"{"playback":{"speed":4}}"#), 4.0);
