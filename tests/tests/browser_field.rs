@@ -71,7 +71,7 @@ async fn open_file(b: &Browser, rel: &str, frames: usize) {
     let want = format!("/ {frames}");
     b.wait_text("#frames", "the whole log", |t| t.ends_with(&want))
         .await;
-    b.wait_text("#play", "playback to start", |t| t.contains("Pause"))
+    b.wait_text("#play", "playback to start", |t| t.contains("❚❚"))
         .await;
     b.client
         .find(Locator::Css("#play"))
@@ -80,7 +80,7 @@ async fn open_file(b: &Browser, rel: &str, frames: usize) {
         .click()
         .await
         .unwrap();
-    b.wait_text("#play", "playback to stop", |t| t.contains("Play"))
+    b.wait_text("#play", "playback to stop", |t| t.contains("▶"))
         .await;
 }
 

@@ -107,14 +107,28 @@ async fn links_open_logs_and_cycles_and_keep_the_operator_key_out() {
         assert_eq!(b.text("#score-r").await, score[1].to_string(), "{fixture}");
         if let Some(p) = golden["penalties"].as_array() {
             let p: Vec<u64> = p.iter().map(|v| v.as_u64().unwrap()).collect();
-            assert_eq!(
-                b.text("#pen-l").await,
-                format!("pen {}/{}", p[0], p[0] + p[1])
-            );
-            assert_eq!(
-                b.text("#pen-r").await,
-                format!("pen {}/{}", p[2], p[2] + p[3])
-            );
+            // The tally and one dot per kick taken (● scored, ○ missed).
+            for (css, scored, missed) in [("#pen-l", p[0], p[1]), ("#pen-r", p[2], p[3])] {
+                let text = b.text(css).await;
+                // The right team's dots stand on its outer side: before the tally.
+                let tally = text.split(' ').find(|w| w.contains('/')).unwrap_or("");
+                let dots = text.as_str();
+                assert_eq!(
+                    tally,
+                    format!("{scored}/{}", scored + missed),
+                    "{fixture} {css}: {text}"
+                );
+                assert_eq!(
+                    dots.matches('●').count() as u64,
+                    scored,
+                    "{fixture} {css}: {text}"
+                );
+                assert_eq!(
+                    dots.matches('○').count() as u64,
+                    missed,
+                    "{fixture} {css}: {text}"
+                );
+            }
         }
         assert!(
             b.text("#source").await.starts_with("Web: "),

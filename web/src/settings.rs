@@ -140,25 +140,6 @@ impl Default for FieldSettings {
     }
 }
 
-impl FieldSettings {
-    /// Every overlay on: for the screenshots and the draw-cost benchmark.
-    pub fn everything() -> Self {
-        FieldSettings {
-            flags: true,
-            grid: true,
-            view_cones: Cones::All,
-            stamina_details: true,
-            player_types: true,
-            trails: Trails::All,
-            ..FieldSettings::default()
-        }
-    }
-}
-
-// ---- end of the field's section ----
-
-// ---- The time section: playback, timeline markers, event and statistics panels. ----
-
 /// How matches play.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -178,6 +159,23 @@ impl Default for Playback {
         }
     }
 }
+
+impl FieldSettings {
+    /// Every overlay on: for the screenshots and the draw-cost benchmark.
+    pub fn everything() -> Self {
+        FieldSettings {
+            flags: true,
+            grid: true,
+            view_cones: Cones::All,
+            stamina_details: true,
+            player_types: true,
+            trails: Trails::All,
+            ..FieldSettings::default()
+        }
+    }
+}
+
+// ---- end of the field's section ----
 
 impl Playback {
     /// The speed preset nearest to the saved speed (hand-edited JSON may say anything).
@@ -219,8 +217,6 @@ impl Default for Timeline {
         }
     }
 }
-
-// ---- end of the time section ----
 
 impl Settings {
     pub fn to_json(&self) -> String {
