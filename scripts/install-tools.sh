@@ -13,9 +13,11 @@ tools="$root/.tools"
 mkdir -p "$tools"
 
 need_browser=0
+need_nats=0
 for arg in "$@"; do
   case "$arg" in
     --browser) need_browser=1 ;;
+    --nats) need_nats=1 ;;
   esac
 done
 
@@ -47,5 +49,15 @@ if [ "$need_browser" = 1 ]; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
     apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
+fi
+
+# NATS with JetStream, for edge relays and their tests. Debian puts it in /usr/sbin.
+if [ "$need_nats" = 1 ]; then
+  if ! command -v nats-server >/dev/null && [ ! -x /usr/sbin/nats-server ]; then
+    echo "==> installing nats-server from Debian"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq nats-server >/dev/null
   fi
 fi

@@ -127,6 +127,39 @@ pub struct Cli {
         hide_env_values = true
     )]
     pub control_token: Option<String>,
+
+    /// Also publish every match to NATS with JetStream (an origin, for edge relays); serve
+    /// this relay's own spectators as ever. Only to a NATS on a private network unless it
+    /// asks for credentials.
+    #[arg(long, env = "PITCHSIDE_PUBLISH", value_name = "nats://HOST:PORT")]
+    pub publish: Option<String>,
+
+    /// Be an edge relay: no server of its own; serve every match an origin publishes on this
+    /// NATS, with the same page and wire.
+    #[arg(long, env = "PITCHSIDE_EDGE", value_name = "nats://HOST:PORT")]
+    pub edge: Option<String>,
+
+    /// NATS user name (with --nats-password).
+    #[arg(long, env = "PITCHSIDE_NATS_USER", value_name = "USER")]
+    pub nats_user: Option<String>,
+
+    /// NATS password (prefer the environment variable: the command line is visible to
+    /// every user of the machine).
+    #[arg(long, env = "PITCHSIDE_NATS_PASSWORD", value_name = "PASSWORD")]
+    pub nats_password: Option<String>,
+
+    /// A file holding an nkey seed (SU…), for NATS servers that authenticate with nkeys.
+    #[arg(long, env = "PITCHSIDE_NATS_NKEY", value_name = "FILE")]
+    pub nats_nkey: Option<PathBuf>,
+
+    /// Bytes each match's JetStream stream keeps, in MB; the oldest items go first
+    /// [default: 256].
+    #[arg(long, env = "PITCHSIDE_NATS_STREAM_MB", value_name = "MB")]
+    pub nats_stream_mb: Option<usize>,
+
+    /// Hours each match's items stay in JetStream [default: 24].
+    #[arg(long, env = "PITCHSIDE_NATS_STREAM_HOURS", value_name = "HOURS")]
+    pub nats_stream_hours: Option<f64>,
 }
 
 /// The config file (README, "Configuration file").
@@ -148,6 +181,13 @@ pub struct FileConfig {
     pub tls_cert: Option<PathBuf>,
     pub tls_key: Option<PathBuf>,
     pub control_token: Option<String>,
+    pub publish: Option<String>,
+    pub edge: Option<String>,
+    pub nats_user: Option<String>,
+    pub nats_password: Option<String>,
+    pub nats_nkey: Option<PathBuf>,
+    pub nats_stream_mb: Option<usize>,
+    pub nats_stream_hours: Option<f64>,
     #[serde(default, rename = "match")]
     pub matches: Vec<FileMatch>,
 }
@@ -204,6 +244,8 @@ pub enum ConfigError {
     TlsHalf(&'static str),
     #[error("--control-token must have {rule}")]
     Token { rule: String },
+    #[error("{0}")]
+    Nats(String),
     #[error("{what} must be {rule}, not {value}")]
     Value {
         what: &'static str,
@@ -239,6 +281,10 @@ pub struct Settings {
     pub tls: Option<Arc<tokio_rustls::rustls::ServerConfig>>,
     /// The operator's token; `None` makes [`crate::run`] draw a random one.
     pub control_token: Option<String>,
+    /// `--publish`: also publish every match to NATS.
+    pub publish: Option<crate::nats::NatsOptions>,
+    /// `--edge`: no sources of its own; serve what an origin publishes on NATS.
+    pub edge: Option<crate::nats::NatsOptions>,
 }
 
 impl Settings {
@@ -255,6 +301,8 @@ impl Settings {
             lag: DEFAULT_LAG,
             tls: None,
             control_token: None,
+            publish: None,
+            edge: None,
         }
     }
 }
@@ -448,7 +496,14 @@ impl Cli {
             let name = name.map_or_else(|| name_from_file(&path), str::to_owned);
             matches.push((r.clone(), name, replay(&path)?));
         }
-        if matches.is_empty() {
+        let edge_url = self.edge.clone().or(file.edge.clone());
+        let publish_url = self.publish.clone().or(file.publish.clone());
+        if edge_url.is_some() && (!matches.is_empty() || publish_url.is_some()) {
+            return Err(ConfigError::Nats(
+                "--edge serves what an origin publishes: it takes no --server, --replay, [[match]] or --publish".into(),
+            ));
+        }
+        if matches.is_empty() && edge_url.is_none() {
             let script = Script::from_log(crate::replay::BUNDLED_NAME, crate::replay::BUNDLED_LOG)?;
             matches.push((
                 "bundled".into(),
@@ -521,6 +576,65 @@ impl Cli {
         settings.control_token = self.control_token.or(file.control_token);
         if let Some(t) = &settings.control_token {
             crate::control::check_token(t).map_err(|rule| ConfigError::Token { rule })?;
+        }
+        if edge_url.is_some() || publish_url.is_some() {
+            let user = self.nats_user.or(file.nats_user);
+            let password = self.nats_password.or(file.nats_password);
+            if user.is_some() != password.is_some() {
+                return Err(ConfigError::Nats(
+                    "--nats-user and --nats-password go together".into(),
+                ));
+            }
+            let nkey_seed = match self
+                .nats_nkey
+                .or_else(|| file.nats_nkey.as_ref().map(in_file))
+            {
+                Some(path) => {
+                    let text =
+                        std::fs::read_to_string(&path).map_err(|source| ConfigError::Read {
+                            path: path.clone(),
+                            source,
+                        })?;
+                    // The file may be what `nk -gen user` prints: the seed is the line with SU….
+                    let seed = text
+                        .lines()
+                        .map(str::trim)
+                        .find(|l| l.starts_with("SU"))
+                        .ok_or_else(|| {
+                            ConfigError::Nats(format!(
+                                "{}: no nkey user seed (a line starting with SU)",
+                                path.display()
+                            ))
+                        })?;
+                    Some(seed.to_owned())
+                }
+                None => None,
+            };
+            let mb = self.nats_stream_mb.or(file.nats_stream_mb).unwrap_or(256);
+            if mb == 0 {
+                return Err(ConfigError::Value {
+                    what: "--nats-stream-mb",
+                    rule: "at least 1",
+                    value: "0".into(),
+                });
+            }
+            let hours = positive(
+                "--nats-stream-hours",
+                self.nats_stream_hours
+                    .or(file.nats_stream_hours)
+                    .unwrap_or(24.0),
+            )?;
+            let options = |url: String| {
+                let mut o = crate::nats::NatsOptions::new(url);
+                o.user = user.clone();
+                o.password = password.clone();
+                o.nkey_seed = nkey_seed.clone();
+                o.stream_bytes = i64::try_from(mb.saturating_mul(1 << 20)).unwrap_or(i64::MAX);
+                o.stream_age = Duration::from_secs_f64(hours * 3600.0);
+                o
+            };
+            settings.publish = publish_url.map(options);
+            settings.edge = edge_url.map(options);
         }
         Ok(settings)
     }
@@ -703,6 +817,66 @@ replay = "{log}"
             parse(&["--control-token", "a token with spaces in it"]),
             Err(ConfigError::Token { .. })
         ));
+    }
+
+    #[test]
+    fn nats_options_carry_credentials_and_limits() {
+        let dir = std::env::temp_dir().join(format!("pitchside-nkey-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let seed = dir.join("edge.nk");
+        // What `nk -gen user -pubout` prints: the seed, then the public key.
+        std::fs::write(&seed, "SUAMLK2ZNL35WSMW37E7UD4VZ7ELPKW7DHC3BWBSD2GCZ7IUQQXZIORRBU\nUDXU4RCSJNZOIQHZNWXHXORDPRTGNJAHAHFRGZNEEJCPQTT2M7NLCNF4\n").unwrap();
+        let s = parse(&[
+            "--edge",
+            "nats://10.0.0.2:4222",
+            "--nats-nkey",
+            seed.to_str().unwrap(),
+            "--nats-stream-mb",
+            "64",
+            "--nats-stream-hours",
+            "2",
+        ])
+        .unwrap();
+        let o = s.edge.unwrap();
+        assert!(s.publish.is_none());
+        assert_eq!(o.url, "nats://10.0.0.2:4222");
+        assert_eq!(
+            o.nkey_seed.as_deref(),
+            Some("SUAMLK2ZNL35WSMW37E7UD4VZ7ELPKW7DHC3BWBSD2GCZ7IUQQXZIORRBU")
+        );
+        assert_eq!(o.stream_bytes, 64 << 20);
+        assert_eq!(o.stream_age, Duration::from_secs(7200));
+        let s = parse(&[
+            "--server",
+            "h:6000",
+            "--publish",
+            "nats://n:4222",
+            "--nats-user",
+            "origin",
+            "--nats-password",
+            "pw",
+        ])
+        .unwrap();
+        let o = s.publish.unwrap();
+        assert_eq!(
+            (o.user.as_deref(), o.password.as_deref()),
+            (Some("origin"), Some("pw"))
+        );
+        assert!(matches!(
+            parse(&["--edge", "nats://n:4222", "--nats-user", "u"]),
+            Err(ConfigError::Nats(_))
+        ));
+        std::fs::write(&seed, "not a seed\n").unwrap();
+        assert!(matches!(
+            parse(&[
+                "--edge",
+                "nats://n:4222",
+                "--nats-nkey",
+                seed.to_str().unwrap()
+            ]),
+            Err(ConfigError::Nats(_))
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

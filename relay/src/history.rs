@@ -48,11 +48,29 @@ pub struct History {
     bytes: usize,
 }
 
-fn is_tile(r: &Record) -> bool {
-    match r {
-        Record::TeamGraphic(_) => true,
-        Record::Msg(m) => m.text.starts_with(b"(team_graphic_"),
-        _ => false,
+/// What the history needs to know of an item to place it: the parameters that open a match
+/// form the header, team-graphic tiles survive a dropped chunk, frames are counted and start
+/// chunks as keyframes. An edge relay gets this from the origin with the item (`nats`), so it
+/// builds the same history from the same bytes without decoding them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemKind {
+    Param,
+    Tile,
+    Frame,
+    Other,
+}
+
+impl ItemKind {
+    pub fn of(r: &Record) -> ItemKind {
+        match r {
+            Record::ServerParam(_) | Record::PlayerParam(_) | Record::PlayerType(_) => {
+                ItemKind::Param
+            }
+            Record::TeamGraphic(_) => ItemKind::Tile,
+            Record::Msg(m) if m.text.starts_with(b"(team_graphic_") => ItemKind::Tile,
+            Record::Show(_) => ItemKind::Frame,
+            _ => ItemKind::Other,
+        }
     }
 }
 
@@ -105,12 +123,14 @@ impl History {
     }
 
     pub fn push(&mut self, record: &Record, encoded: &Encoded) {
-        let is_param = matches!(
-            record,
-            Record::ServerParam(_) | Record::PlayerParam(_) | Record::PlayerType(_)
-        );
-        if !self.header_done && is_param {
-            self.header.extend_from_slice(&encoded.item);
+        self.push_item(ItemKind::of(record), &encoded.item, encoded.key.as_deref());
+    }
+
+    /// Appends one item: `item` as encoded in sequence, and for a frame `key`, the same frame
+    /// as a keyframe.
+    pub fn push_item(&mut self, kind: ItemKind, item: &[u8], key: Option<&[u8]>) {
+        if !self.header_done && kind == ItemKind::Param {
+            self.header.extend_from_slice(item);
             return;
         }
         if !self.header_done {
@@ -119,20 +139,17 @@ impl History {
                 self.header_packet = Some(Bytes::from(chunk_packet(&self.header, SEAL_LEVEL)));
             }
         }
-        match &encoded.key {
-            Some(key) => {
-                self.tail.extend_from_slice(if self.tail_frames == 0 {
-                    key
-                } else {
-                    &encoded.item
-                });
+        match (kind, key) {
+            (ItemKind::Frame, Some(key)) => {
+                self.tail
+                    .extend_from_slice(if self.tail_frames == 0 { key } else { item });
                 self.tail_frames += 1;
                 self.frames += 1;
             }
-            None => {
-                self.tail.extend_from_slice(&encoded.item);
-                if is_tile(record) {
-                    self.tail_keep.extend_from_slice(&encoded.item);
+            _ => {
+                self.tail.extend_from_slice(item);
+                if kind == ItemKind::Tile {
+                    self.tail_keep.extend_from_slice(item);
                 }
             }
         }

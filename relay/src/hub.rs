@@ -13,7 +13,7 @@
 //! longer log kept here, and resumes with the next frame's keyframe. Memory per match is thus
 //! bounded by the ring, that log and the history cap, however slow spectators are.
 
-use crate::history::History;
+use crate::history::{History, ItemKind};
 use bytes::Bytes;
 use chrono::{DateTime, Local};
 use pitchside_shared::feed::FeedSource;
@@ -23,7 +23,7 @@ use pitchside_shared::{PlayMode, Record, Team};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc, watch};
 
 /// Items other than frames kept for spectators that lag: far more than a match produces
 /// between two frames (a `record_messages` log has ~40 msgs per cycle).
@@ -92,6 +92,53 @@ pub enum CatchUp {
     TooFarBehind,
 }
 
+/// One step of a match in wire form, with what the hub must know of it to keep its state.
+/// The origin makes steps from records and from its own notices; an edge relay gets them,
+/// already encoded, from the origin through NATS (`crate::nats`). Both apply them through
+/// the same [`Hub::apply`], so both build the same history and send the same packets.
+#[derive(Clone, Debug)]
+pub enum Step {
+    /// A notice and its packet.
+    Notice { notice: Notice, packet: Bytes },
+    /// A records packet (no frames inside) and the kind and length of each item in it.
+    Records {
+        packet: Bytes,
+        items: Vec<(ItemKind, usize)>,
+    },
+    /// One frame: as a change from the previous frame and as a keyframe (records packets
+    /// both), with what `/api/matches` says about it.
+    Frame {
+        delta: Bytes,
+        key: Bytes,
+        time: u32,
+        mode: PlayMode,
+        teams: Box<[Team; 2]>,
+    },
+}
+
+/// The state a joiner's snapshot starts from, besides the history: what an edge needs to
+/// start following a match in the middle (`crate::nats`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchState {
+    pub feed: (FeedSource, String),
+    pub server_error: Option<(String, String)>,
+    pub match_number: u32,
+    /// When the match began, for log file names.
+    pub started: Option<DateTime<Local>>,
+}
+
+/// What the hub hands its tap (the NATS publisher): every item in order, with the kinds of
+/// the items inside a records packet, and the match's state where a match begins (and once
+/// when the tap is installed, with no item).
+#[derive(Debug)]
+pub struct Tapped {
+    /// The item's index; for a state alone, the index of the next item.
+    pub index: u64,
+    pub item: Option<Arc<Item>>,
+    pub kinds: Vec<(ItemKind, usize)>,
+    pub state: Option<MatchState>,
+}
+
 struct State {
     encoder: Encoder,
     history: History,
@@ -100,6 +147,8 @@ struct State {
     important_floor: u64,
     next: u64,
     feed: (FeedSource, String),
+    /// A feed this relay says in place of the source's (an edge that lost NATS).
+    feed_override: Option<(FeedSource, String)>,
     match_number: u32,
     started: Option<DateTime<Local>>,
     /// The server's last error while not registered, shown to joiners too.
@@ -109,6 +158,9 @@ struct State {
     /// parameters as typed values, and whether the server is in coach mode.
     params: ServerParams,
     coach: bool,
+    /// Send the next frame live as its keyframe (an edge that restarted a match mid-way).
+    force_key: bool,
+    tap: Option<mpsc::UnboundedSender<Tapped>>,
 }
 
 /// What decides whether the server would act on an operator's command now.
@@ -122,11 +174,29 @@ pub struct ControlView {
     pub coach: bool,
 }
 
+impl State {
+    fn match_state(&self) -> MatchState {
+        MatchState {
+            feed: self.feed.clone(),
+            server_error: self.server_error.clone(),
+            match_number: self.match_number,
+            started: self.started,
+        }
+    }
+
+    fn shown_feed(&self) -> &(FeedSource, String) {
+        self.feed_override.as_ref().unwrap_or(&self.feed)
+    }
+}
+
 pub struct Hub {
     pub name: String,
     hello: Bytes,
     state: Mutex<State>,
     tx: broadcast::Sender<Arc<Item>>,
+    /// False while an edge catches up with a match: joiners wait for it (a moment) rather
+    /// than get the history of thousands of items live.
+    ready: watch::Sender<bool>,
     pub stats: Stats,
 }
 
@@ -144,14 +214,18 @@ impl Hub {
                 important_floor: 0,
                 next: 0,
                 feed: (FeedSource::Waiting, String::new()),
+                feed_override: None,
                 match_number: 0,
                 started: None,
                 server_error: None,
                 last: None,
                 params: ServerParams::defaults(),
                 coach: false,
+                force_key: false,
+                tap: None,
             }),
             tx,
+            ready: watch::Sender::new(true),
             stats: Stats::default(),
         }
     }
@@ -161,7 +235,30 @@ impl Hub {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn send(&self, st: &mut State, body: Body) {
+    /// Hands every item from now on, in order, to `tap`, starting with the match's state.
+    pub fn tap(&self, tap: mpsc::UnboundedSender<Tapped>) {
+        let mut st = self.lock();
+        let _ = tap.send(Tapped {
+            index: st.next,
+            item: None,
+            kinds: Vec::new(),
+            state: Some(st.match_state()),
+        });
+        st.tap = Some(tap);
+    }
+
+    /// Marks the hub as caught up (or not) with its source; see [`Hub::wait_ready`].
+    pub fn set_ready(&self, ready: bool) {
+        self.ready.send_replace(ready);
+    }
+
+    /// Waits, at most `limit`, until the hub is caught up with its source.
+    pub async fn wait_ready(&self, limit: std::time::Duration) {
+        let mut rx = self.ready.subscribe();
+        let _ = tokio::time::timeout(limit, rx.wait_for(|r| *r)).await;
+    }
+
+    fn send(&self, st: &mut State, body: Body, kinds: Vec<(ItemKind, usize)>, begins: bool) {
         let item = Arc::new(Item {
             index: st.next,
             body,
@@ -175,12 +272,90 @@ impl Hub {
                 }
             }
         }
+        if let Some(tap) = &st.tap {
+            let t = Tapped {
+                index: item.index,
+                item: Some(item.clone()),
+                kinds,
+                state: begins.then(|| st.match_state()),
+            };
+            if tap.send(t).is_err() {
+                st.tap = None;
+            }
+        }
         // No receivers is fine: nobody is watching yet.
         let _ = self.tx.send(item);
     }
 
-    fn notice(&self, st: &mut State, n: &Notice) {
-        self.send(st, Body::Packet(Bytes::from(wire::notice_packet(n))));
+    /// Applies one step: the only place where the match's state changes and items go out.
+    fn apply(&self, st: &mut State, step: Step) {
+        match step {
+            Step::Notice { notice, packet } => {
+                let mut begins = false;
+                let mut shown = true;
+                match &notice {
+                    Notice::Feed { source, label } => {
+                        st.feed = (*source, label.clone());
+                        if *source == FeedSource::Live {
+                            st.server_error = None;
+                        }
+                        shown = st.feed_override.is_none();
+                    }
+                    Notice::ServerError { text, hint } => {
+                        st.server_error = Some((text.clone(), hint.clone()));
+                    }
+                    Notice::NewMatch { number } => {
+                        st.encoder.reset();
+                        st.history.clear();
+                        st.match_number = *number;
+                        st.last = None;
+                        st.params = ServerParams::defaults();
+                        st.coach = false;
+                        begins = true;
+                    }
+                    _ => {}
+                }
+                if shown {
+                    self.send(st, Body::Packet(packet), Vec::new(), begins);
+                }
+            }
+            Step::Records { packet, items } => {
+                let mut at = 1;
+                for &(kind, len) in &items {
+                    if let Some(item) = packet.get(at..at + len) {
+                        st.history.push_item(kind, item, None);
+                    }
+                    at += len;
+                }
+                self.send(st, Body::Packet(packet), items, false);
+            }
+            Step::Frame {
+                delta,
+                key,
+                time,
+                mode,
+                teams,
+            } => {
+                st.history.push_item(
+                    ItemKind::Frame,
+                    delta.get(1..).unwrap_or_default(),
+                    key.get(1..),
+                );
+                st.last = Some((time, mode, *teams));
+                self.stats.frames_in.fetch_add(1, Ordering::Relaxed);
+                let delta = if std::mem::take(&mut st.force_key) {
+                    key.clone()
+                } else {
+                    delta
+                };
+                self.send(st, Body::Frame { delta, key }, Vec::new(), false);
+            }
+        }
+    }
+
+    fn notice(&self, st: &mut State, n: Notice) {
+        let packet = Bytes::from(wire::notice_packet(&n));
+        self.apply(st, Step::Notice { notice: n, packet });
     }
 
     /// Says where frames come from; nothing is sent if that did not change.
@@ -190,20 +365,37 @@ impl Hub {
         if st.feed.0 == source && st.feed.1 == label {
             return;
         }
-        st.feed = (source, label.clone());
-        if source == FeedSource::Live {
-            st.server_error = None;
+        self.notice(&mut st, Notice::Feed { source, label });
+    }
+
+    /// Says `feed` to spectators in place of the source's until called with `None` (an edge
+    /// that lost its connection to the origin tells its spectators so).
+    pub fn override_feed(&self, feed: Option<(FeedSource, String)>) {
+        let mut st = self.lock();
+        if st.feed_override == feed {
+            return;
         }
-        self.notice(&mut st, &Notice::Feed { source, label });
+        let before = st.shown_feed().clone();
+        st.feed_override = feed;
+        let now = st.shown_feed().clone();
+        if now != before {
+            // Local to this relay: not a step of the match, so not in the history or the tap.
+            let p = Bytes::from(wire::notice_packet(&Notice::Feed {
+                source: now.0,
+                label: now.1,
+            }));
+            let tap = st.tap.take();
+            self.send(&mut st, Body::Packet(p), Vec::new(), false);
+            st.tap = tap;
+        }
     }
 
     /// The server answered with an error; `hint` tells people what to do.
     pub fn server_error(&self, text: &str, hint: &str) {
         let mut st = self.lock();
-        st.server_error = Some((text.to_owned(), hint.to_owned()));
         self.notice(
             &mut st,
-            &Notice::ServerError {
+            Notice::ServerError {
                 text: text.to_owned(),
                 hint: hint.to_owned(),
             },
@@ -215,7 +407,7 @@ impl Hub {
         let mut st = self.lock();
         self.notice(
             &mut st,
-            &Notice::Operator {
+            Notice::Operator {
                 text: text.to_owned(),
             },
         );
@@ -228,17 +420,16 @@ impl Hub {
     }
 
     fn begin(&self, st: &mut State) {
-        st.encoder.reset();
-        st.history.clear();
-        st.match_number += 1;
-        st.started = Some(Local::now());
-        st.last = None;
-        st.params = ServerParams::defaults();
-        st.coach = false;
-        let n = Notice::NewMatch {
-            number: st.match_number,
-        };
-        self.notice(st, &n);
+        // Milliseconds: what an edge learns of it through NATS, so both say the same.
+        st.started = Some(chrono::SubsecRound::trunc_subsecs(Local::now(), 3));
+        let number = st.match_number + 1;
+        self.notice(st, Notice::NewMatch { number });
+    }
+
+    /// The match's state as a joiner's snapshot would say it (the source's feed, not an
+    /// override).
+    pub fn state(&self) -> MatchState {
+        self.lock().match_state()
     }
 
     /// True if nothing was recorded since the match began.
@@ -263,34 +454,90 @@ impl Hub {
             self.begin(&mut st);
         }
         let mut run = Vec::new();
+        let mut kinds = Vec::new();
         for r in records {
             if let Record::ServerParam(p) = r {
                 st.params = ServerParams::from_params(Some(p));
                 st.coach = pitchside_shared::command::coach_mode(Some(p));
             }
             let e = st.encoder.encode(r);
-            st.history.push(r, &e);
-            match (&e.key, r) {
+            match (e.key, r) {
                 (Some(key), Record::Show(f)) => {
                     if !run.is_empty() {
-                        let p = wire::records_packet(&std::mem::take(&mut run));
-                        self.send(&mut st, Body::Packet(Bytes::from(p)));
+                        let packet = Bytes::from(wire::records_packet(&std::mem::take(&mut run)));
+                        let items = std::mem::take(&mut kinds);
+                        self.apply(&mut st, Step::Records { packet, items });
                     }
-                    st.last = Some((f.time, f.mode, f.teams.clone()));
-                    self.stats.frames_in.fetch_add(1, Ordering::Relaxed);
-                    let body = Body::Frame {
+                    let step = Step::Frame {
                         delta: Bytes::from(wire::records_packet(&e.item)),
-                        key: Bytes::from(wire::records_packet(key)),
+                        key: Bytes::from(wire::records_packet(&key)),
+                        time: f.time,
+                        mode: f.mode,
+                        teams: Box::new(f.teams.clone()),
                     };
-                    self.send(&mut st, body);
+                    self.apply(&mut st, step);
                 }
-                _ => run.extend_from_slice(&e.item),
+                _ => {
+                    kinds.push((ItemKind::of(r), e.item.len()));
+                    run.extend_from_slice(&e.item);
+                }
             }
         }
         if !run.is_empty() {
-            let p = wire::records_packet(&run);
-            self.send(&mut st, Body::Packet(Bytes::from(p)));
+            let packet = Bytes::from(wire::records_packet(&run));
+            self.apply(
+                &mut st,
+                Step::Records {
+                    packet,
+                    items: kinds,
+                },
+            );
         }
+    }
+
+    /// An edge's view of the match's state where it starts to follow it, or where the origin
+    /// restarted: adopts it, and if the match differs from the one held, starts it afresh
+    /// (spectators are told, as a `NewMatch`); `restart` forces that (items were lost).
+    pub fn adopt(&self, state: &MatchState, restart: bool) {
+        let mut st = self.lock();
+        st.server_error = state.server_error.clone();
+        if st.feed != state.feed {
+            let (source, label) = state.feed.clone();
+            self.notice(&mut st, Notice::Feed { source, label });
+        }
+        if restart || st.match_number != state.match_number || st.started != state.started {
+            st.started = state.started;
+            self.notice(
+                &mut st,
+                Notice::NewMatch {
+                    number: state.match_number,
+                },
+            );
+            // Frames go on as changes from frames this relay never had.
+            st.force_key = true;
+        }
+    }
+
+    /// An edge applies a step the origin published. `state`, which comes with a new match,
+    /// is the origin's state at that point (its feed, its server error, the match's start).
+    pub fn ingest(&self, step: Step, state: Option<&MatchState>) {
+        let mut st = self.lock();
+        if let Some(state) = state {
+            st.server_error = state.server_error.clone();
+            if st.feed != state.feed {
+                let (source, label) = state.feed.clone();
+                self.notice(&mut st, Notice::Feed { source, label });
+            }
+        }
+        if let Step::Notice {
+            notice: Notice::NewMatch { .. },
+            ..
+        } = &step
+        {
+            st.started = state.and_then(|s| s.started).or_else(|| Some(Local::now()));
+            st.force_key = false;
+        }
+        self.apply(&mut st, step);
     }
 
     /// The hello, the state of the feed, the history, then live from the next item.
@@ -298,9 +545,10 @@ impl Hub {
         let mut st = self.lock();
         let mut packets = vec![self.hello.clone()];
         let notice = |n: Notice| Bytes::from(wire::notice_packet(&n));
+        let feed = st.shown_feed().clone();
         packets.push(notice(Notice::Feed {
-            source: st.feed.0,
-            label: st.feed.1.clone(),
+            source: feed.0,
+            label: feed.1,
         }));
         if let Some((text, hint)) = &st.server_error {
             packets.push(notice(Notice::ServerError {
@@ -358,8 +606,8 @@ impl Hub {
         });
         Summary {
             name: self.name.clone(),
-            source: st.feed.0,
-            label: st.feed.1.clone(),
+            source: st.shown_feed().0,
+            label: st.shown_feed().1.clone(),
             teams: [teams[0].name.clone(), teams[1].name.clone()],
             score: [teams[0].score, teams[1].score],
             penalties,

@@ -16,6 +16,8 @@
 //! - [`web`]: the HTTP routes.
 //! - [`tls`]: HTTPS and WSS when given a certificate.
 //! - [`inspect`]: the logfile summary of `pitchside-inspect`.
+//! - [`nats`]: publishing matches to NATS (`--publish`), and edge relays that serve them
+//!   (`--edge`).
 //!
 //! One task owns each match (its source: [`monitor::run`] or [`replay::run`]); it alone
 //! writes the match's [`hub::Hub`]. [`run`] takes an already bound listener, so tests bind
@@ -27,6 +29,7 @@ pub mod history;
 pub mod hub;
 pub mod inspect;
 pub mod monitor;
+pub mod nats;
 pub mod publisher;
 pub mod recorder;
 pub mod replay;
@@ -85,6 +88,49 @@ pub struct MatchHandle {
     pub flood: control::Flood,
 }
 
+/// The matches a relay serves: fixed at start for a relay with its own sources, found on NATS
+/// (and so changing) at an edge. Readers take a snapshot of the list, cheaply.
+#[derive(Default)]
+pub struct Matches {
+    list: std::sync::RwLock<Arc<Vec<Arc<MatchHandle>>>>,
+}
+
+impl Matches {
+    pub fn new(list: Vec<MatchHandle>) -> Matches {
+        Matches {
+            list: std::sync::RwLock::new(Arc::new(list.into_iter().map(Arc::new).collect())),
+        }
+    }
+
+    pub fn list(&self) -> Arc<Vec<Arc<MatchHandle>>> {
+        self.list.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    pub fn find(&self, name: &str) -> Option<Arc<MatchHandle>> {
+        self.list().iter().find(|m| m.hub.name == name).cloned()
+    }
+
+    /// Adds a match, or replaces the one of the same name (keeping its place).
+    pub fn upsert(&self, m: MatchHandle) {
+        let mut guard = self.list.write().unwrap_or_else(|e| e.into_inner());
+        let mut list: Vec<_> = guard.iter().cloned().collect();
+        match list.iter().position(|x| x.hub.name == m.hub.name) {
+            Some(i) => list[i] = Arc::new(m),
+            None => list.push(Arc::new(m)),
+        }
+        *guard = Arc::new(list);
+    }
+
+    pub fn remove(&self, name: &str) -> Option<Arc<MatchHandle>> {
+        let mut guard = self.list.write().unwrap_or_else(|e| e.into_inner());
+        let mut list: Vec<_> = guard.iter().cloned().collect();
+        let i = list.iter().position(|x| x.hub.name == name)?;
+        let m = list.remove(i);
+        *guard = Arc::new(list);
+        Some(m)
+    }
+}
+
 /// Kernel send buffer per connection. Linux grows a socket's buffer up to 4 MB on its own,
 /// which would let a slow spectator hide megabytes of backlog in the kernel (10,000 of them:
 /// gigabytes) and keep the relay from noticing that it lags. Fixed here, it is doubled by
@@ -113,6 +159,8 @@ pub enum RunError {
     Serve(#[from] std::io::Error),
     #[error("cannot draw a random control token: {0}")]
     Token(getrandom::Error),
+    #[error("{0}")]
+    Nats(#[from] nats::NatsError),
 }
 
 /// Serves until `shutdown` completes; then every match says goodbye to its server, every
@@ -144,6 +192,7 @@ pub async fn run(
     let gate = control::Gate::new(token);
     let mut tasks = Vec::new();
     let mut matches = Vec::new();
+    let mut published = Vec::new();
     for spec in settings.matches {
         let hub = Arc::new(Hub::new(&spec.name, settings.history_cap, settings.lag));
         let recorder = settings
@@ -163,6 +212,10 @@ pub async fn run(
                 "replay"
             }
         };
+        published.push(nats::origin::Published {
+            hub: hub.clone(),
+            kind,
+        });
         matches.push(MatchHandle {
             hub,
             control: control_tx,
@@ -170,8 +223,22 @@ pub async fn run(
             flood: control::Flood::default(),
         });
     }
+    // --publish and --edge: NATS, connected in the background (the relay serves either way).
+    let (nats_tx, nats_rx) = watch::channel(false);
+    let nats_client = match settings.publish.as_ref().or(settings.edge.as_ref()) {
+        Some(opts) => {
+            let role = if settings.edge.is_some() {
+                "edge"
+            } else {
+                "origin"
+            };
+            Some(nats::connect(opts, role, nats_tx).await?)
+        }
+        None => None,
+    };
+    let edge_stats = Arc::new(nats::edge::EdgeStats::default());
     let shared = Arc::new(web::Shared {
-        matches,
+        matches: Matches::new(matches),
         max_spectators: settings.max_spectators,
         spectator: spectator::Options {
             send_timeout: settings.send_timeout,
@@ -180,7 +247,38 @@ pub async fn run(
         spectators: AtomicUsize::new(0),
         refused: AtomicU64::new(0),
         gate,
+        edge: settings
+            .edge
+            .as_ref()
+            .and(nats_client.clone())
+            .map(|client| web::EdgeLink {
+                client,
+                stats: edge_stats.clone(),
+            }),
     });
+    if let (Some(client), Some(opts)) = (&nats_client, &settings.publish) {
+        tasks.extend(nats::origin::start(
+            client.clone(),
+            opts.clone(),
+            published,
+            nats::control::at_origin(shared.clone()),
+            nats_rx.clone(),
+            stop_rx.clone(),
+        ));
+    }
+    if let (Some(client), Some(_)) = (&nats_client, &settings.edge) {
+        tasks.push(nats::edge::start(
+            client.clone(),
+            shared.clone(),
+            nats::edge::EdgeConfig {
+                history_cap: settings.history_cap,
+                lag: settings.lag,
+            },
+            edge_stats,
+            nats_rx.clone(),
+            stop_rx.clone(),
+        ));
+    }
     let app = web::app(shared.clone(), settings.dist);
     tokio::spawn(async move {
         shutdown.await;

@@ -30,7 +30,7 @@ use tower_http::compression::CompressionLayer;
 use tower_http::services::{ServeDir, ServeFile};
 
 pub struct Shared {
-    pub matches: Vec<MatchHandle>,
+    pub matches: crate::Matches,
     pub max_spectators: usize,
     pub spectator: spectator::Options,
     /// Turns true when the relay shuts down: spectators are told goodbye.
@@ -39,11 +39,19 @@ pub struct Shared {
     pub refused: AtomicU64,
     /// The operator's token and the failed attempts to give it.
     pub gate: crate::control::Gate,
+    /// Set at an edge relay (`--edge`): its link to the origin, for operator commands.
+    pub edge: Option<EdgeLink>,
+}
+
+/// What an edge's routes need of NATS.
+pub struct EdgeLink {
+    pub client: async_nats::Client,
+    pub stats: Arc<crate::nats::edge::EdgeStats>,
 }
 
 impl Shared {
-    fn find(&self, name: &str) -> Option<&MatchHandle> {
-        self.matches.iter().find(|m| m.hub.name == name)
+    fn find(&self, name: &str) -> Option<Arc<MatchHandle>> {
+        self.matches.find(name)
     }
 }
 
@@ -65,10 +73,6 @@ pub fn app(state: AppState, dist: PathBuf) -> Router {
         .route("/m/{name}/ws", get(match_ws))
         .route("/m/{name}/match.rcg", get(download))
         .route(
-            "/m/{name}/control",
-            get(control_status).post(control_command),
-        )
-        .route(
             "/m/{name}",
             get(move |s: State<AppState>, p: Path<String>, req: Request| {
                 page_for_match(s, p, req, index_for_match.clone(), page_ok)
@@ -76,8 +80,17 @@ pub fn app(state: AppState, dist: PathBuf) -> Router {
         )
         .route("/api/matches", get(matches))
         .route("/metrics", get(metrics))
-        .route("/healthz", get(|| async { "ok" }))
-        .with_state(state);
+        .route("/healthz", get(|| async { "ok" }));
+    // An edge forwards operator commands to the origin, which checks the token.
+    let router = if state.edge.is_some() {
+        router.route("/m/{name}/control", get(edge_control).post(edge_control))
+    } else {
+        router.route(
+            "/m/{name}/control",
+            get(control_status).post(control_command),
+        )
+    };
+    let router = router.with_state(state);
     let router = if page_ok {
         router.fallback_service(ServeDir::new(&dist).fallback(ServeFile::new(index)))
     } else {
@@ -154,8 +167,78 @@ fn html_escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// `GET`/`POST /m/NAME/control` at an edge: carried to the origin, which checks the token
+/// and decides ([`crate::nats::control`]); its answer is the response.
+async fn edge_control(
+    State(app): State<AppState>,
+    Path(name): Path<String>,
+    req: Request,
+) -> Response {
+    use crate::nats::control::{self, Method};
+    let Some(edge) = &app.edge else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    if app.find(&name).is_none() {
+        return control_response(control::ControlReply::error(
+            404,
+            format!("no match called {name}"),
+        ));
+    }
+    let (parts, body) = req.into_parts();
+    let method = if parts.method == axum::http::Method::GET {
+        Method::Get
+    } else {
+        Method::Post
+    };
+    let page = parts
+        .extensions
+        .get::<axum::extract::ConnectInfo<crate::ClientAddr>>()
+        .map(|c| c.0 .0.ip());
+    let text = |h: header::HeaderName| {
+        parts
+            .headers
+            .get(h)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    let (authorization, content_type) = (text(header::AUTHORIZATION), text(header::CONTENT_TYPE));
+    let body = match axum::body::to_bytes(body, control::MAX_BODY).await {
+        Ok(b) => b,
+        Err(_) => {
+            return control_response(control::ControlReply::error(
+                413,
+                format!("the body is longer than {} bytes", control::MAX_BODY),
+            ))
+        }
+    };
+    let forwarded = control::ControlRequest {
+        name,
+        method,
+        authorization,
+        content_type,
+        client: page,
+        edge: format!("client {}", edge.client.server_info().client_id),
+        body,
+    };
+    control_response(control::forward(&edge.client, forwarded).await)
+}
+
+fn control_response(reply: crate::nats::control::ControlReply) -> Response {
+    let status = StatusCode::from_u16(reply.status).unwrap_or(StatusCode::BAD_GATEWAY);
+    let ct = HeaderValue::from_str(&reply.content_type)
+        .unwrap_or(HeaderValue::from_static("text/plain"));
+    let mut res = (status, [(header::CONTENT_TYPE, ct)], reply.body).into_response();
+    if let Some(v) = reply
+        .retry_after
+        .and_then(|s| HeaderValue::from_str(&s.to_string()).ok())
+    {
+        res.headers_mut().insert(header::RETRY_AFTER, v);
+    }
+    res
+}
+
 async fn first_ws(State(app): State<AppState>, req: Request) -> Response {
-    match app.matches.first() {
+    match app.matches.list().first() {
         Some(m) => {
             let hub = m.hub.clone();
             spectate(app, hub, req)
@@ -203,6 +286,9 @@ fn spectate(app: AppState, hub: Arc<Hub>, req: Request) -> Response {
     let stop = app.stop.clone();
     upgrade(req, move |ws| async move {
         let _count = count;
+        // An edge that is still catching up with the match: a moment's wait gives the joiner
+        // the history as chunks rather than thousands of items live.
+        hub.wait_ready(std::time::Duration::from_secs(10)).await;
         spectator::serve(ws, hub, opts, stop).await;
     })
 }
@@ -299,20 +385,78 @@ fn refusal(r: &crate::control::Refusal) -> Response {
     )
 }
 
-/// Checks the token of a request to `/m/NAME/control`: the match, or the refusal to send.
-fn authorised<'a>(
-    app: &'a Shared,
+/// What the control endpoint answers: a status, a JSON body and maybe a `Retry-After`.
+#[derive(Debug)]
+pub struct ControlAnswer {
+    pub status: u16,
+    pub body: serde_json::Value,
+    pub retry_after: Option<u64>,
+}
+
+impl From<crate::control::Refusal> for ControlAnswer {
+    fn from(r: crate::control::Refusal) -> Self {
+        ControlAnswer {
+            status: r.status(),
+            body: serde_json::json!({ "error": r.to_string() }),
+            retry_after: r.retry_after(),
+        }
+    }
+}
+
+/// The control endpoint itself, for a page here and for a page at an edge (its request
+/// carried over NATS) alike: the token checked first, against the page's address, then the
+/// status (`command` is `None`) or one command ([`crate::control::handle`]).
+pub async fn control_answer(
+    app: &Shared,
     name: &str,
-    req: &Request,
-) -> Result<&'a MatchHandle, crate::control::Refusal> {
-    let auth = req
-        .headers()
+    client: std::net::IpAddr,
+    authorization: Option<&str>,
+    command: Option<&[u8]>,
+    via: &str,
+) -> ControlAnswer {
+    if let Err(r) = app
+        .gate
+        .check(client, authorization, std::time::Instant::now())
+    {
+        return r.into();
+    }
+    let Some(m) = app.find(name) else {
+        return crate::control::Refusal::UnknownMatch(name.to_owned()).into();
+    };
+    let Some(body) = command else {
+        let view = m.hub.control_view();
+        let kickoff = view.now.is_none_or(|(t, mode)| {
+            pitchside_shared::command::kick_off_acts(t, mode, &view.params)
+        });
+        return ControlAnswer {
+            status: 200,
+            body: serde_json::json!({
+                "match": name,
+                "live": m.kind == "live",
+                "coach": view.coach,
+                "kickoff": kickoff,
+            }),
+            retry_after: None,
+        };
+    };
+    match crate::control::handle(&m, true, body, &format!("{client}{via}")).await {
+        Ok(sent) => ControlAnswer {
+            status: 200,
+            body: serde_json::to_value(&sent).unwrap_or_default(),
+            retry_after: None,
+        },
+        Err(r) => r.into(),
+    }
+}
+
+fn answer(a: ControlAnswer) -> Response {
+    control_reply(a.status, a.body, a.retry_after)
+}
+
+fn authorization(req: &Request) -> Option<&str> {
+    req.headers()
         .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok());
-    app.gate
-        .check(client_ip(req), auth, std::time::Instant::now())?;
-    app.find(name)
-        .ok_or_else(|| crate::control::Refusal::UnknownMatch(name.to_owned()))
+        .and_then(|v| v.to_str().ok())
 }
 
 /// `GET /m/NAME/control`: 200 with what the operator may do (the page shows its panel only
@@ -322,37 +466,17 @@ async fn control_status(
     Path(name): Path<String>,
     req: Request,
 ) -> Response {
-    let m = match authorised(&app, &name, &req) {
-        Ok(m) => m,
-        Err(r) => return refusal(&r),
-    };
-    let view = m.hub.control_view();
-    let kickoff = view
-        .now
-        .is_none_or(|(t, mode)| pitchside_shared::command::kick_off_acts(t, mode, &view.params));
-    control_reply(
-        200,
-        serde_json::json!({
-            "match": name,
-            "live": m.kind == "live",
-            "coach": view.coach,
-            "kickoff": kickoff,
-        }),
-        None,
-    )
+    answer(control_answer(&app, &name, client_ip(&req), authorization(&req), None, "").await)
 }
 
-/// `POST /m/NAME/control`: one operator command ([`crate::control::handle`]).
+/// `POST /m/NAME/control`: one operator command.
 async fn control_command(
     State(app): State<AppState>,
     Path(name): Path<String>,
     req: Request,
 ) -> Response {
-    let m = match authorised(&app, &name, &req) {
-        Ok(m) => m,
-        Err(r) => return refusal(&r),
-    };
-    let client = client_ip(&req).to_string();
+    let client = client_ip(&req);
+    let auth = authorization(&req).map(str::to_owned);
     let body = match axum::body::to_bytes(req.into_body(), MAX_CONTROL_BODY).await {
         Ok(b) => b,
         Err(_) => {
@@ -361,15 +485,13 @@ async fn control_command(
             )))
         }
     };
-    match crate::control::handle(m, true, &body, &client).await {
-        Ok(sent) => control_reply(200, serde_json::to_value(&sent).unwrap_or_default(), None),
-        Err(r) => refusal(&r),
-    }
+    answer(control_answer(&app, &name, client, auth.as_deref(), Some(&body), "").await)
 }
 
 async fn matches(State(app): State<AppState>) -> Response {
     let list: Vec<_> = app
         .matches
+        .list()
         .iter()
         .map(|m| {
             let mut s = serde_json::to_value(m.hub.summary()).unwrap_or_default();
@@ -437,9 +559,9 @@ async fn metrics(State(app): State<AppState>) -> Response {
             }
         }
     };
+    let list = app.matches.list();
     let per = |f: &dyn Fn(&Hub) -> f64| -> Vec<(Option<&str>, f64)> {
-        app.matches
-            .iter()
+        list.iter()
             .map(|m| (Some(m.hub.name.as_str()), f(&m.hub)))
             .collect()
     };
@@ -528,7 +650,52 @@ async fn metrics(State(app): State<AppState>) -> Response {
         "Frames in the match history.",
         per(&|h| h.summary().frames as f64),
     );
+    if let Some(edge) = &app.edge {
+        edge_metrics(&mut out, edge);
+    }
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], out).into_response()
+}
+
+fn edge_metrics(out: &mut String, edge: &EdgeLink) {
+    use async_nats::connection::State;
+    let s = &edge.stats;
+    let connected = matches!(edge.client.connection_state(), State::Connected);
+    for (name, kind, help, v) in [
+        (
+            "nats_connected",
+            "gauge",
+            "1 while this edge is connected to NATS.",
+            u64::from(connected),
+        ),
+        (
+            "nats_applied_total",
+            "counter",
+            "Items applied from NATS.",
+            s.applied.load(Ordering::Relaxed),
+        ),
+        (
+            "nats_duplicates_total",
+            "counter",
+            "Items from NATS seen twice and dropped.",
+            s.duplicates.load(Ordering::Relaxed),
+        ),
+        (
+            "nats_gaps_total",
+            "counter",
+            "Times items were missing and a match was started afresh.",
+            s.gaps.load(Ordering::Relaxed),
+        ),
+        (
+            "nats_damaged_total",
+            "counter",
+            "Messages from NATS that did not decode.",
+            s.damaged.load(Ordering::Relaxed),
+        ),
+    ] {
+        let _ = writeln!(out, "# HELP pitchside_{name} {help}");
+        let _ = writeln!(out, "# TYPE pitchside_{name} {kind}");
+        let _ = writeln!(out, "pitchside_{name} {v}");
+    }
 }
 
 #[cfg(test)]

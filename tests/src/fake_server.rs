@@ -58,6 +58,9 @@ pub struct Script {
     /// starts with the first bytes gets the second as a reply, as the real server answers
     /// `(change_mode …)` or a malformed command.
     pub answers: Vec<(Vec<u8>, Vec<u8>)>,
+    /// Inits are not answered (as if the server were not up yet) until this turns true: a
+    /// test can get every spectator connected before the match starts.
+    pub go: Option<tokio::sync::watch::Receiver<bool>>,
 }
 
 impl Script {
@@ -106,6 +109,10 @@ impl FakeServer {
                 }
                 if !buf[..n].starts_with(b"(dispinit") {
                     let _ = socket.send_to(b"(error unknown_command)\0", peer).await;
+                    continue;
+                }
+                let next = scripts[counter.load(Ordering::SeqCst).min(scripts.len() - 1)].clone();
+                if next.go.as_ref().is_some_and(|go| !*go.borrow()) {
                     continue;
                 }
                 let nth = counter.fetch_add(1, Ordering::SeqCst);

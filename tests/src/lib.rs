@@ -2,6 +2,8 @@
 //! helpers to run the relay in-process on port 0.
 //!
 //! Layout:
+//! - [`bench`]: what the load benchmarks share (fake server with send times, timed
+//!   spectators, `/proc` figures).
 //! - [`fixtures`]: paths to the real logs and captures copied into `tests/fixtures/`.
 //! - [`browser`]: headless Chromium driven through chromedriver.
 //! - [`capture`]: reads the `.dgrams` capture format (4-byte big-endian length + payload).
@@ -9,11 +11,14 @@
 //! - [`relay_harness`]: starts the relay against a source and returns its address.
 //! - [`static_server`]: serves the fixtures over HTTP, with and without CORS, for `?log=`.
 //! - [`spectator`]: a WebSocket client that decodes the relay's wire like the page does.
+//! - [`nats_server`]: a real `nats-server` with JetStream on a free port, for edge relays.
 
+pub mod bench;
 pub mod browser;
 pub mod capture;
 pub mod fake_server;
 pub mod fixtures;
+pub mod nats_server;
 pub mod relay_harness;
 pub mod spectator;
 pub mod static_server;

@@ -22,6 +22,8 @@ pub struct Spectator {
     pub closed: Option<(u16, String)>,
     /// Messages received before the `Live` notice (the backlog), and their bytes.
     pub backlog: Option<(usize, usize)>,
+    /// Every binary message as received.
+    pub raw: Vec<Vec<u8>>,
 }
 
 impl Spectator {
@@ -37,6 +39,7 @@ impl Spectator {
             bytes: 0,
             closed: None,
             backlog: None,
+            raw: Vec::new(),
         }
     }
 
@@ -60,6 +63,7 @@ impl Spectator {
             bytes: 0,
             closed: None,
             backlog: None,
+            raw: Vec::new(),
         }
     }
 
@@ -69,6 +73,7 @@ impl Spectator {
             Some(Ok(Message::Binary(b))) => {
                 self.messages += 1;
                 self.bytes += b.len();
+                self.raw.push(b.to_vec());
                 let before = self.events.len();
                 self.decoder
                     .decode(&b, &mut self.events)
@@ -164,10 +169,29 @@ impl Spectator {
 
 /// A plain HTTP/1.1 GET: (status, headers, body).
 pub async fn http_get(addr: SocketAddr, path: &str) -> (u16, String, Vec<u8>) {
+    http_request(addr, "GET", path, &[], b"").await
+}
+
+/// A plain HTTP/1.1 request with headers and a body: (status, headers, body).
+pub async fn http_request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> (u16, String, Vec<u8>) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    let req = format!("GET {path} HTTP/1.1\r\nHost: relay\r\nConnection: close\r\n\r\n");
+    let mut req = format!("{method} {path} HTTP/1.1\r\nHost: relay\r\nConnection: close\r\n");
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    if !body.is_empty() || method != "GET" {
+        req.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
+    req.push_str("\r\n");
     s.write_all(req.as_bytes()).await.expect("request");
+    s.write_all(body).await.expect("request body");
     let mut out = Vec::new();
     s.read_to_end(&mut out).await.expect("response");
     let split = out

@@ -169,3 +169,53 @@ async fn a_page_opened_late_shows_live_at_once_and_can_seek_back() {
     assert!(seek_after < Duration::from_secs(3), "{seek_after:?}");
     b.close().await;
 }
+
+/// An edge relay before any origin publishes: `/` is the lobby saying no match is relayed
+/// yet; once an origin publishes, the match appears in the same page (it polls) and opens.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edge_lobby_waits_for_matches_and_lists_them_as_they_start() {
+    use pitchside_tests::nats_server::NatsServer;
+    use relay::config::{MatchSpec, SourceSpec};
+    use relay::nats::NatsOptions;
+    require_dist();
+    let nats = NatsServer::start().await;
+    let mut settings = Settings::new(Vec::new());
+    settings.edge = Some(NatsOptions::new(nats.url()));
+    let edge = relay_harness::start_with(settings).await;
+    let b = Browser::start().await;
+    b.client
+        .goto(&format!("http://{}/", edge.addr))
+        .await
+        .unwrap();
+    b.wait_text(".lobby", "the empty lobby", |t| {
+        t.contains("No match is being relayed yet")
+    })
+    .await;
+    b.screenshot("edge-lobby-empty").await;
+
+    let script = Script::new(
+        capture::split(&fixtures::read(fixtures::V5_CAPTURE)).unwrap(),
+        Duration::from_millis(20),
+    );
+    let server = FakeServer::start(script).await;
+    let mut mc = MonitorConfig::new(server.addr);
+    mc.retry = Duration::from_millis(100);
+    let mut origin_settings = Settings::new(vec![MatchSpec {
+        name: "final".into(),
+        source: SourceSpec::Server(mc),
+    }]);
+    origin_settings.publish = Some(NatsOptions::new(nats.url()));
+    let origin = relay_harness::start_with(origin_settings).await;
+    b.wait_text("#matches", "the origin's match in the lobby", |t| {
+        t.contains("final")
+    })
+    .await;
+    b.screenshot("edge-lobby").await;
+    b.click("li[data-match='final'] a").await;
+    b.wait_text("#source", "the live badge", |t| t.starts_with("Live"))
+        .await;
+    b.screenshot("edge-match").await;
+    b.close().await;
+    edge.stop().await;
+    origin.stop().await;
+}

@@ -54,7 +54,8 @@ use ui::transport::CopyLink;
 use ui::transport::Transport;
 
 /// The lobby or the monitor. At `/` the relay is asked for its matches first: with several,
-/// the lobby; with one (or an old relay that cannot say), that match. `/m/NAME` is always the
+/// or none yet (an edge relay that has not heard of a match), the lobby; with one (or an old
+/// relay that cannot say), that match. `/m/NAME` is always the
 /// monitor of that match.
 #[component]
 pub fn Root() -> impl IntoView {
@@ -66,7 +67,7 @@ pub fn Root() -> impl IntoView {
     } else {
         leptos::task::spawn_local(async move {
             let cards = ui::lobby::fetch_matches().await;
-            choice.set(Some(cards.filter(|c| c.len() > 1)));
+            choice.set(Some(cards.filter(|c| c.len() != 1)));
         });
     }
     move || match choice.get() {

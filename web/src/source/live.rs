@@ -213,9 +213,15 @@ fn notice(m: Monitor, n: Notice) {
             m.notice(text.clone());
             m.source.set(text);
         }
-        Notice::NewMatch { .. } => {
+        Notice::NewMatch { number } => {
             m.clear();
             m.error.set(None);
+            // The board starts again with the match, and says why it did.
+            if number > 1 {
+                m.notice(format!(
+                    "new match (the relay's match {number} on this feed)"
+                ));
+            }
         }
         Notice::ServerError { text, hint } => {
             let text = format!("rcssserver says {text}: {hint}");

@@ -72,6 +72,11 @@ pub fn Lobby(cards: Vec<Card>) -> impl IntoView {
     view! {
         <div class="lobby">
             <h1>"Matches"</h1>
+            <Show when=move || cards.with(Vec::is_empty)>
+                <p class="lobby-empty">
+                    "No match is being relayed yet. This page lists each one as it starts."
+                </p>
+            </Show>
             <ul id="matches" class="cards">
                 <For each=move || cards.get() key=|c| c.name.clone() let:c>
                     {
