@@ -201,6 +201,105 @@ async fn the_operator_cards_a_player_and_spectators_see_no_controls() {
     .await;
     b.screenshot("referee-card").await;
 
+    // Drag left 2 120 px to the right and let go: the relay moves him there, facing as he did.
+    let s = scene_with_players(&b).await;
+    let l2 = s["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "l2")
+        .cloned()
+        .unwrap();
+    let scale = s["view"]["scale"].as_f64().unwrap();
+    let (x0, y0) = (
+        ox + l2["px"].as_f64().unwrap(),
+        oy + l2["py"].as_f64().unwrap(),
+    );
+    let drag = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveTo {
+            duration: None,
+            x: x0.round(),
+            y: y0.round(),
+        })
+        .then(PointerAction::Down {
+            button: fantoccini::actions::MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::MoveTo {
+            duration: Some(Duration::from_millis(150)),
+            x: (x0 + 60.0).round(),
+            y: y0.round(),
+        })
+        .then(PointerAction::MoveTo {
+            duration: Some(Duration::from_millis(150)),
+            x: (x0 + 120.0).round(),
+            y: y0.round(),
+        })
+        .then(PointerAction::Up {
+            button: fantoccini::actions::MOUSE_BUTTON_LEFT,
+        });
+    b.client.perform_actions(drag).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let moved = loop {
+        let found = server
+            .commands_plain()
+            .iter()
+            .map(|c| String::from_utf8_lossy(c).into_owned())
+            .find(|c| c.starts_with("(dispplayer 1 2 "));
+        if let Some(c) = found {
+            break c;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no move for left 2 reached the server"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(moved.ends_with(")\0"), "{moved:?}");
+    let args: Vec<f64> = moved
+        .trim_start_matches("(dispplayer 1 2 ")
+        .trim_end_matches(")\0")
+        .split(' ')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    // X and Y in the server's units (metres × 16), as integers.
+    let want_x = l2["x"].as_f64().unwrap() + 120.0 / scale;
+    assert!(
+        (args[0] / 16.0 - want_x).abs() < 0.5
+            && (args[1] / 16.0 - l2["y"].as_f64().unwrap()).abs() < 0.5,
+        "{moved:?}: want ({want_x:.2}, {:.2}) m",
+        l2["y"]
+    );
+
+    // A right-click on the pitch offers a drop ball there.
+    let (w, h) = (
+        s["view"]["width"].as_f64().unwrap(),
+        s["view"]["height"].as_f64().unwrap(),
+    );
+    let right = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveTo {
+            duration: None,
+            x: (ox + w / 2.0).round(),
+            y: (oy + h * 0.2).round(),
+        })
+        .then(PointerAction::Down {
+            button: fantoccini::actions::MOUSE_BUTTON_RIGHT,
+        })
+        .then(PointerAction::Up {
+            button: fantoccini::actions::MOUSE_BUTTON_RIGHT,
+        });
+    b.client.perform_actions(right).await.unwrap();
+    b.click("#menu-drop-ball").await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !server
+        .commands_plain()
+        .iter()
+        .any(|c| c.starts_with(b"(dispfoul ") && c.ends_with(b" 0)\0"))
+    {
+        assert!(Instant::now() < deadline, "no drop ball reached the server");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    b.screenshot("referee-moved-and-dropped").await;
+
     // Ctrl+K kicks off: the server is waiting for it at cycle 0.
     b.client
         .find(Locator::Css("body"))
@@ -212,12 +311,11 @@ async fn the_operator_cards_a_player_and_spectators_see_no_controls() {
     server_gets(&server, b"(dispstart)\0").await;
     let got = server.commands_plain();
     assert_eq!(
-        got,
-        vec![
-            b"(dispcard 1 5 yellow)\0".to_vec(),
-            b"(dispstart)\0".to_vec()
-        ],
-        "exactly the two commands, nothing else"
+        got.len(),
+        4,
+        "card, move, drop ball, kick-off and nothing else: {got:?}"
     );
+    assert_eq!(got[0], b"(dispcard 1 5 yellow)\0".to_vec());
+    assert_eq!(got[3], b"(dispstart)\0".to_vec());
     b.close().await;
 }
