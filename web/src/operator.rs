@@ -143,10 +143,12 @@ impl Action {
         match self {
             Action::KickOff => {
                 // The kick-off mode may last a single cycle (the kicker is quick): time
-                // moving on from before kick-off says it as well.
-                let started = before.mode == PlayMode::BEFORE_KICK_OFF
-                    && ([mode("kick_off_l"), mode("kick_off_r")].contains(&Some(after.mode))
-                        || after.time > before.time);
+                // moving on from before kick-off says it as well. A log holds no frame before
+                // kick-off (the server writes none): there the change into kick-off tells.
+                let kick_off = [mode("kick_off_l"), mode("kick_off_r")].contains(&Some(after.mode));
+                let started = (before.mode == PlayMode::BEFORE_KICK_OFF
+                    && (kick_off || after.time > before.time))
+                    || (kick_off && after.mode != before.mode);
                 started.then(|| format!("{} at cycle {}", after.mode.name(), after.time))
             }
             Action::DropBall { x, y } => {
@@ -311,8 +313,13 @@ mod tests {
         let f = &g.frames;
         let seen_somewhere = |a: &Action| f.windows(2).find_map(|w| a.seen(&w[0], &w[1]));
         assert!(seen_somewhere(&Action::KickOff).is_some());
-        // The capture's drop ball at the centre: the ball is there.
-        let drop = seen_somewhere(&Action::DropBall { x: 0.0, y: 0.0 }).unwrap();
+        // As the page looks: from the frame the command was sent at, on to the later ones.
+        let seen_after = |a: &Action, cycle: u32| {
+            let at = f.iter().rposition(|fr| fr.time == cycle).unwrap();
+            f[at + 1..].iter().find_map(|later| a.seen(&f[at], later))
+        };
+        // The capture's drop ball at the centre, sent at cycle 190: the ball is there.
+        let drop = seen_after(&Action::DropBall { x: 0.0, y: 0.0 }, 190).unwrap();
         assert!(drop.starts_with("ball at (0.0, 0.0)"), "{drop}");
         // Nobody dropped the ball near the left corner flag.
         assert_eq!(
