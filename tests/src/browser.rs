@@ -129,6 +129,28 @@ impl Browser {
         }
     }
 
+    /// Clicks at a point of the viewport (CSS pixels), as a mouse would: for the canvas, whose
+    /// players have no element to click.
+    pub async fn click_at(&self, x: f64, y: f64) {
+        use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
+        let mouse = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveTo {
+                duration: None,
+                x: x.round(),
+                y: y.round(),
+            })
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            });
+        self.client
+            .perform_actions(mouse)
+            .await
+            .unwrap_or_else(|e| panic!("click at ({x}, {y}): {e}"));
+    }
+
     /// Runs `js` (a function body: `return …`) in the page and returns its result.
     pub async fn eval(&self, js: &str) -> serde_json::Value {
         self.client

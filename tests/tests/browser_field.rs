@@ -7,7 +7,7 @@
 //! Screenshots go to `tests/artifacts/field-*.png`. Needs the web app built into `dist/`.
 
 use fantoccini::actions::{
-    Actions, InputSource, MouseActions, PointerAction, TouchActions, WheelAction, WheelActions,
+    Actions, InputSource, PointerAction, TouchActions, WheelAction, WheelActions,
 };
 use fantoccini::key::Key;
 use fantoccini::Locator;
@@ -95,22 +95,6 @@ async fn canvas_origin(b: &Browser) -> (f64, f64) {
         .await
         .unwrap();
     (v[0].as_f64().unwrap(), v[1].as_f64().unwrap())
-}
-
-async fn click_at(b: &Browser, x: f64, y: f64) {
-    let mouse = MouseActions::new("mouse".into())
-        .then(PointerAction::MoveTo {
-            duration: None,
-            x: x.round(),
-            y: y.round(),
-        })
-        .then(PointerAction::Down {
-            button: fantoccini::actions::MOUSE_BUTTON_LEFT,
-        })
-        .then(PointerAction::Up {
-            button: fantoccini::actions::MOUSE_BUTTON_LEFT,
-        });
-    b.client.perform_actions(mouse).await.unwrap();
 }
 
 fn f(v: &Value) -> f64 {
@@ -204,7 +188,8 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
         .cloned()
         .unwrap();
     let (ox, oy) = canvas_origin(&b).await;
-    click_at(&b, ox + f(&player["px"]), oy + f(&player["py"])).await;
+    b.click_at(ox + f(&player["px"]), oy + f(&player["py"]))
+        .await;
     let s = wait_scene(&b, "l7 selected", |s| s["selected"] == "l7").await;
     let me = s["players"]
         .as_array()

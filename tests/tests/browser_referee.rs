@@ -60,22 +60,6 @@ async fn exists(b: &Browser, css: &str) -> bool {
     b.client.find(Locator::Css(css)).await.is_ok()
 }
 
-async fn click_at(b: &Browser, x: f64, y: f64) {
-    let mouse = MouseActions::new("mouse".into())
-        .then(PointerAction::MoveTo {
-            duration: None,
-            x: x.round(),
-            y: y.round(),
-        })
-        .then(PointerAction::Down {
-            button: fantoccini::actions::MOUSE_BUTTON_LEFT,
-        })
-        .then(PointerAction::Up {
-            button: fantoccini::actions::MOUSE_BUTTON_LEFT,
-        });
-    b.client.perform_actions(mouse).await.unwrap();
-}
-
 /// Waits until the fake server has received `want` on the monitor port.
 async fn server_gets(server: &FakeServer, want: &[u8]) {
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -172,8 +156,7 @@ async fn the_operator_cards_a_player_and_spectators_see_no_controls() {
         .await
         .unwrap();
     let (ox, oy) = (origin[0].as_f64().unwrap(), origin[1].as_f64().unwrap());
-    click_at(
-        &b,
+    b.click_at(
         ox + l5["px"].as_f64().unwrap(),
         oy + l5["py"].as_f64().unwrap(),
     )
