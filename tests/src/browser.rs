@@ -202,6 +202,17 @@ impl Browser {
             .unwrap_or_else(|e| panic!("cannot click {css}: {e}"));
     }
 
+    /// Clicks the element an XPath finds (a button by its words: `//button[text()='…']`).
+    pub async fn click_xpath(&self, xpath: &str) {
+        self.client
+            .find(Locator::XPath(xpath))
+            .await
+            .unwrap_or_else(|e| panic!("{xpath} is not on the page: {e}"))
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("cannot click {xpath}: {e}"));
+    }
+
     /// The page's address now.
     pub async fn url(&self) -> String {
         self.client

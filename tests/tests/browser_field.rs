@@ -73,13 +73,7 @@ async fn open_file(b: &Browser, rel: &str, frames: usize) {
         .await;
     b.wait_text("#play", "playback to start", |t| t.contains("❚❚"))
         .await;
-    b.client
-        .find(Locator::Css("#play"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    b.click("#play").await;
     b.wait_text("#play", "playback to stop", |t| t.contains("▶"))
         .await;
 }
@@ -190,7 +184,14 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
     let (ox, oy) = canvas_origin(&b).await;
     b.click_at(ox + f(&player["px"]), oy + f(&player["py"]))
         .await;
-    let s = wait_scene(&b, "l7 selected", |s| s["selected"] == "l7").await;
+    // The selection and the drawing that follows it: the cone comes with the next scene.
+    let s = wait_scene(&b, "l7 selected and drawn so", |s| {
+        s["selected"] == "l7"
+            && s["players"]
+                .as_array()
+                .is_some_and(|p| p.iter().any(|p| p["id"] == "l7" && p["cone"] == true))
+    })
+    .await;
     let me = s["players"]
         .as_array()
         .unwrap()
@@ -270,13 +271,7 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
 
     // Back to the whole field, turned round.
     press(&b, "0").await;
-    b.client
-        .find(Locator::Css("#flip"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    b.click("#flip").await;
     let s = wait_scene(&b, "the whole field, flipped", |s| {
         s["view"]["flipped"] == true && (zoom(s) - 1.0).abs() < 1e-9
     })
@@ -293,22 +288,10 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
         f(&l1["x"]) < 0.0 && f(&l1["px"]) > f(&s["view"]["width"]) / 2.0,
         "{l1}"
     );
-    b.client
-        .find(Locator::Css("#flip"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    b.click("#flip").await;
 
     // Every overlay on, from the settings panel.
-    b.client
-        .find(Locator::Css("#settings-toggle"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    b.click("#settings-toggle").await;
     b.client
         .find(Locator::XPath("//button[text()='Show everything']"))
         .await
@@ -316,20 +299,8 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
         .click()
         .await
         .unwrap();
-    b.client
-        .find(Locator::Css("#settings-toggle"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    b.client
-        .find(Locator::Css("#player-toggle"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    b.click("#settings-toggle").await;
+    b.click("#player-toggle").await;
     let s = wait_scene(&b, "every overlay", |s| {
         s["shapes"]["flag"].as_u64() == Some(55)
     })
@@ -351,13 +322,7 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
 
     // The message board of a log with messages follows playback.
     open_file(&b, RECORD_MESSAGES, 429).await;
-    b.client
-        .find(Locator::Css("#messages-toggle"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    b.click("#messages-toggle").await;
     press(&b, &Key::End.to_string()).await;
     b.wait_text("#cycle", "the last cycle", |t| t == "400")
         .await;
@@ -386,13 +351,7 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
     );
     // Hide what the players said: the referee's calls, the derived decisions and the
     // result remain, the result last.
-    b.client
-        .find(Locator::Css("#messages label.kind-say input"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    b.click("#messages label.kind-say input").await;
     b.wait_text("#messages .entry:last-child", "the last entry", |t| {
         !t.is_empty()
     })
@@ -413,13 +372,7 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
         "{last}"
     );
     // One team's messages only.
-    b.client
-        .find(Locator::Css("#messages-team option[value=r]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    b.click("#messages-team option[value=r]").await;
     b.wait_text("#messages .entry:last-child", "the last entry", |t| {
         !t.is_empty()
     })
@@ -437,13 +390,7 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
         .await
         .unwrap()
         .is_empty());
-    b.client
-        .find(Locator::Css("#messages-team option[value='']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    b.click("#messages-team option[value='']").await;
     // Earlier in the match, only what was said by then.
     press(&b, &Key::Home.to_string()).await;
     b.wait_text("#cycle", "the first cycle", |t| t == "1").await;
@@ -462,13 +409,7 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
 
     // A phone, with the settings back to their defaults: the field takes the width of the
     // screen.
-    b.client
-        .find(Locator::Css("#settings-toggle"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    b.click("#settings-toggle").await;
     b.client
         .find(Locator::XPath("//button[text()='Reset to defaults']"))
         .await
@@ -476,13 +417,7 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
         .click()
         .await
         .unwrap();
-    b.client
-        .find(Locator::Css("#settings-toggle"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    b.click("#settings-toggle").await;
     wait_scene(&b, "the default overlays", |s| {
         s["shapes"]["flag"].is_null()
     })

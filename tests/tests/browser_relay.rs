@@ -52,13 +52,7 @@ async fn the_lobby_lists_the_matches_and_opens_one() {
     })
     .await;
     b.screenshot("lobby").await;
-    b.client
-        .find(Locator::Css("li[data-match='field-b'] a"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    b.click("li[data-match='field-b'] a").await;
     b.wait_text("#source", "the replay badge", |t| t.starts_with("Replay"))
         .await;
     let url = b.client.current_url().await.unwrap();
