@@ -116,6 +116,41 @@ pub struct Cli {
     #[arg(long, env = "PITCHSIDE_TLS_KEY", value_name = "FILE")]
     pub tls_key: Option<PathBuf>,
 
+    // ---- Connections ----
+    /// Seconds a client has from a request's first byte to the end of its head; slower
+    /// clients are closed [default: 10].
+    #[arg(long, env = "PITCHSIDE_HEADER_TIMEOUT", value_name = "SECS")]
+    pub header_timeout: Option<f64>,
+
+    /// Seconds a connection may sit with no request under way and no byte moving before it
+    /// is closed (WebSocket spectators are not affected) [default: 60].
+    #[arg(long, env = "PITCHSIDE_IDLE_TIMEOUT", value_name = "SECS")]
+    pub idle_timeout: Option<f64>,
+
+    /// Seconds a TLS handshake may take [default: 10].
+    #[arg(long, env = "PITCHSIDE_TLS_HANDSHAKE_TIMEOUT", value_name = "SECS")]
+    pub tls_handshake_timeout: Option<f64>,
+
+    /// Connections one client address (an IPv4 address, or an IPv6 /64) may hold,
+    /// spectators included; raise it for a venue behind one NAT address [default: 256].
+    #[arg(long, env = "PITCHSIDE_MAX_PER_ADDRESS", value_name = "N")]
+    pub max_per_address: Option<usize>,
+
+    /// Connections in all [default: the open-files limit less a reserve for the relay's
+    /// own files and sockets].
+    #[arg(long, env = "PITCHSIDE_MAX_CONNECTIONS", value_name = "N")]
+    pub max_connections: Option<usize>,
+
+    /// Web origins (scheme://host[:port]) whose pages may call the control endpoint from
+    /// the browser (CORS); by default no other site may. Repeat for several.
+    #[arg(
+        long,
+        env = "PITCHSIDE_CORS_ORIGIN",
+        value_name = "ORIGIN",
+        value_delimiter = ','
+    )]
+    pub cors_origin: Vec<String>,
+
     // ---- Refereeing (issue 11) ----
     /// The operator's secret for refereeing from the page (at least 16 letters, digits,
     /// '-', '_', '.', '~'); the relay prints the operator link with it. Default: 128 random
@@ -127,6 +162,11 @@ pub struct Cli {
         hide_env_values = true
     )]
     pub control_token: Option<String>,
+
+    /// A file whose first line is the operator's secret (safer than --control-token, which
+    /// every user of the machine can read in the process list).
+    #[arg(long, env = "PITCHSIDE_CONTROL_TOKEN_FILE", value_name = "FILE")]
+    pub control_token_file: Option<PathBuf>,
 
     /// Also publish every match to NATS with JetStream (an origin, for edge relays); serve
     /// this relay's own spectators as ever. Only to a NATS on a private network unless it
@@ -181,6 +221,13 @@ pub struct FileConfig {
     pub tls_cert: Option<PathBuf>,
     pub tls_key: Option<PathBuf>,
     pub control_token: Option<String>,
+    pub control_token_file: Option<PathBuf>,
+    pub header_timeout: Option<f64>,
+    pub idle_timeout: Option<f64>,
+    pub tls_handshake_timeout: Option<f64>,
+    pub max_per_address: Option<usize>,
+    pub max_connections: Option<usize>,
+    pub cors_origin: Option<Vec<String>>,
     pub publish: Option<String>,
     pub edge: Option<String>,
     pub nats_user: Option<String>,
@@ -244,6 +291,12 @@ pub enum ConfigError {
     TlsHalf(&'static str),
     #[error("--control-token must have {rule}")]
     Token { rule: String },
+    #[error("give the control token once: --control-token or --control-token-file, not both")]
+    TokenTwice,
+    #[error(
+        "--cors-origin {0:?}: an origin is scheme://host[:port], e.g. https://tournament.example"
+    )]
+    Origin(String),
     #[error("{0}")]
     Nats(String),
     #[error("{what} must be {rule}, not {value}")]
@@ -285,6 +338,10 @@ pub struct Settings {
     pub publish: Option<crate::nats::NatsOptions>,
     /// `--edge`: no sources of its own; serve what an origin publishes on NATS.
     pub edge: Option<crate::nats::NatsOptions>,
+    /// Client connections: time limits and caps.
+    pub limits: crate::connections::Limits,
+    /// Origins whose pages may call the control endpoint (CORS).
+    pub cors_origins: Vec<String>,
 }
 
 impl Settings {
@@ -303,8 +360,22 @@ impl Settings {
             control_token: None,
             publish: None,
             edge: None,
+            limits: crate::connections::Limits::default(),
+            cors_origins: Vec::new(),
         }
     }
+}
+
+/// `scheme://host[:port]` with nothing after it, as browsers send in `Origin`.
+fn valid_origin(origin: &str) -> bool {
+    let Some((scheme, rest)) = origin.split_once("://") else {
+        return false;
+    };
+    matches!(scheme, "http" | "https")
+        && !rest.is_empty()
+        && rest
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']'))
 }
 
 /// A match name goes into URLs and file names: letters, digits, `.`, `_` and `-` only.
@@ -573,7 +644,68 @@ impl Cli {
             (None, Some(_)) => return Err(ConfigError::TlsHalf("--tls-cert")),
             (None, None) => None,
         };
-        settings.control_token = self.control_token.or(file.control_token);
+        let token_file = self
+            .control_token_file
+            .or_else(|| file.control_token_file.as_ref().map(in_file));
+        settings.control_token = match (self.control_token.or(file.control_token), token_file) {
+            (Some(_), Some(_)) => return Err(ConfigError::TokenTwice),
+            (Some(t), None) => Some(t),
+            (None, Some(path)) => {
+                let text = std::fs::read_to_string(&path).map_err(|source| ConfigError::Read {
+                    path: path.clone(),
+                    source,
+                })?;
+                Some(text.lines().next().unwrap_or("").trim().to_owned())
+            }
+            (None, None) => None,
+        };
+        let secs = |what: &'static str,
+                    v: Option<f64>,
+                    default: Duration|
+         -> Result<Duration, ConfigError> {
+            match v {
+                Some(v) => Ok(Duration::from_secs_f64(positive(what, v)?)),
+                None => Ok(default),
+            }
+        };
+        let defaults = crate::connections::Limits::default();
+        settings.limits = crate::connections::Limits {
+            header_timeout: secs(
+                "--header-timeout",
+                self.header_timeout.or(file.header_timeout),
+                defaults.header_timeout,
+            )?,
+            idle_timeout: secs(
+                "--idle-timeout",
+                self.idle_timeout.or(file.idle_timeout),
+                defaults.idle_timeout,
+            )?,
+            handshake_timeout: secs(
+                "--tls-handshake-timeout",
+                self.tls_handshake_timeout.or(file.tls_handshake_timeout),
+                defaults.handshake_timeout,
+            )?,
+            per_address: self
+                .max_per_address
+                .or(file.max_per_address)
+                .unwrap_or(defaults.per_address),
+            max_connections: self.max_connections.or(file.max_connections),
+        };
+        if settings.limits.per_address == 0 || settings.limits.max_connections == Some(0) {
+            return Err(ConfigError::Value {
+                what: "--max-per-address and --max-connections",
+                rule: "at least 1",
+                value: "0".into(),
+            });
+        }
+        settings.cors_origins = if self.cors_origin.is_empty() {
+            file.cors_origin.clone().unwrap_or_default()
+        } else {
+            self.cors_origin.clone()
+        };
+        if let Some(bad) = settings.cors_origins.iter().find(|o| !valid_origin(o)) {
+            return Err(ConfigError::Origin(bad.clone()));
+        }
         if let Some(t) = &settings.control_token {
             crate::control::check_token(t).map_err(|rule| ConfigError::Token { rule })?;
         }

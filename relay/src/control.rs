@@ -173,20 +173,6 @@ pub fn operator_link(https: bool, listen: std::net::SocketAddr, name: &str, toke
     )
 }
 
-/// The address whose failures count together: an IPv4 address, or an IPv6 /64.
-fn client_key(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => {
-                let s = v6.segments();
-                IpAddr::V6(std::net::Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
-            }
-        },
-        v4 => v4,
-    }
-}
-
 /// The relay's token and who failed to give it.
 pub struct Gate {
     token: String,
@@ -214,7 +200,7 @@ impl Gate {
         authorization: Option<&str>,
         now: Instant,
     ) -> Result<(), Refusal> {
-        let key = client_key(ip);
+        let key = crate::connections::address_key(ip);
         let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
         let recent = failures.get_mut(&key).map(|list| {
             list.retain(|t| now.saturating_duration_since(*t) < FAILURE_WINDOW);

@@ -14,6 +14,8 @@
 //! - [`spectator`]: one WebSocket: backlog, live, lag policy, send timeout.
 //! - [`recorder`]: ULG6 logs for `--record` and for downloads.
 //! - [`web`]: the HTTP routes.
+//! - [`headers`]: protective headers (CSP and others), CORS for the control endpoint.
+//! - [`connections`]: who may connect, for how long, how many per address; the accept loop.
 //! - [`tls`]: HTTPS and WSS when given a certificate.
 //! - [`inspect`]: the logfile summary of `pitchside-inspect`.
 //! - [`nats`]: publishing matches to NATS (`--publish`), and edge relays that serve them
@@ -24,7 +26,9 @@
 //! port 0 and learn the address.
 
 pub mod config;
+pub mod connections;
 pub mod control;
+pub mod headers;
 pub mod history;
 pub mod hub;
 pub mod inspect;
@@ -237,7 +241,27 @@ pub async fn run(
         None => None,
     };
     let edge_stats = Arc::new(nats::edge::EdgeStats::default());
+    // Client connections: as many as the open-files limit leaves room for.
+    let open_files = rlimit::Resource::NOFILE
+        .get()
+        .map_or(1024, |(soft, _hard)| soft);
+    let table = Arc::new(connections::Table::new(
+        settings.limits.clone(),
+        connections::connections_for_open_files(open_files, matches.len()),
+    ));
+    tracing::info!(
+        "at most {} connections ({} per address); open-files limit {open_files}",
+        table.capacity(),
+        table.limits().per_address
+    );
+    let index_html = std::fs::read_to_string(settings.dist.join("index.html")).ok();
+    let policy = Arc::new(headers::Policy::new(
+        index_html.as_deref(),
+        settings.cors_origins.clone(),
+    ));
     let shared = Arc::new(web::Shared {
+        connections: table.clone(),
+        policy,
         matches: Matches::new(matches),
         max_spectators: settings.max_spectators,
         spectator: spectator::Options {
@@ -284,15 +308,15 @@ pub async fn run(
         shutdown.await;
         let _ = stop_tx.send(true);
     });
+    let tune: fn(&mut tokio::net::TcpStream) = tune_socket;
     let res = match settings.tls {
-        Some(config) => match tls::TlsListener::new(listener, config, tune_socket) {
-            Ok(listener) => serve(listener, app, stop_rx.clone()).await,
-            Err(e) => Err(e),
-        },
+        Some(config) => {
+            let tls = tls::Tls::new(config);
+            connections::serve(listener, table, tls, tune, app, stop_rx.clone()).await
+        }
         None => {
-            let tune: fn(&mut tokio::net::TcpStream) = tune_socket;
-            let listener = PlainListener(axum::serve::ListenerExt::tap_io(listener, tune));
-            serve(listener, app, stop_rx.clone()).await
+            let plain = connections::Plain;
+            connections::serve(listener, table, plain, tune, app, stop_rx.clone()).await
         }
     };
     // Upgraded connections are no longer hyper's: wait (a little) for every spectator to
@@ -316,62 +340,7 @@ pub async fn run(
     res.map_err(Into::into)
 }
 
-/// HTTP on any listener (plain TCP or [`tls::TlsListener`]) until `stop` turns true.
-/// The address a connection came from, for plain and TLS listeners alike (axum knows how to
-/// tell it only for its own listener types).
+/// The address a connection came from, put into each request by [`connections`]: operator
+/// actions are logged with it and failed token checks counted per address.
 #[derive(Clone, Copy, Debug)]
 pub struct ClientAddr(pub std::net::SocketAddr);
-
-/// The plain-HTTP listener: axum's own, with the socket tuned, under a type of this crate so
-/// that [`ClientAddr`] can be told for it.
-pub(crate) struct PlainListener(
-    axum::serve::TapIo<tokio::net::TcpListener, fn(&mut tokio::net::TcpStream)>,
-);
-
-impl axum::serve::Listener for PlainListener {
-    type Io = tokio::net::TcpStream;
-    type Addr = std::net::SocketAddr;
-
-    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
-        self.0.accept().await
-    }
-
-    fn local_addr(&self) -> std::io::Result<Self::Addr> {
-        self.0.local_addr()
-    }
-}
-
-impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, PlainListener>>
-    for ClientAddr
-{
-    fn connect_info(stream: axum::serve::IncomingStream<'_, PlainListener>) -> Self {
-        ClientAddr(*stream.remote_addr())
-    }
-}
-
-impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, tls::TlsListener>>
-    for ClientAddr
-{
-    fn connect_info(stream: axum::serve::IncomingStream<'_, tls::TlsListener>) -> Self {
-        ClientAddr(*stream.remote_addr())
-    }
-}
-
-async fn serve<L>(
-    listener: L,
-    app: axum::Router,
-    mut stop: watch::Receiver<bool>,
-) -> std::io::Result<()>
-where
-    L: axum::serve::Listener<Addr = std::net::SocketAddr>,
-    for<'a> ClientAddr: axum::extract::connect_info::Connected<axum::serve::IncomingStream<'a, L>>,
-{
-    // The client's address: operator actions are logged with it and failed token checks
-    // counted per address.
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<ClientAddr>(),
-    )
-    .with_graceful_shutdown(async move { stopped(&mut stop).await })
-    .await
-}

@@ -12,7 +12,8 @@
 //!   record it missed that is not a frame (a new match's header included), a `Skipped`
 //!   notice, then the next frame as a keyframe;
 //! - one so far behind that even those are gone is closed with a reason;
-//! - what it sends is read only to notice a close; messages beyond a few KB close it.
+//! - what it sends is read only to notice a close; messages beyond a few KB, broken frames, or
+//!   more than a few dozen messages in ten seconds close it (1008).
 
 use crate::hub::{Body, CatchUp, Hub, Item};
 use bytes::Bytes;
@@ -42,6 +43,8 @@ const PING_EVERY: Duration = Duration::from_secs(20);
 pub const CLOSE_FULL: u16 = 1013;
 pub const CLOSE_TOO_SLOW: u16 = 4000;
 pub const CLOSE_NO_MATCH: u16 = 4004;
+/// The spectator broke the rules (sent too much, or broken WebSocket frames).
+pub const CLOSE_POLICY: u16 = 1008;
 
 pub type Socket = WebSocketStream<TokioIo<hyper::upgrade::Upgraded>>;
 
@@ -166,15 +169,18 @@ pub async fn serve(ws: Socket, hub: Arc<Hub>, opts: Options, mut stop: watch::Re
     };
     // Reading runs in its own task: polled beside the sending loop, the read half would be
     // polled (a lock and a readiness check) at every frame, for nothing.
-    let (gone_tx, mut gone) = tokio::sync::oneshot::channel::<()>();
+    let (gone_tx, mut gone) = tokio::sync::oneshot::channel::<Option<String>>();
     let reader = tokio::spawn(async move {
-        drain(incoming).await;
-        let _ = gone_tx.send(());
+        let why = drain(incoming).await;
+        let _ = gone_tx.send(why);
     });
     let res = tokio::select! {
         biased;
         res = stream(&mut out, &hub) => res,
-        _ = &mut gone => Err(Stop::Gone),
+        why = &mut gone => match why {
+            Ok(Some(reason)) => Err(Stop::Close(CLOSE_POLICY, reason)),
+            _ => Err(Stop::Gone),
+        },
         () = crate::stopped(&mut stop) => Err(Stop::Close(1001, "the relay is shutting down".into())),
     };
     reader.abort();
@@ -187,15 +193,45 @@ pub async fn serve(ws: Socket, hub: Arc<Hub>, opts: Options, mut stop: watch::Re
     }
 }
 
-/// Reads until the peer closes; what a spectator sends means nothing (pongs are answered by
-/// tungstenite while writing).
-async fn drain(mut incoming: futures_util::stream::SplitStream<Socket>) {
+/// Messages a spectator may send in [`CHATTER_WINDOW`]: a page sends none but pongs and its
+/// close; more is someone keeping the relay busy on purpose.
+const MAX_CHATTER: u32 = 64;
+const CHATTER_WINDOW: Duration = Duration::from_secs(10);
+
+/// Reads until the peer closes; what a spectator sends means nothing (pings are answered by
+/// tungstenite while writing). Returns why it stopped reading: `Some` for a spectator to be
+/// closed with that reason.
+async fn drain(mut incoming: futures_util::stream::SplitStream<Socket>) -> Option<String> {
+    let mut window = tokio::time::Instant::now();
+    let mut heard = 0u32;
     while let Some(msg) = incoming.next().await {
         match msg {
-            Ok(Message::Close(_)) | Err(_) => return,
-            Ok(_) => {}
+            Ok(Message::Close(_)) => return None,
+            Err(e) => {
+                return match e {
+                    tokio_tungstenite::tungstenite::Error::Capacity(_) => {
+                        Some("a spectator's messages may be at most 4 KB".into())
+                    }
+                    tokio_tungstenite::tungstenite::Error::Protocol(p) => {
+                        Some(format!("WebSocket protocol error: {p}"))
+                    }
+                    _ => None,
+                }
+            }
+            Ok(_) => {
+                let now = tokio::time::Instant::now();
+                if now.duration_since(window) > CHATTER_WINDOW {
+                    window = now;
+                    heard = 0;
+                }
+                heard += 1;
+                if heard > MAX_CHATTER {
+                    return Some("spectators only listen: too many messages".into());
+                }
+            }
         }
     }
+    None
 }
 
 async fn stream(out: &mut Out, hub: &Arc<Hub>) -> Result<(), Stop> {

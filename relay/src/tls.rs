@@ -8,27 +8,22 @@
 //! ALPN offers HTTP/1.1 only: a spectator's WebSocket is an HTTP/1.1 upgrade, and a browser
 //! that had negotiated HTTP/2 would need extended CONNECT (RFC 8441) for it instead.
 //!
-//! Handshakes run in tasks of their own, so a slow or silent client never holds up the
-//! others; [`TlsListener`] hands axum only finished connections. Someone who types `http://`
-//! for the TLS port gets a redirect to the same URL with `https://` rather than garbage.
+//! Handshakes run in each connection's own task with a time limit ([`crate::connections`]).
+//! Someone who types `http://` for the TLS port gets a redirect to the same URL with
+//! `https://` rather than garbage.
 
+use crate::connections::{Handshake, Tracked};
 use std::io;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::mpsc;
 use tokio_rustls::rustls;
 use tokio_rustls::server::TlsStream;
 use tokio_rustls::TlsAcceptor;
 
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
-
-/// Time a client has for its handshake (or, on plain HTTP, its request line and headers).
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The first byte of every TLS connection: a handshake record.
 const TLS_HANDSHAKE_RECORD: u8 = 0x16;
@@ -84,93 +79,41 @@ pub fn server_config(cert: &Path, key: &Path) -> Result<Arc<rustls::ServerConfig
     Ok(Arc::new(config))
 }
 
-/// A listener for `axum::serve` that yields connections whose TLS handshake is done.
-pub struct TlsListener {
-    ready: mpsc::Receiver<(TlsStream<TcpStream>, SocketAddr)>,
-    local: SocketAddr,
+/// The TLS handshake of each connection, in the connection's own task (so a slow or silent
+/// client never holds up the others) under the handshake time limit of
+/// [`crate::connections`].
+#[derive(Clone)]
+pub struct Tls {
+    acceptor: TlsAcceptor,
 }
 
-impl TlsListener {
-    /// Starts accepting on `tcp`; `tune` is applied to each TCP connection first. Accepting
-    /// stops when the listener is dropped.
-    pub fn new(
-        tcp: TcpListener,
-        config: Arc<rustls::ServerConfig>,
-        tune: fn(&mut TcpStream),
-    ) -> io::Result<TlsListener> {
-        let local = tcp.local_addr()?;
-        let (tx, ready) = mpsc::channel(64);
-        tokio::spawn(accept_loop(tcp, TlsAcceptor::from(config), tune, tx));
-        Ok(TlsListener { ready, local })
-    }
-}
-
-impl axum::serve::Listener for TlsListener {
-    type Io = TlsStream<TcpStream>;
-    type Addr = SocketAddr;
-
-    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
-        match self.ready.recv().await {
-            Some(conn) => conn,
-            // The accept loop only ends once this listener is gone; never reached.
-            None => std::future::pending().await,
+impl Tls {
+    pub fn new(config: Arc<rustls::ServerConfig>) -> Tls {
+        Tls {
+            acceptor: TlsAcceptor::from(config),
         }
     }
-
-    fn local_addr(&self) -> io::Result<SocketAddr> {
-        Ok(self.local)
-    }
 }
 
-async fn accept_loop(
-    tcp: TcpListener,
-    acceptor: TlsAcceptor,
-    tune: fn(&mut TcpStream),
-    tx: mpsc::Sender<(TlsStream<TcpStream>, SocketAddr)>,
-) {
-    loop {
-        let accepted = tokio::select! {
-            r = tcp.accept() => r,
-            () = tx.closed() => return,
-        };
-        let (mut stream, addr) = match accepted {
-            Ok(conn) => conn,
+impl Handshake for Tls {
+    type Io = TlsStream<Tracked>;
+
+    async fn handshake(&self, tcp: Tracked, peer: SocketAddr) -> Option<TlsStream<Tracked>> {
+        match handshake(self.acceptor.clone(), tcp).await {
+            Ok(tls) => tls,
             Err(e) => {
-                // As axum does: errors of one connection are skipped; others (out of file
-                // descriptors) are waited out rather than spun on.
-                if !matches!(
-                    e.kind(),
-                    io::ErrorKind::ConnectionRefused
-                        | io::ErrorKind::ConnectionAborted
-                        | io::ErrorKind::ConnectionReset
-                ) {
-                    tracing::error!("accepting a connection: {e}");
-                    tokio::time::sleep(Duration::from_secs(1)).await;
-                }
-                continue;
+                tracing::debug!("TLS with {peer}: {e}");
+                None
             }
-        };
-        tune(&mut stream);
-        let acceptor = acceptor.clone();
-        let tx = tx.clone();
-        tokio::spawn(async move {
-            match tokio::time::timeout(HANDSHAKE_TIMEOUT, handshake(acceptor, stream)).await {
-                Ok(Ok(Some(tls))) => {
-                    let _ = tx.send((tls, addr)).await;
-                }
-                Ok(Ok(None)) => {}
-                Ok(Err(e)) => tracing::debug!("TLS with {addr}: {e}"),
-                Err(_) => tracing::debug!("TLS with {addr}: no handshake within 10 s"),
-            }
-        });
+        }
     }
 }
 
 /// The TLS connection, or `None` when the client spoke plain HTTP and was redirected.
 async fn handshake(
     acceptor: TlsAcceptor,
-    stream: TcpStream,
-) -> io::Result<Option<TlsStream<TcpStream>>> {
+    stream: Tracked,
+) -> io::Result<Option<TlsStream<Tracked>>> {
     let mut first = [0u8; 1];
     if stream.peek(&mut first).await? == 0 {
         return Ok(None);
@@ -183,7 +126,7 @@ async fn handshake(
 }
 
 /// Answers a plain HTTP request with a redirect to the same host and path over HTTPS.
-async fn redirect_to_https(mut stream: TcpStream) -> io::Result<()> {
+async fn redirect_to_https(mut stream: Tracked) -> io::Result<()> {
     let mut head = Vec::with_capacity(1024);
     let mut buf = [0u8; 1024];
     while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < 16 << 10 {

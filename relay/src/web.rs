@@ -31,6 +31,10 @@ use tower_http::services::{ServeDir, ServeFile};
 
 pub struct Shared {
     pub matches: crate::Matches,
+    /// Every client connection, and why some were refused or closed.
+    pub connections: Arc<crate::connections::Table>,
+    /// Protective headers, CORS for the control endpoint, CSP reports.
+    pub policy: Arc<crate::headers::Policy>,
     pub max_spectators: usize,
     pub spectator: spectator::Options,
     /// Turns true when the relay shuts down: spectators are told goodbye.
@@ -80,6 +84,7 @@ pub fn app(state: AppState, dist: PathBuf) -> Router {
         )
         .route("/api/matches", get(matches))
         .route("/metrics", get(metrics))
+        .route("/csp-report", axum::routing::post(csp_report))
         .route("/healthz", get(|| async { "ok" }));
     // An edge forwards operator commands to the origin, which checks the token.
     let router = if state.edge.is_some() {
@@ -90,6 +95,7 @@ pub fn app(state: AppState, dist: PathBuf) -> Router {
             get(control_status).post(control_command),
         )
     };
+    let policy = state.policy.clone();
     let router = router.with_state(state);
     let router = if page_ok {
         router.fallback_service(ServeDir::new(&dist).fallback(ServeFile::new(index)))
@@ -98,7 +104,22 @@ pub fn app(state: AppState, dist: PathBuf) -> Router {
     };
     router
         .layer(axum::middleware::from_fn(cache_headers))
+        .layer(axum::middleware::from_fn_with_state(
+            policy,
+            crate::headers::protect,
+        ))
         .layer(CompressionLayer::new())
+}
+
+/// `POST /csp-report`: a browser saying the page broke its Content-Security-Policy.
+async fn csp_report(State(app): State<AppState>, req: Request) -> StatusCode {
+    match axum::body::to_bytes(req.into_body(), crate::headers::MAX_REPORT).await {
+        Ok(body) => {
+            app.policy.report(&body);
+            StatusCode::NO_CONTENT
+        }
+        Err(_) => StatusCode::PAYLOAD_TOO_LARGE,
+    }
 }
 
 const NOT_BUILT: &str = "<h1>pitchside</h1><p>The web app is not built. Run <code>scripts/run.sh</code>, which builds it with trunk and starts the relay.</p>";
@@ -650,10 +671,61 @@ async fn metrics(State(app): State<AppState>) -> Response {
         "Frames in the match history.",
         per(&|h| h.summary().frames as f64),
     );
+    connection_metrics(&mut out, &app.connections);
+    let _ = writeln!(
+        out,
+        "# HELP pitchside_csp_violations_total Content-Security-Policy violations pages reported.\n# TYPE pitchside_csp_violations_total counter\npitchside_csp_violations_total {}",
+        app.policy.violations.load(Ordering::Relaxed)
+    );
     if let Some(edge) = &app.edge {
         edge_metrics(&mut out, edge);
     }
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], out).into_response()
+}
+
+fn connection_metrics(out: &mut String, table: &crate::connections::Table) {
+    use crate::connections::Reason;
+    for (name, kind, help, v) in [
+        (
+            "connections_open",
+            "gauge",
+            "Client connections open (HTTP and WebSocket).",
+            table.open() as u64,
+        ),
+        (
+            "connections_limit",
+            "gauge",
+            "Client connections the relay admits (open-files limit less a reserve, or --max-connections).",
+            table.capacity() as u64,
+        ),
+    ] {
+        let _ = writeln!(out, "# HELP pitchside_{name} {help}");
+        let _ = writeln!(out, "# TYPE pitchside_{name} {kind}");
+        let _ = writeln!(out, "pitchside_{name} {v}");
+    }
+    for (name, help, refusal) in [
+        (
+            "connections_refused_total",
+            "Connections refused at once: per_address (the address held --max-per-address), full (no idle connection to make room).",
+            true,
+        ),
+        (
+            "connections_closed_total",
+            "Connections closed by the relay: header_timeout, tls_handshake, idle, evicted (idle longest when the table was full).",
+            false,
+        ),
+    ] {
+        let _ = writeln!(out, "# HELP pitchside_{name} {help}");
+        let _ = writeln!(out, "# TYPE pitchside_{name} counter");
+        for r in Reason::ALL.iter().filter(|r| r.is_refusal() == refusal) {
+            let _ = writeln!(
+                out,
+                "pitchside_{name}{{reason=\"{}\"}} {}",
+                r.label(),
+                table.count(*r)
+            );
+        }
+    }
 }
 
 fn edge_metrics(out: &mut String, edge: &EdgeLink) {
