@@ -162,11 +162,7 @@ async fn spectator(
                             c.skips.fetch_add(1, Ordering::Relaxed);
                         }
                     }
-                    Message::Close(_) => {
-                        if !meant {
-                            break;
-                        }
-                    }
+                    Message::Close(_) if !meant => break,
                     _ => {}
                 }
             }
