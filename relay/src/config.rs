@@ -185,7 +185,12 @@ pub struct Cli {
 
     /// NATS password (prefer the environment variable: the command line is visible to
     /// every user of the machine).
-    #[arg(long, env = "PITCHSIDE_NATS_PASSWORD", value_name = "PASSWORD")]
+    #[arg(
+        long,
+        env = "PITCHSIDE_NATS_PASSWORD",
+        value_name = "PASSWORD",
+        hide_env_values = true
+    )]
     pub nats_password: Option<String>,
 
     /// A file holding an nkey seed (SU…), for NATS servers that authenticate with nkeys.

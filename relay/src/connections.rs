@@ -4,15 +4,18 @@
 //! The relay is meant to be reachable by anyone with a match's URL, so a client that opens
 //! sockets and says nothing must not be able to take the match away from everyone else:
 //! - a request's head must be complete within the header time limit of its first byte
-//!   (trickling a byte at a time does not extend it), and a TLS handshake within its own;
+//!   (trickling a byte at a time does not extend it), and a TLS handshake within its own
+//!   limit of the connection's accept;
 //! - a connection with no request under way and no byte moved for the idle limit is closed
 //!   (keep-alive connections a browser forgot, and downloads nobody reads);
 //! - one address (an IPv4 address or an IPv6 /64) holds at most `per_address` connections,
 //!   WebSocket spectators included;
 //! - the relay never opens more connections than its open-files limit allows less a reserve
 //!   (UDP sockets, recordings, NATS, static files): when the table is full, the connection
-//!   that has been idle longest gives way to the new one, so a new spectator, the operator
-//!   and `/healthz` always get in, whatever else holds sockets.
+//!   that has been idle longest gives way to the new one, so idle or half-sent sockets can
+//!   never keep a new spectator, the operator or `/healthz` out. (Only when every place is
+//!   held by a spectator or a request being answered is the newcomer refused: the per-address
+//!   cap bounds what one client can hold.)
 //!
 //! Refusals and closes are counted for `/metrics`; a refused address is logged once (again
 //! only after [`LOG_AGAIN`]), never once per attempt.
@@ -39,8 +42,10 @@ use tokio::sync::{watch, Notify};
 
 /// A refused address is logged again only after this long.
 pub const LOG_AGAIN: Duration = Duration::from_secs(600);
-/// Addresses remembered as logged; beyond it the oldest are forgotten (and may be logged
-/// again), so a flood from many addresses cannot grow the relay's memory.
+/// Addresses remembered as logged. When it is full, those logged longer than [`LOG_AGAIN`]
+/// ago are forgotten; if that frees nothing, further addresses go unlogged (still counted)
+/// until it does, so a flood from many addresses can neither grow the relay's memory nor
+/// its log.
 const LOGGED_CAP: usize = 4096;
 /// Descriptors kept for everything that is not a client connection: the listener, each
 /// match's UDP socket and recording, NATS, static files being served, the runtime's own.
@@ -57,7 +62,7 @@ pub struct Limits {
     pub header_timeout: Duration,
     /// No request under way and nothing read or written for this long: closed.
     pub idle_timeout: Duration,
-    /// From a TLS connection's first byte to the end of its handshake.
+    /// From a TLS connection's accept to the end of its handshake.
     pub handshake_timeout: Duration,
     /// Connections one address may hold.
     pub per_address: usize,
@@ -109,7 +114,8 @@ pub enum Reason {
     Full,
     /// Closed: its request head took longer than the header limit.
     HeaderTimeout,
-    /// Closed: its TLS handshake took longer than its limit (or failed).
+    /// Closed: its TLS handshake took longer than its limit (a failed one is not counted:
+    /// the peer closed it or spoke something else).
     Handshake,
     /// Closed: idle for the idle limit.
     Idle,

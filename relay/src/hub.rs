@@ -51,6 +51,8 @@ pub struct Stats {
     pub joins: AtomicU64,
     pub datagrams_in: AtomicU64,
     pub ignored_in: AtomicU64,
+    /// Records from the server dropped as late or as copies ([`crate::order`]).
+    pub out_of_order_in: AtomicU64,
     pub frames_in: AtomicU64,
     pub frames_out: AtomicU64,
     pub bytes_out: AtomicU64,

@@ -34,6 +34,7 @@ pub mod hub;
 pub mod inspect;
 pub mod monitor;
 pub mod nats;
+pub mod order;
 pub mod publisher;
 pub mod recorder;
 pub mod replay;
@@ -176,9 +177,12 @@ pub async fn run(
 ) -> Result<(), RunError> {
     let (stop_tx, stop_rx) = watch::channel(false);
     // ---- Refereeing: one token for the relay, a link per live match ----
-    let token = match settings.control_token {
-        Some(t) => t,
-        None => control::generate_token().map_err(RunError::Token)?,
+    // A token the operator gave (by file, variable or option) is known to them: it is kept
+    // out of the log, which more people may read than the token file. A drawn one must be
+    // printed, or nobody could referee.
+    let (token, given) = match settings.control_token {
+        Some(t) => (t, true),
+        None => (control::generate_token().map_err(RunError::Token)?, false),
     };
     let listen = listener.local_addr()?;
     let live: Vec<&str> = settings
@@ -188,10 +192,17 @@ pub async fn run(
         .map(|m| m.name.as_str())
         .collect();
     for name in &live {
-        tracing::info!(
-            "operator link for {name} (keep it to yourself): {}",
-            control::operator_link(settings.tls.is_some(), listen, name, &token)
-        );
+        if given {
+            tracing::info!(
+                "operator link for {name}: {} (the token you gave in place of TOKEN)",
+                control::operator_link(settings.tls.is_some(), listen, name, "TOKEN")
+            );
+        } else {
+            tracing::info!(
+                "operator link for {name} (keep it to yourself): {}",
+                control::operator_link(settings.tls.is_some(), listen, name, &token)
+            );
+        }
     }
     let gate = control::Gate::new(token);
     let mut tasks = Vec::new();

@@ -9,6 +9,7 @@
 //! match after match. Resolving the server's name and binding the socket are retried with a
 //! message in the page, never fatal.
 
+use crate::order::FeedOrder;
 use crate::publisher::{hint_for, Publisher};
 use pitchside_shared::command::{self, Command};
 use pitchside_shared::datagram::{inflate, is_zlib, parse_datagram, Datagram};
@@ -167,6 +168,8 @@ pub async fn run(
     mut stop: watch::Receiver<bool>,
 ) {
     let name = publisher.hub.name.clone();
+    let mut order = FeedOrder::default();
+    let mut ignored = IgnoredLog::default();
     loop {
         let wait = |msg: String| {
             tracing::warn!("{name}: {msg}");
@@ -222,6 +225,8 @@ pub async fn run(
             compressed: false,
             refused: None,
             pending: std::collections::VecDeque::new(),
+            order: &mut order,
+            ignored: &mut ignored,
         };
         match session.run(&mut publisher, &mut control, &mut stop).await {
             Ended::Stopped => {
@@ -284,6 +289,32 @@ async fn sleep_or_stop(
     }
 }
 
+/// Ignored datagrams are logged at most once per [`IGNORED_LOG_EVERY`]: a forger sending
+/// thousands a second must not turn into thousands of log lines (they are all counted in
+/// `/metrics`).
+#[derive(Default)]
+struct IgnoredLog {
+    last: Option<Instant>,
+    since: u64,
+}
+
+const IGNORED_LOG_EVERY: Duration = Duration::from_secs(10);
+
+impl IgnoredLog {
+    /// Some(number ignored unlogged since the last line) when this one should be logged.
+    fn due(&mut self, now: Instant) -> Option<u64> {
+        if self
+            .last
+            .is_some_and(|t| now.duration_since(t) < IGNORED_LOG_EVERY)
+        {
+            self.since += 1;
+            return None;
+        }
+        self.last = Some(now);
+        Some(std::mem::take(&mut self.since))
+    }
+}
+
 struct Session<'a> {
     config: &'a MonitorConfig,
     server: SocketAddr,
@@ -296,6 +327,9 @@ struct Session<'a> {
     refused: Option<String>,
     /// Operator commands sent and not yet answered, oldest first.
     pending: std::collections::VecDeque<Pending>,
+    /// Lasts across registrations: a new one is told apart from the match before it.
+    order: &'a mut FeedOrder,
+    ignored: &'a mut IgnoredLog,
 }
 
 impl Session<'_> {
@@ -434,13 +468,21 @@ impl Session<'_> {
     async fn datagram(&mut self, raw: &[u8], peer: SocketAddr, publisher: &mut Publisher) -> bool {
         let hub = publisher.hub.clone();
         hub.stats.datagrams_in.fetch_add(1, Ordering::Relaxed);
-        let ignore = |why: &str| {
+        let ignored = &mut *self.ignored;
+        let mut ignore = |why: &str| {
             hub.stats.ignored_in.fetch_add(1, Ordering::Relaxed);
-            tracing::warn!(
-                "{}: ignoring a datagram of {} bytes from {peer}: {why}",
-                hub.name,
-                raw.len()
-            );
+            if let Some(more) = ignored.due(Instant::now()) {
+                tracing::warn!(
+                    "{}: ignoring a datagram of {} bytes from {peer}: {why}{}",
+                    hub.name,
+                    raw.len(),
+                    if more > 0 {
+                        format!(" ({more} more ignored since the last such message)")
+                    } else {
+                        String::new()
+                    }
+                );
+            }
             false
         };
         // Anyone who can reach the relay's port could inject frames: once registered only the
@@ -504,7 +546,16 @@ impl Session<'_> {
                     }
                 }
                 let answered_error = self.answers(&records, publisher);
-                publisher.records_from_server(&records, !answered_error);
+                let admitted = self.order.admit(records);
+                if admitted.dropped > 0 {
+                    hub.stats
+                        .out_of_order_in
+                        .fetch_add(admitted.dropped as u64, Ordering::Relaxed);
+                }
+                if admitted.new_match && !hub.is_empty() {
+                    publisher.new_match();
+                }
+                publisher.records_from_server(&admitted.records, !answered_error);
                 true
             }
         }
@@ -512,6 +563,7 @@ impl Session<'_> {
 
     async fn register(&mut self, peer: SocketAddr, publisher: &mut Publisher) {
         self.port = Some(peer);
+        self.order.registered();
         self.refused = None;
         let name = publisher.hub.name.clone();
         tracing::info!(

@@ -624,6 +624,12 @@ async fn metrics(State(app): State<AppState>) -> Response {
         per(&|h| load(&h.stats.ignored_in)),
     );
     metric(
+        "records_dropped_total",
+        "counter",
+        "Records from the server dropped as late or as copies (a lossy network).",
+        per(&|h| load(&h.stats.out_of_order_in)),
+    );
+    metric(
         "frames_in_total",
         "counter",
         "Frames received (from the server or the replayed log).",

@@ -9,7 +9,7 @@ use pitchside_shared::wire::{Decoder, Event};
 use pitchside_shared::Record;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};

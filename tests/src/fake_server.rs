@@ -4,9 +4,10 @@
 //! can check what the relay said (init, compression, commands, goodbye). It can refuse an init
 //! from the player port as the real server does (`(error no_more_monitor)`), play a different
 //! script to each successive init (a server restarting with a new match), slip in garbage,
-//! and forge datagrams from other ports or another loopback address before and after
-//! registration. Like the real server, it can answer a monitor's command on its port
-//! (`(msg T 1 "(ok change_mode)")`), for commands starting with a given text.
+//! forge datagrams from other ports or another loopback address before and after
+//! registration, flood the relay with forgeries, and go silent for a while. Like the real
+//! server, it can answer a monitor's command on its port (`(msg T 1 "(ok change_mode)")`), for
+//! commands starting with a given text.
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -61,6 +62,11 @@ pub struct Script {
     /// Inits are not answered (as if the server were not up yet) until this turns true: a
     /// test can get every spectator connected before the match starts.
     pub go: Option<tokio::sync::watch::Receiver<bool>>,
+    /// Before datagram `index`, go silent this long (a network outage, a paused host).
+    pub pause_at: Vec<(usize, Duration)>,
+    /// From the start of the session, this many forged datagrams a second for this long from
+    /// another port of the server's host (a forger on the venue network).
+    pub flood: Option<(Vec<u8>, u32, Duration)>,
 }
 
 impl Script {
@@ -195,7 +201,30 @@ async fn session(
     }
     tokio::time::sleep(script.delay).await;
     let forger = UdpSocket::bind("127.0.0.1:0").await.ok();
+    let flood = script.flood.clone().map(|(d, rate, span)| {
+        tokio::spawn(async move {
+            let Ok(s) = UdpSocket::bind("127.0.0.1:0").await else {
+                return;
+            };
+            // In bursts of a millisecond's worth, bounded by count and time.
+            let per_ms = (rate / 1000).max(1);
+            let total = (u64::from(rate) * span.as_millis() as u64 / 1000).max(1);
+            let mut tick = tokio::time::interval(Duration::from_millis(1));
+            let mut sent = 0u64;
+            let start = std::time::Instant::now();
+            while sent < total && start.elapsed() < span + Duration::from_secs(5) {
+                tick.tick().await;
+                for _ in 0..per_ms {
+                    let _ = s.send_to(&d, peer).await;
+                    sent += 1;
+                }
+            }
+        })
+    });
     for (i, d) in script.datagrams.iter().enumerate() {
+        for (_, p) in script.pause_at.iter().filter(|(at, _)| *at == i) {
+            tokio::time::sleep(*p).await;
+        }
         for (_, g) in script.garbage_at.iter().filter(|(at, _)| *at == i) {
             let _ = dedicated.send_to(g, peer).await;
         }
@@ -219,6 +248,9 @@ async fn session(
     // Stay reachable for commands (e.g. the goodbye) for a while after the script.
     tokio::time::sleep(Duration::from_secs(30)).await;
     listen.abort();
+    if let Some(f) = flood {
+        f.abort();
+    }
 }
 
 impl Drop for FakeServer {
