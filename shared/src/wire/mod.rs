@@ -44,6 +44,7 @@
 
 mod codec;
 mod frame;
+pub mod reconnect;
 
 use crate::feed::FeedSource;
 use crate::model::{Frame, Message, ParamValue, Params, Record, Side, TeamGraphic};

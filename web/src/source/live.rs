@@ -13,15 +13,12 @@
 use crate::state::{Mode, Monitor};
 use leptos::prelude::*;
 use pitchside_shared::feed::FeedSource;
+use pitchside_shared::wire::reconnect::retry_delay;
 use pitchside_shared::wire::{Decoder, Event, Notice, WireError};
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{BinaryType, CloseEvent, MessageEvent, WebSocket};
-
-/// First reconnect delay, doubled after every failed attempt up to [`MAX_RETRY_MS`].
-const FIRST_RETRY_MS: f64 = 500.0;
-const MAX_RETRY_MS: f64 = 30_000.0;
 
 thread_local! {
     static SOCKET: RefCell<Option<WebSocket>> = const { RefCell::new(None) };
@@ -179,14 +176,6 @@ pub fn connect(m: Monitor) {
     SOCKET.with(|s| *s.borrow_mut() = Some(ws));
 }
 
-/// Milliseconds before reconnect attempt `failures` (1-based): doubling from
-/// [`FIRST_RETRY_MS`] up to [`MAX_RETRY_MS`], then a random half to full of that (`jitter` in
-/// 0..1), so that pages dropped together come back spread out.
-pub fn retry_delay(failures: u32, jitter: f64) -> f64 {
-    let base = FIRST_RETRY_MS * 2f64.powi(failures.saturating_sub(1).min(16) as i32);
-    base.min(MAX_RETRY_MS) * (0.5 + 0.5 * jitter.clamp(0.0, 1.0))
-}
-
 /// Leaves an opened file and shows the relay's feed again from its start.
 pub fn resume(m: Monitor) {
     super::file::cancel();
@@ -265,14 +254,5 @@ mod tests {
         assert_eq!(match_name_in("/m/field-a/"), Some("field-a".into()));
         assert_eq!(match_name_in("/"), None);
         assert_eq!(match_name_in("/m/"), None);
-    }
-
-    #[test]
-    fn reconnect_delays_grow_spread_out_and_stay_capped() {
-        assert_eq!(retry_delay(1, 1.0), FIRST_RETRY_MS);
-        assert_eq!(retry_delay(1, 0.0), FIRST_RETRY_MS / 2.0);
-        assert_eq!(retry_delay(3, 1.0), FIRST_RETRY_MS * 4.0);
-        assert_eq!(retry_delay(40, 1.0), MAX_RETRY_MS);
-        assert!(retry_delay(40, 0.0) >= MAX_RETRY_MS / 2.0);
     }
 }
