@@ -22,12 +22,21 @@
 //!   comes (or a show does), so that a new match starts with its parameters.
 //!
 //! If the `server_param` of a new registration was lost, a show going back in time still
-//! marks the new match.
+//! marks the new match. Within a registration, what cannot be a late datagram begins a new
+//! match too: the same `server_param` again after more than [`LATE_COPY_SHOWS`] shows, or a
+//! show more than [`REWIND_CYCLES`] behind the last (a server, or a replayer standing in for
+//! one, that starts over without being asked to register again).
 
 use pitchside_shared::{Frame, Params, Record};
 
 /// Records held while waiting for the `server_param` after registering.
 const HELD_MAX: usize = 64;
+/// Shows after which the same `server_param` again is no late copy but the server starting
+/// over (a network delays a datagram by a few cycles, not by seconds).
+const LATE_COPY_SHOWS: u32 = 50;
+/// Cycles a show may go back before it is taken for a match starting over rather than a late
+/// datagram.
+const REWIND_CYCLES: u32 = 50;
 
 #[derive(Default)]
 pub struct FeedOrder {
@@ -39,6 +48,8 @@ pub struct FeedOrder {
     types: Vec<Params>,
     last_show: Option<Frame>,
     last_message_time: u32,
+    /// Shows passed since the match's parameters.
+    shows_since_params: u32,
 }
 
 /// What passes: the records to publish, and whether they begin a new match that carries no
@@ -62,7 +73,10 @@ impl FeedOrder {
         for r in records {
             match r {
                 Record::ServerParam(p) => {
-                    if self.fresh || self.params.as_ref() != Some(&p) && self.params.is_some() {
+                    let again = self.params.is_some()
+                        && (self.params.as_ref() != Some(&p)
+                            || self.shows_since_params > LATE_COPY_SHOWS);
+                    if self.fresh || again {
                         self.begin(Some(p.clone()));
                         out.records.push(Record::ServerParam(p));
                         out.records.append(&mut self.held);
@@ -84,7 +98,17 @@ impl FeedOrder {
                         }
                         out.records.append(&mut self.held);
                     }
+                    let rewound = self
+                        .last_show
+                        .as_ref()
+                        .is_some_and(|l| f.time + REWIND_CYCLES < l.time);
+                    if rewound {
+                        // Far back: the match started over without its parameters.
+                        self.begin(None);
+                        out.new_match = true;
+                    }
                     if self.show_in_order(&f) {
+                        self.shows_since_params = self.shows_since_params.saturating_add(1);
                         self.last_show = Some(f.clone());
                         out.records.push(Record::Show(f));
                     } else {
@@ -135,6 +159,7 @@ impl FeedOrder {
         self.types.clear();
         self.last_show = None;
         self.last_message_time = 0;
+        self.shows_since_params = 0;
     }
 
     fn show_in_order(&self, f: &Frame) -> bool {
@@ -269,6 +294,28 @@ mod tests {
             .filter(|r| matches!(r, Record::PlayerType(_)))
             .count();
         assert!(types <= want_types);
+    }
+
+    #[test]
+    fn a_feed_that_starts_over_without_registering_again_is_a_new_match() {
+        let rs = records();
+        let mut o = FeedOrder::default();
+        o.registered();
+        let twice: Vec<Record> = rs.iter().chain(rs.iter()).cloned().collect();
+        assert_eq!(
+            pass(&mut o, &twice),
+            twice,
+            "the second pass with its parameters"
+        );
+        // And without them: the rewind alone says so.
+        let shows: Vec<Record> = rs
+            .iter()
+            .filter(|r| matches!(r, Record::Show(_)))
+            .cloned()
+            .collect();
+        let a = o.admit(vec![shows[0].clone()]);
+        assert!(a.new_match);
+        assert_eq!(a.records.len(), 1);
     }
 
     #[test]
