@@ -159,6 +159,44 @@ async fn a_page_opened_late_shows_live_at_once_and_can_seek_back() {
     let seek_after = seek.elapsed();
     eprintln!("page opened at cycle 5000: live frame after {live_after:?} (page load included), back at cycle 1 after {seek_after:?}");
     b.screenshot("late-join").await;
+    // The page ran under the relay's Content-Security-Policy and broke none of it (browsers
+    // report each violation to /csp-report at once; give a report a moment to arrive).
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (_, _, metrics) = pitchside_tests::spectator::http_get(relay.addr, "/metrics").await;
+    let metrics = String::from_utf8_lossy(&metrics);
+    assert!(
+        metrics
+            .lines()
+            .any(|l| l == "pitchside_csp_violations_total 0"),
+        "the page broke its CSP:\n{metrics}"
+    );
+    // And the policy holds: a script slipped into the page does not run, and is reported.
+    let blocked = b
+        .client
+        .execute(
+            "const s = document.createElement('script'); s.textContent = 'window.slipped = 1'; \
+             document.head.appendChild(s); return window.slipped === undefined;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        blocked,
+        serde_json::Value::Bool(true),
+        "an injected script ran"
+    );
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let (_, _, m) = pitchside_tests::spectator::http_get(relay.addr, "/metrics").await;
+        if String::from_utf8_lossy(&m)
+            .lines()
+            .any(|l| l == "pitchside_csp_violations_total 1")
+        {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the violation was not reported");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     assert!(live_after < Duration::from_secs(5), "{live_after:?}");
     assert!(seek_after < Duration::from_secs(3), "{seek_after:?}");
     b.close().await;

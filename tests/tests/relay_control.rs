@@ -421,3 +421,114 @@ async fn coach_commands_come_back_with_the_servers_answer() {
         .any(|n| matches!(n, Notice::ServerError { .. })));
     relay.stop().await;
 }
+
+/// A page on another site cannot use the control endpoint, even with the right token, and its
+/// preflight gets no permission; a site the relay lists can. Every response carries the
+/// protective headers, the page its Content-Security-Policy.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn other_sites_cannot_referee_unless_listed_and_responses_are_protected() {
+    use pitchside_tests::spectator::{http_get, http_request};
+    let server = FakeServer::start(before_kick_off(false)).await;
+    let mut settings = Settings::new(vec![live(&server, None)]);
+    settings.control_token = Some(TOKEN.into());
+    settings.cors_origins = vec!["https://tournament.example".into()];
+    let relay = relay_harness::start_with(settings).await;
+    let _s = registered(relay.addr).await;
+    let auth = format!("Bearer {TOKEN}");
+    let kickoff = br#"{"cmd":"kickoff"}"#;
+    let from = |origin: &str| -> Vec<(&'static str, String)> {
+        vec![
+            ("Authorization", auth.clone()),
+            ("Content-Type", "application/json".to_string()),
+            ("Origin", origin.to_string()),
+        ]
+    };
+    let send = |headers: Vec<(&'static str, String)>, method: &'static str, body: &'static [u8]| {
+        let addr = relay.addr;
+        async move {
+            let h: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            http_request(addr, method, "/m/field/control", &h, body).await
+        }
+    };
+    let lower = |h: &str| h.to_ascii_lowercase();
+
+    let (status, head, body) = send(from("https://evil.example"), "POST", kickoff).await;
+    assert_eq!(status, 403, "{}", String::from_utf8_lossy(&body));
+    assert!(
+        !lower(&head).contains("access-control-allow-origin"),
+        "{head}"
+    );
+    let (_, head, _) = send(
+        vec![
+            ("Origin", "https://evil.example".into()),
+            ("Access-Control-Request-Method", "POST".into()),
+        ],
+        "OPTIONS",
+        b"",
+    )
+    .await;
+    assert!(
+        !lower(&head).contains("access-control-allow-origin"),
+        "{head}"
+    );
+    assert!(
+        server.commands.lock().unwrap().is_empty(),
+        "nothing reached the server from another site"
+    );
+
+    let (status, head, _) = send(
+        vec![
+            ("Origin", "https://tournament.example".into()),
+            ("Access-Control-Request-Method", "POST".into()),
+        ],
+        "OPTIONS",
+        b"",
+    )
+    .await;
+    assert!(status < 300, "{head}");
+    assert!(
+        lower(&head).contains("access-control-allow-origin: https://tournament.example"),
+        "{head}"
+    );
+    let (status, head, body) = send(from("https://tournament.example"), "POST", kickoff).await;
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+    assert!(
+        lower(&head).contains("access-control-allow-origin: https://tournament.example"),
+        "{head}"
+    );
+    assert_eq!(
+        server.commands.lock().unwrap().clone(),
+        vec![b"(dispstart)\0".to_vec()]
+    );
+
+    for path in ["/", "/m/field", "/api/matches", "/healthz", "/nowhere"] {
+        let (_, head, _) = http_get(relay.addr, path).await;
+        let head = lower(&head);
+        assert!(
+            head.contains("x-content-type-options: nosniff"),
+            "{path}: {head}"
+        );
+        assert!(
+            head.contains("referrer-policy: no-referrer"),
+            "{path}: {head}"
+        );
+    }
+    for path in ["/", "/m/field"] {
+        let (status, head, _) = http_get(relay.addr, path).await;
+        assert_eq!(status, 200, "{path}");
+        let csp = lower(&head)
+            .lines()
+            .find(|l| l.starts_with("content-security-policy:"))
+            .map(str::to_owned)
+            .unwrap_or_else(|| panic!("{path}: no CSP: {head}"));
+        for part in [
+            "script-src 'self'",
+            "object-src 'none'",
+            "frame-ancestors 'none'",
+            "report-uri /csp-report",
+        ] {
+            assert!(csp.contains(part), "{path}: {part} in {csp}");
+        }
+    }
+    relay.stop().await;
+}

@@ -34,6 +34,8 @@ fn relay(bin: &PathBuf, args: &[String]) -> Child {
     Command::new(bin)
         .args(args)
         .args(["--max-spectators", "20000"])
+        // Every spectator comes from 127.0.0.1: lift the per-address cap.
+        .args(["--max-per-address", "100000"])
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())

@@ -55,6 +55,9 @@ async fn main() {
             &format!("bench={server}"),
             "--max-spectators",
             "20000",
+            // Every spectator comes from 127.0.0.1: lift the per-address cap.
+            "--max-per-address",
+            "100000",
         ])
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
