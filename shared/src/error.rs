@@ -45,6 +45,10 @@ pub enum LogError {
     /// kept; a record cut in the middle is dropped.
     #[error("incomplete: the log stops at cycle {cycle}")]
     Incomplete { at: Location, cycle: u32 },
+    /// More shows than a page can hold: it keeps the first `limit` and stops reading, rather
+    /// than let a hostile or concatenated file take the browser's memory.
+    #[error("{at}: more than {limit} shows, more than the page holds (a whole game is about 6,500); the first {limit} are shown")]
+    TooManyShows { at: Location, limit: usize },
     #[error("gzip data is corrupt after {decompressed} decompressed bytes: {reason}")]
     Gzip { decompressed: u64, reason: String },
     /// rcssserver 18 wrote JSON logs (first line `JSON`) in a format of its own; records
@@ -60,7 +64,8 @@ impl LogError {
             | LogError::Truncated { at, .. }
             | LogError::TooLarge { at, .. }
             | LogError::UnsupportedJson18 { at, .. }
-            | LogError::Incomplete { at, .. } => Some(*at),
+            | LogError::Incomplete { at, .. }
+            | LogError::TooManyShows { at, .. } => Some(*at),
             LogError::Gzip { decompressed, .. } => Some(Location::Offset(*decompressed)),
             _ => None,
         }

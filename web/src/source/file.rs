@@ -19,7 +19,7 @@ use super::now;
 use crate::state::{Mode, Monitor, Timings};
 use crate::timeline::Direction;
 use leptos::prelude::*;
-use pitchside_shared::{LogDecoder, LogError, Record};
+use pitchside_shared::{Location, LogDecoder, LogError, Record};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -31,6 +31,10 @@ const SLICE: usize = 1 << 20;
 const STREAM_SLICE: usize = 2 << 20;
 /// Bytes handed to the decoder per call.
 const CALL_SLICE: usize = 256 << 10;
+/// Shows a page holds from one file: over four whole games with extra time and penalties
+/// (a game is about 6,500). A 1 GB file of shows would take gigabytes of the browser's
+/// memory; beyond this the page stops reading and says so (RELIABILITY.md, "Hostile files").
+const MAX_SHOWS: usize = 30_000;
 /// Longest stretch of decoding before the browser gets a turn to paint the progress line and
 /// handle input. Yielding after every batch instead cost 20-50 ms per full game.
 const YIELD_EVERY_MS: f64 = 50.0;
@@ -325,6 +329,16 @@ impl Run {
             .chunks(CALL_SLICE)
             .try_for_each(|piece| self.decoder.feed(piece, &mut self.records));
         self.take_frames();
+        let result = result.and_then(|()| {
+            if self.frames > MAX_SHOWS {
+                Err(LogError::TooManyShows {
+                    at: Location::Offset(self.decoder.bytes_decoded()),
+                    limit: MAX_SHOWS,
+                })
+            } else {
+                Ok(())
+            }
+        });
         self.decode_ms += now() - t;
         if !self.first_shown && self.frames > 0 && !self.superseded() {
             // Show the first frame as soon as it exists, and play from it unless a link asked
