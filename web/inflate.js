@@ -41,8 +41,15 @@ async function* batched(reader, first, batch, progress) {
 //
 // The file is read whole before inflating starts. Read as the inflater asked for it, the
 // browser's thread that reads files got no time while both cores were busy inflating and
-// decoding, and inflating stalled for 30-90 ms at a time waiting for input.
+// decoding, and inflating stalled for 30-90 ms at a time waiting for input. A file larger than
+// any real game log (a game is 5 MB gzipped, 60 MB as JSON) is streamed instead, as a download
+// is: read whole, a gigabyte would sit in the browser's memory, twice.
+const WHOLE_FILE_MAX = 128 << 20;
 async function* fileBatches(file, first, batch) {
+  if (file.size > WHOLE_FILE_MAX) {
+    yield* streamBatches(file.stream().getReader(), file.size, first, batch);
+    return;
+  }
   let bytes;
   try {
     bytes = new Uint8Array(await file.arrayBuffer());
@@ -89,8 +96,13 @@ async function* urlBatches(url, first, batch) {
     return;
   }
   const total = Number(res.headers.get('content-length')) || 0;
+  yield* streamBatches(res.body.getReader(), total, first, batch);
+}
+
+// Bytes from `body` (a stream reader) in batches, inflated on the way when they are gzip;
+// `total` is the size expected (0 if unknown).
+async function* streamBatches(body, total, first, batch) {
   let loaded = 0;
-  const body = res.body.getReader();
   // The first bytes say whether the log is gzip.
   let head = new Uint8Array(0), ended = false;
   try {
@@ -126,8 +138,10 @@ async function* urlBatches(url, first, batch) {
 // memory far ahead of the decoder.
 const WORKER = `
 ${batched}
+const WHOLE_FILE_MAX = ${WHOLE_FILE_MAX};
 ${fileBatches}
 ${urlBatches}
+${streamBatches}
 let credit = 8, wake = null;
 onmessage = async (e) => {
   if (e.data === 'ack') { credit++; if (wake) { wake(); wake = null; } return; }

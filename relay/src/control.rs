@@ -168,8 +168,9 @@ pub fn operator_link(https: bool, listen: std::net::SocketAddr, name: &str, toke
     };
     let scheme = if https { "https" } else { "http" };
     format!(
-        "{scheme}://{host}:{}/m/{name}#control={token}",
-        listen.port()
+        "{scheme}://{host}:{}/m/{name}#{}={token}",
+        listen.port(),
+        pitchside_shared::link::CONTROL_KEY
     )
 }
 

@@ -47,7 +47,9 @@ pub enum LogError {
     Incomplete { at: Location, cycle: u32 },
     /// More shows than a page can hold: it keeps the first `limit` and stops reading, rather
     /// than let a hostile or concatenated file take the browser's memory.
-    #[error("{at}: more than {limit} shows, more than the page holds (a whole game is about 6,500); the first {limit} are shown")]
+    #[error(
+        "{at}: more than {limit} shows, more than the page holds (a whole game is about 6,500)"
+    )]
     TooManyShows { at: Location, limit: usize },
     #[error("gzip data is corrupt after {decompressed} decompressed bytes: {reason}")]
     Gzip { decompressed: u64, reason: String },
@@ -107,6 +109,17 @@ pub(crate) fn excerpt(bytes: &[u8], pos: usize) -> String {
     if start == end {
         return "end of record".to_owned();
     }
+    let text = |b: &u8| matches!(b, b'\n' | b'\r' | b'\t' | 0x20..0x7f);
+    if bytes[start..end].iter().filter(|b| !text(b)).count() * 4 > end - start {
+        // Mostly binary (zeros, an image, a stray archive): escaping each byte as \xNN made a
+        // line of noise; the first few bytes in hex say what the file is just as well.
+        let mut s = String::from("binary data, bytes");
+        for b in &bytes[start..(start + 8).min(end)] {
+            s.push_str(&format!(" {b:02x}"));
+        }
+        s.push_str(" …");
+        return s;
+    }
     let mut s = String::from("\"");
     for &b in &bytes[start..end] {
         match b {
@@ -124,4 +137,29 @@ pub(crate) fn excerpt(bytes: &[u8], pos: usize) -> String {
         s.push('…');
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::excerpt;
+
+    #[test]
+    fn text_is_quoted_and_binary_is_shown_as_its_first_bytes() {
+        assert_eq!(excerpt(b"ULG6\n(show 1", 0), "\"ULG6\\n(show 1\"");
+        assert_eq!(
+            excerpt(&[0u8; 100], 0),
+            "binary data, bytes 00 00 00 00 00 00 00 00 …"
+        );
+        let png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x04\x00";
+        assert_eq!(
+            excerpt(png, 0),
+            "binary data, bytes 89 50 4e 47 0d 0a 1a 0a …"
+        );
+        // A stray byte in a text record stays readable.
+        assert_eq!(
+            excerpt(b"(show 1 \xff(b 0 0))", 0),
+            "\"(show 1 \\xff(b 0 0))\""
+        );
+        assert_eq!(excerpt(b"abc", 3), "end of record");
+    }
 }

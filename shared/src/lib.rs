@@ -32,6 +32,7 @@ pub mod events;
 pub mod feed;
 pub mod format;
 pub mod json;
+pub mod link;
 pub mod log;
 pub mod model;
 pub mod number;

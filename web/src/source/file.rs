@@ -445,6 +445,13 @@ impl Run {
                      stopped before it closed the log)."
                 )));
             }
+            Err(LogError::TooManyShows { at, limit }) => {
+                m.progress.set(Some(format!("{n} frames, log {version}")));
+                m.error.set(Some(format!(
+                    "{name} holds more than {limit} shows, more than the page keeps (a whole \
+                     game is about 6,500): showing the first {n}, read up to {at}."
+                )));
+            }
             Err(e) if n == 0 => {
                 m.progress.set(None);
                 m.error

@@ -1,0 +1,232 @@
+//! The page's URL scheme, a contract shared by the relay (which writes operator links) and the
+//! page (which reads and rewrites them); README, "Links". Pure string handling, so it is
+//! tested natively and fuzzed.
+//!
+//! - `?log=URL` names a log on the web for the page to open.
+//! - The fragment holds `key=value` pairs joined by `&`. The page owns `t=CYCLE` (the cycle on
+//!   screen); other keys are kept exactly as written, except `control=`: the operator's
+//!   secret, which is never written back to the address or put in a shared link.
+
+/// The fragment key this page writes: the cycle on screen.
+pub const CYCLE_KEY: &str = "t";
+/// The operator's key: read, never written back, never copied.
+pub const CONTROL_KEY: &str = "control";
+/// The query key naming a log to open.
+pub const LOG_KEY: &str = "log";
+
+/// A fragment as ordered `key=value` pairs, each kept as written (still percent-encoded), so
+/// that keys this page does not know about survive a rewrite unchanged.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Fragment {
+    pairs: Vec<(String, String)>,
+}
+
+impl Fragment {
+    /// Reads `#a=1&b=2` (with or without the `#`). A part without `=` is kept as a key with
+    /// an empty value and written back without `=`.
+    pub fn parse(hash: &str) -> Fragment {
+        let hash = hash.strip_prefix('#').unwrap_or(hash);
+        let pairs = hash
+            .split('&')
+            .filter(|p| !p.is_empty())
+            .map(|p| match p.split_once('=') {
+                Some((k, v)) => (k.to_owned(), v.to_owned()),
+                None => (p.to_owned(), String::new()),
+            })
+            .collect();
+        Fragment { pairs }
+    }
+
+    /// The raw value of `key`, if present (the first one).
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.pairs
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets `key` (in place if present, else at the end), dropping repeats of it.
+    pub fn set(&mut self, key: &str, value: &str) {
+        match self.pairs.iter().position(|(k, _)| k == key) {
+            Some(i) => {
+                self.pairs[i].1 = value.to_owned();
+                let mut seen = 0;
+                self.pairs.retain(|(k, _)| {
+                    if k == key {
+                        seen += 1;
+                        seen == 1
+                    } else {
+                        true
+                    }
+                });
+            }
+            None => self.pairs.push((key.to_owned(), value.to_owned())),
+        }
+    }
+
+    pub fn remove(&mut self, key: &str) {
+        self.pairs.retain(|(k, _)| k != key);
+    }
+
+    /// The cycle in `t=`, if it is a number.
+    pub fn cycle(&self) -> Option<u32> {
+        self.get(CYCLE_KEY)?.trim().parse().ok()
+    }
+
+    /// The fragment as it may be written to the address or shared: without `control=`. Empty
+    /// when nothing is left, else starting with `#`.
+    pub fn to_shareable(&self) -> String {
+        let body = self
+            .pairs
+            .iter()
+            .filter(|(k, _)| k != CONTROL_KEY)
+            .map(|(k, v)| {
+                if v.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{k}={v}")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("&");
+        if body.is_empty() {
+            body
+        } else {
+            format!("#{body}")
+        }
+    }
+}
+
+/// The value of `key` in a query string (`?a=1&log=…`), percent-decoded.
+pub fn query_value(search: &str, key: &str) -> Option<String> {
+    let search = search.strip_prefix('?').unwrap_or(search);
+    search
+        .split('&')
+        .filter_map(|p| p.split_once('='))
+        .find(|(k, _)| *k == key)
+        .map(|(_, v)| percent_decode(v))
+}
+
+/// A query string with `key` set to `value` (percent-encoded) or removed (`None`), other keys
+/// kept as written. Empty, or starting with `?`.
+pub fn with_query_value(search: &str, key: &str, value: Option<&str>) -> String {
+    let search = search.strip_prefix('?').unwrap_or(search);
+    let mut parts: Vec<String> = search
+        .split('&')
+        .filter(|p| !p.is_empty() && p.split('=').next() != Some(key))
+        .map(str::to_owned)
+        .collect();
+    if let Some(v) = value {
+        parts.push(format!("{key}={}", percent_encode_query(v)));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("?{}", parts.join("&"))
+    }
+}
+
+/// Decodes `%XX` escapes; a malformed escape is kept as written. `+` stays `+`: log URLs may
+/// hold it literally.
+pub fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = |b: u8| (b as char).to_digit(16);
+            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Escapes what would end or confuse a query value (`&`, `#`, `%`, `+`, space, non-ASCII);
+/// `:` and `/` stay readable, as they are legal in a query.
+pub fn percent_encode_query(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z'
+            | b'a'..=b'z'
+            | b'0'..=b'9'
+            | b'-'
+            | b'_'
+            | b'.'
+            | b'~'
+            | b':'
+            | b'/'
+            | b'@'
+            | b'!'
+            | b'$'
+            | b'\''
+            | b'('
+            | b')'
+            | b'*'
+            | b','
+            | b';'
+            | b'=' => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fragment_keeps_other_keys_and_never_writes_control() {
+        let mut f = Fragment::parse("#control=s3cr%2Ft&view=top&t=12&flag");
+        assert_eq!(f.cycle(), Some(12));
+        assert_eq!(f.get(CONTROL_KEY), Some("s3cr%2Ft"));
+        f.set(CYCLE_KEY, "2345");
+        assert_eq!(f.to_shareable(), "#view=top&t=2345&flag");
+        f.remove(CYCLE_KEY);
+        assert_eq!(f.to_shareable(), "#view=top&flag");
+        assert_eq!(Fragment::parse("#control=x").to_shareable(), "");
+        let mut g = Fragment::parse("");
+        g.set(CYCLE_KEY, "7");
+        assert_eq!(g.to_shareable(), "#t=7");
+        let mut dup = Fragment::parse("t=1&a=2&t=3");
+        dup.set(CYCLE_KEY, "9");
+        assert_eq!(dup.to_shareable(), "#t=9&a=2");
+    }
+
+    #[test]
+    fn cycle_must_be_a_number() {
+        assert_eq!(Fragment::parse("#t=abc").cycle(), None);
+        assert_eq!(Fragment::parse("#t=-5").cycle(), None);
+        assert_eq!(Fragment::parse("#t=").cycle(), None);
+        assert_eq!(Fragment::parse("#x=1").cycle(), None);
+        assert_eq!(Fragment::parse("t=6000").cycle(), Some(6000));
+    }
+
+    #[test]
+    fn log_urls_survive_the_query() {
+        let url = "https://example.org/logs/a b&c#1+2.rcg.gz";
+        let q = with_query_value("?x=1", LOG_KEY, Some(url));
+        assert_eq!(
+            q,
+            "?x=1&log=https://example.org/logs/a%20b%26c%231%2B2.rcg.gz"
+        );
+        assert_eq!(query_value(&q, LOG_KEY).as_deref(), Some(url));
+        assert_eq!(query_value(&q, "x").as_deref(), Some("1"));
+        assert_eq!(with_query_value(&q, LOG_KEY, None), "?x=1");
+        assert_eq!(with_query_value("?log=a", LOG_KEY, None), "");
+        assert_eq!(
+            query_value("?log=http://h/f.rcg", LOG_KEY).as_deref(),
+            Some("http://h/f.rcg")
+        );
+        assert_eq!(percent_decode("100%"), "100%");
+        assert_eq!(percent_decode("%zz%41"), "%zzA");
+        assert_eq!(percent_decode("%C3%A9"), "é");
+    }
+}
