@@ -33,4 +33,16 @@ PY
 # Wire packets of real logs, written by the wire tests in the fuzz target's framing.
 mkdir -p "$here/corpus/wire"
 (cd "$here/.." && PITCHSIDE_WIRE_SEEDS="$here/corpus/wire" cargo test -q -p pitchside-shared --test wire write_fuzz_seeds >/dev/null)
-echo "corpus: $(ls "$here/corpus/log_decoder" | wc -l) logs, $(ls "$here/corpus/datagram" | wc -l) datagrams, $(ls "$here/corpus/wire" | wc -l) wire streams, $(ls "$here/corpus/analysis" | wc -l) analysis"
+# The operator's commands as the README lists them, the README's config file, real team
+# graphics from the fixtures (one message text per line) and the links the README shows.
+mkdir -p "$here/corpus/control" "$here/corpus/config" "$here/corpus/team_graphic" "$here/corpus/fragment" "$here/corpus/envelope"
+grep -o '`{"cmd"[^`]*}`' "$here/../README.md" | tr -d '`' | split -l 1 - "$here/corpus/control/readme-"
+sed -n '/^```toml/,/^```/p' "$here/../README.md" | sed '1d;$d' > "$here/corpus/config/readme.toml"
+for f in "$fx"/logs/*/*.gz; do
+  name=$(basename "$(dirname "$f")")
+  zcat "$f" | grep -a -o '(team_graphic_[lr] ([^"]*\("[^"]*" *\)*)' | head -40 > "$here/corpus/team_graphic/$name" || true
+done
+find "$here/corpus/team_graphic" -empty -delete
+printf '#t=1234&view=top\001https://example.org/logs/a b&c.rcg.gz' > "$here/corpus/fragment/log-and-cycle"
+printf '#control=0123456789abcdef&t=5\001?log=x' > "$here/corpus/fragment/control"
+echo "corpus: $(ls "$here/corpus/log_decoder" | wc -l) logs, $(ls "$here/corpus/datagram" | wc -l) datagrams, $(ls "$here/corpus/wire" | wc -l) wire streams, $(ls "$here/corpus/analysis" | wc -l) analysis, $(ls "$here/corpus/team_graphic" | wc -l) team graphics"

@@ -13,7 +13,9 @@ fuzz_target!(|data: &[u8]| {
         let mut d = LogDecoder::new();
         d.set_detail(detail);
         let mut records = Vec::new();
-        let _ = d.feed(data, &mut records).and_then(|_| d.finish(&mut records));
+        let _ = d
+            .feed(data, &mut records)
+            .and_then(|_| d.finish(&mut records));
         let mut server: Option<Params> = None;
         let mut types = Vec::new();
         let mut tiles = Vec::new();
@@ -24,9 +26,7 @@ fuzz_target!(|data: &[u8]| {
                 Record::PlayerType(p) => types.push(p),
                 Record::TeamGraphic(t) => tiles.push(t),
                 Record::Show(f) => stats
-                    .get_or_insert_with(|| {
-                        Stats::new(MatchParams::new(server.as_ref(), &types))
-                    })
+                    .get_or_insert_with(|| Stats::new(MatchParams::new(server.as_ref(), &types)))
                     .push(&f),
                 _ => {}
             }
