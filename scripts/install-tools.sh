@@ -7,6 +7,7 @@ set -euo pipefail
 TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=0.2.130
 BINARYEN_VERSION=132
+AXE_VERSION=4.14.1
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools="$root/.tools"
@@ -44,6 +45,11 @@ if [ ! -x "$tools/node_modules/.bin/wasm-opt" ] || ! "$tools/node_modules/.bin/w
 fi
 
 if [ "$need_browser" = 1 ]; then
+  # axe-core audits the page's accessibility in the browser tests (injected into the page).
+  if [ ! -f "$tools/node_modules/axe-core/axe.min.js" ] || ! grep -q "\"version\": \"$AXE_VERSION\"" "$tools/node_modules/axe-core/package.json"; then
+    echo "==> installing axe-core $AXE_VERSION from npm"
+    npm install --silent --no-audit --no-fund --prefix "$tools" "axe-core@$AXE_VERSION"
+  fi
   if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
     echo "==> installing chromium and chromium-driver from Debian"
     export DEBIAN_FRONTEND=noninteractive

@@ -256,6 +256,47 @@ impl Browser {
         path
     }
 
+    /// Audits the page with axe-core (installed by `scripts/install-tools.sh --browser`) and
+    /// returns its serious and critical violations, one line each: rule, impact, what it
+    /// says and the first elements it found. WebDriver runs the script outside the page's
+    /// CSP, so the audit needs no exception in the relay's policy.
+    pub async fn axe_violations(&self) -> Vec<String> {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../.tools/node_modules/axe-core/axe.min.js");
+        let source = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!(
+                "cannot read {} (run scripts/install-tools.sh --browser): {e}",
+                path.display()
+            )
+        });
+        self.client
+            .execute(&source, vec![])
+            .await
+            .expect("inject axe-core");
+        let result = self
+            .client
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+                 axe.run(document, { resultTypes: ['violations'] })
+                   .then(r => done(r.violations
+                     .filter(v => v.impact === 'serious' || v.impact === 'critical')
+                     .map(v => `${v.id} (${v.impact}): ${v.help}: ` +
+                       v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', '))))
+                   .catch(e => done([`axe failed: ${e}`]));",
+                vec![],
+            )
+            .await
+            .expect("run axe-core");
+        result
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|v| v.as_str().unwrap_or_default().to_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     pub async fn close(mut self) {
         let _ = self.client.clone().close().await;
         let _ = self.driver.kill();

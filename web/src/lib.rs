@@ -123,7 +123,7 @@ pub fn App() -> impl IntoView {
     };
 
     view! {
-        <div
+        <main
             class="app"
             class:dragging=move || dragging.get()
             on:dragover=move |ev: web_sys::DragEvent| {
@@ -177,6 +177,7 @@ pub fn App() -> impl IntoView {
             <p class="hint">
                 "Drop a .rcg or .rcg.gz logfile anywhere on the page to replay it. Press ? for the keyboard shortcuts."
             </p>
-        </div>
+            <ui::announce::Announcer/>
+        </main>
     }
 }

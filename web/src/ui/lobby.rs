@@ -70,7 +70,7 @@ pub fn Lobby(cards: Vec<Card>) -> impl IntoView {
         }
     });
     view! {
-        <div class="lobby">
+        <main class="lobby">
             <h1>"Matches"</h1>
             <Show when=move || cards.with(Vec::is_empty)>
                 <p class="lobby-empty">
@@ -107,6 +107,6 @@ pub fn Lobby(cards: Vec<Card>) -> impl IntoView {
                     }
                 </For>
             </ul>
-        </div>
+        </main>
     }
 }

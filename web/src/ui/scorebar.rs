@@ -164,6 +164,10 @@ pub fn ScoreBar() -> impl IntoView {
     };
     view! {
         <header class="scorebar">
+            // The page's title for screen readers and the document outline; the bar shows it.
+            <h1 class="sr-only" id="match-title">
+                {move || { let h = h(); format!("{} against {}", team_name(&h.teams[0]), team_name(&h.teams[1])) }}
+            </h1>
             <div class="team left">
                 <TeamLogo side=Side::Left/>
                 <span class="name" id="team-l">{move || team_name(&h().teams[0])}</span>

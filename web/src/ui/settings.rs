@@ -119,11 +119,13 @@ fn JsonSection() -> impl IntoView {
             <legend>"All settings as JSON"</legend>
             <textarea
                 id="settings-json"
+                aria-label="All settings as JSON"
+                aria-describedby="settings-json-hint"
                 rows="6"
                 prop:value=move || m.settings.with(Settings::to_json)
                 on:change=move |ev| apply(&event_target_value(&ev))
             ></textarea>
-            <div class="hint">"Copy to export; paste and leave the box to import."</div>
+            <div class="hint" id="settings-json-hint">"Copy to export; paste and leave the box to import."</div>
             <Show when=move || import_error.get().is_some()>
                 <div class="error">{move || import_error.get().unwrap_or_default()}</div>
             </Show>

@@ -1,0 +1,140 @@
+//! Accessibility, audited with axe-core in headless Chromium on the pages people use: the
+//! lobby, a live match, a log opened from a file and the settings drawer. No serious or
+//! critical violation is allowed.
+//!
+//! Needs the web app built into `dist/`, Chromium and axe-core (scripts/install-tools.sh
+//! --browser installs both).
+
+use fantoccini::key::Key;
+use pitchside_tests::browser::Browser;
+use pitchside_tests::{fixtures, relay_harness};
+use relay::config::Settings;
+use relay::Source;
+use std::time::Duration;
+
+fn assert_clean(page: &str, violations: &[String]) {
+    assert!(
+        violations.is_empty(),
+        "{page}: {} serious or critical accessibility violations:\n{}",
+        violations.len(),
+        violations.join("\n")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_a_live_match_a_log_and_the_settings_pass_axe() {
+    assert!(
+        relay_harness::dist().join("index.html").is_file(),
+        "build the web app first (scripts/build-web.sh)"
+    );
+    // Two matches: with one, the lobby opens it at once.
+    let replay = |rel: &str, name: &str| {
+        let mut spec = Source::Replay {
+            script: relay::replay::Script::from_log("x.rcg", &fixtures::read(rel))
+                .expect("the fixture"),
+            step: Duration::from_millis(100),
+        }
+        .into_spec();
+        spec.name = name.into();
+        spec
+    };
+    let relay = relay_harness::start_with(Settings::new(vec![
+        replay(fixtures::SHORT_V6, "field-a"),
+        replay(fixtures::SHORT_V2, "field-b"),
+    ]))
+    .await;
+    let b = Browser::start().await;
+    let mut found = Vec::new();
+
+    b.client
+        .goto(&format!("http://{}/", relay.addr))
+        .await
+        .expect("lobby");
+    b.wait_text("#matches", "the match card", |t| t.contains("field-a"))
+        .await;
+    found.push(("the lobby", b.axe_violations().await));
+
+    b.client
+        .goto(&format!("http://{}/m/field-a", relay.addr))
+        .await
+        .expect("match");
+    b.wait_text("#team-l", "the left team", |t| t == "SHORT_L_a")
+        .await;
+    found.push(("a live match", b.axe_violations().await));
+
+    b.click("#settings-toggle").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    found.push(("the settings drawer", b.axe_violations().await));
+
+    b.client
+        .goto(&format!("http://{}/m/field-b", relay.addr))
+        .await
+        .expect("match");
+    let input = b
+        .client
+        .find(fantoccini::Locator::Css("input[type=file]"))
+        .await
+        .expect("file input");
+    input
+        .send_keys(&fixtures::path(fixtures::SHORT_V6).display().to_string())
+        .await
+        .expect("upload");
+    b.wait_text("#source", "the file", |t| t.starts_with("File"))
+        .await;
+    found.push(("a log", b.axe_violations().await));
+
+    // The live region speaks the goal at cycle 271 when play passes it, not when a seek does.
+    let playing = "return document.querySelector('#play').title.startsWith('Pause')";
+    if b.eval(playing).await == serde_json::json!(true) {
+        b.click("#play").await;
+    }
+    let before = b.text("#announce").await;
+    // The keyboard alone: T puts the cursor in the cycle box, a number and Enter go there.
+    for cycle in ["200", "262"] {
+        b.keys("t").await;
+        b.client
+            .active_element()
+            .await
+            .expect("the cycle box")
+            .send_keys(&format!("{cycle}{}", Key::Enter))
+            .await
+            .expect("type a cycle");
+        b.wait_text("#cycle", "the seek", |t| t == cycle).await;
+        assert_eq!(
+            b.text("#announce").await,
+            before,
+            "a seek announces nothing"
+        );
+    }
+    if b.eval(playing).await == serde_json::json!(false) {
+        b.click("#play").await;
+    }
+    let said = b
+        .wait_js(
+            "return document.querySelector('#announce').textContent",
+            "the goal announced",
+            |v| v.as_str().is_some_and(|t| t.contains("Goal")),
+        )
+        .await;
+    assert_eq!(said, "Goal for SHORT_R_a! SHORT_L_a 0, SHORT_R_a 1.");
+    let region = b
+        .eval(
+            "const r = document.querySelector('#announce'); \
+             return [r.getAttribute('role'), r.getAttribute('aria-live'), \
+             document.querySelectorAll('main').length, document.querySelector('h1').textContent]",
+        )
+        .await;
+    assert_eq!(
+        region,
+        serde_json::json!(["status", "polite", 1, "SHORT_L_a against SHORT_R_a"])
+    );
+    b.screenshot("a11y-goal-announced").await;
+    b.close().await;
+    relay.stop().await;
+    for (page, v) in &found {
+        eprintln!("{page}: {v:#?}");
+    }
+    for (page, v) in &found {
+        assert_clean(page, v);
+    }
+}
