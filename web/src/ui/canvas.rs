@@ -371,7 +371,7 @@ pub fn FieldCanvas() -> impl IntoView {
         let request = request.clone();
         Effect::new(move |_| {
             let i = m.index.get();
-            let smooth = m.settings.with_untracked(|s| s.field.interpolate);
+            let smooth = m.settings.with_untracked(|s| s.field.interpolate) && !reduced_motion();
             glide.borrow_mut().moved_to(i, now(), smooth);
             request();
         });
@@ -649,6 +649,18 @@ fn bench(m: Monitor, n: u32, width: f64, height: f64, field: Option<&str>) -> St
         }
     });
     serde_json::to_string(&times).unwrap_or_else(|_| "null".into())
+}
+
+/// The system asks for less motion (an accessibility setting): players then step from cycle
+/// to cycle instead of gliding, whatever the smooth-motion setting says.
+fn reduced_motion() -> bool {
+    web_sys::window()
+        .and_then(|w| {
+            w.match_media("(prefers-reduced-motion: reduce)")
+                .ok()
+                .flatten()
+        })
+        .is_some_and(|q| q.matches())
 }
 
 #[cfg(test)]
