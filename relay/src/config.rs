@@ -151,6 +151,17 @@ pub struct Cli {
     )]
     pub cors_origin: Vec<String>,
 
+    /// Sites whose pages may show the embed view (`/m/NAME/embed`, `?embed`) in a frame, sent
+    /// as the page's `frame-ancestors`. Default: any site. The full page may never be framed.
+    /// Repeat for several.
+    #[arg(
+        long,
+        env = "PITCHSIDE_EMBED_ORIGINS",
+        value_name = "ORIGIN",
+        value_delimiter = ','
+    )]
+    pub embed_origins: Vec<String>,
+
     // ---- Refereeing (issue 11) ----
     /// The operator's secret for refereeing from the page (at least 16 letters, digits,
     /// '-', '_', '.', '~'); the relay prints the operator link with it. Default: 128 random
@@ -233,6 +244,7 @@ pub struct FileConfig {
     pub max_per_address: Option<usize>,
     pub max_connections: Option<usize>,
     pub cors_origin: Option<Vec<String>>,
+    pub embed_origins: Option<Vec<String>>,
     pub publish: Option<String>,
     pub edge: Option<String>,
     pub nats_user: Option<String>,
@@ -302,6 +314,8 @@ pub enum ConfigError {
         "--cors-origin {0:?}: an origin is scheme://host[:port], e.g. https://tournament.example"
     )]
     Origin(String),
+    #[error("--embed-origins {0:?}: an origin is scheme://host[:port], e.g. https://team.example")]
+    EmbedOrigin(String),
     #[error("{0}")]
     Nats(String),
     #[error("{what} must be {rule}, not {value}")]
@@ -347,6 +361,8 @@ pub struct Settings {
     pub limits: crate::connections::Limits,
     /// Origins whose pages may call the control endpoint (CORS).
     pub cors_origins: Vec<String>,
+    /// Who may frame the embed view; empty: anyone.
+    pub embed_origins: Vec<String>,
 }
 
 impl Settings {
@@ -367,6 +383,7 @@ impl Settings {
             edge: None,
             limits: crate::connections::Limits::default(),
             cors_origins: Vec::new(),
+            embed_origins: Vec::new(),
         }
     }
 }
@@ -710,6 +727,14 @@ impl Cli {
         };
         if let Some(bad) = settings.cors_origins.iter().find(|o| !valid_origin(o)) {
             return Err(ConfigError::Origin(bad.clone()));
+        }
+        settings.embed_origins = if self.embed_origins.is_empty() {
+            file.embed_origins.clone().unwrap_or_default()
+        } else {
+            self.embed_origins.clone()
+        };
+        if let Some(bad) = settings.embed_origins.iter().find(|o| !valid_origin(o)) {
+            return Err(ConfigError::EmbedOrigin(bad.clone()));
         }
         if let Some(t) = &settings.control_token {
             crate::control::check_token(t).map_err(|rule| ConfigError::Token { rule })?;

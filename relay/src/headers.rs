@@ -5,7 +5,11 @@
 //!   loader trunk writes is allowed by its hash, taken from the built `index.html` at start,
 //!   so a rebuilt page is never blocked), WebAssembly compiled, workers from the relay or from
 //!   blobs (the page's inflating worker), connections to the relay and to any site a user
-//!   opens a log from (`?log=`), nothing embedded, and the page in no other site's frame.
+//!   opens a log from (`?log=`), nothing embedded, and the page in no other site's frame,
+//!   except the embed view (`/m/NAME/embed`, or any page address with `?embed`): that one
+//!   may be framed by the sites `--embed-origins` lists, or by any site by default. A framed
+//!   full page would let another site dress up the operator's controls (clickjacking); the
+//!   embed view has none.
 //!   Violations are reported to `/csp-report` and counted in `/metrics`, so a page change
 //!   that breaks the policy shows in the browser tests.
 //! - `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer` on everything.
@@ -69,6 +73,7 @@ pub fn content_security_policy(script_hashes: &[String], frame_ancestors: &str) 
 /// What the middleware adds, made once at start.
 pub struct Policy {
     page_csp: HeaderValue,
+    embed_csp: HeaderValue,
     /// Origins allowed to call the control endpoint from their pages.
     cors: Vec<String>,
     /// CSP violations browsers reported.
@@ -77,12 +82,21 @@ pub struct Policy {
 }
 
 impl Policy {
-    pub fn new(index_html: Option<&str>, cors: Vec<String>) -> Policy {
+    /// `embed_origins` are checked origins (`scheme://host[:port]`); empty means any site.
+    pub fn new(index_html: Option<&str>, cors: Vec<String>, embed_origins: &[String]) -> Policy {
         let hashes = index_html.map(inline_script_hashes).unwrap_or_default();
-        let csp = content_security_policy(&hashes, "'none'");
+        let header = |ancestors: &str| {
+            HeaderValue::from_str(&content_security_policy(&hashes, ancestors))
+                .unwrap_or(HeaderValue::from_static("default-src 'self'"))
+        };
+        let embedders = if embed_origins.is_empty() {
+            "*".to_owned()
+        } else {
+            embed_origins.join(" ")
+        };
         Policy {
-            page_csp: HeaderValue::from_str(&csp)
-                .unwrap_or(HeaderValue::from_static("default-src 'self'")),
+            page_csp: header("'none'"),
+            embed_csp: header(&embedders),
             cors,
             violations: AtomicU64::new(0),
             reported: std::sync::Mutex::new(None),
@@ -123,6 +137,10 @@ fn is_control(path: &str) -> bool {
     path.starts_with("/m/") && path.ends_with("/control")
 }
 
+fn is_embed(path: &str, query: Option<&str>) -> bool {
+    pitchside_shared::link::is_embed(path, query.unwrap_or(""))
+}
+
 /// The middleware: protective headers on every response; CORS for the control endpoint.
 pub async fn protect(
     axum::extract::State(policy): axum::extract::State<Arc<Policy>>,
@@ -131,6 +149,7 @@ pub async fn protect(
 ) -> Response {
     let path = req.uri().path().to_owned();
     let control = is_control(&path);
+    let embed = is_embed(&path, req.uri().query());
     let foreign = foreign_origin(req.headers()).map(str::to_owned);
     if control {
         if let Some(origin) = &foreign {
@@ -148,6 +167,7 @@ pub async fn protect(
                         .into_response(),
                     &policy,
                     None,
+                    false,
                 );
             }
             if req.method() == Method::OPTIONS {
@@ -165,16 +185,16 @@ pub async fn protect(
                     header::ACCESS_CONTROL_MAX_AGE,
                     HeaderValue::from_static("600"),
                 );
-                return finish(res, &policy, Some(origin));
+                return finish(res, &policy, Some(origin), false);
             }
         }
     }
     let res = next.run(req).await;
     let allowed = if control { foreign.as_deref() } else { None };
-    finish(res, &policy, allowed)
+    finish(res, &policy, allowed, embed)
 }
 
-fn finish(mut res: Response, policy: &Policy, cors_origin: Option<&str>) -> Response {
+fn finish(mut res: Response, policy: &Policy, cors_origin: Option<&str>, embed: bool) -> Response {
     let is_html = res
         .headers()
         .get(header::CONTENT_TYPE)
@@ -190,8 +210,13 @@ fn finish(mut res: Response, policy: &Policy, cors_origin: Option<&str>) -> Resp
         HeaderValue::from_static("no-referrer"),
     );
     if is_html {
+        let csp = if embed {
+            &policy.embed_csp
+        } else {
+            &policy.page_csp
+        };
         h.entry(header::CONTENT_SECURITY_POLICY)
-            .or_insert(policy.page_csp.clone());
+            .or_insert(csp.clone());
     }
     if let Some(origin) = cors_origin.and_then(|o| HeaderValue::from_str(o).ok()) {
         h.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
@@ -239,5 +264,30 @@ mod tests {
         assert_eq!(foreign_origin(&h), Some("https://evil.example"));
         assert!(is_control("/m/final/control"));
         assert!(!is_control("/m/final/ws"));
+    }
+
+    #[test]
+    fn only_the_embed_view_may_be_framed_and_by_whom_the_relay_says() {
+        assert!(is_embed("/m/final/embed", None));
+        assert!(is_embed("/", Some("log=https://x/a.rcg&embed")));
+        assert!(is_embed("/", Some("embed=1")));
+        assert!(!is_embed("/m/final", None));
+        assert!(!is_embed("/", Some("log=https://x/embed.rcg")));
+        assert!(!is_embed("/", Some("embedded")));
+        let csp = |p: &HeaderValue| p.to_str().unwrap_or_default().to_owned();
+        let anyone = Policy::new(None, Vec::new(), &[]);
+        assert!(csp(&anyone.page_csp).contains("frame-ancestors 'none'"));
+        assert!(csp(&anyone.embed_csp).contains("frame-ancestors *;"));
+        let listed = Policy::new(
+            None,
+            Vec::new(),
+            &[
+                "https://team.example".into(),
+                "http://cup.example:8000".into(),
+            ],
+        );
+        assert!(csp(&listed.embed_csp)
+            .contains("frame-ancestors https://team.example http://cup.example:8000;"));
+        assert!(csp(&listed.page_csp).contains("frame-ancestors 'none'"));
     }
 }

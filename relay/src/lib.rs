@@ -269,6 +269,7 @@ pub async fn run(
     let policy = Arc::new(headers::Policy::new(
         index_html.as_deref(),
         settings.cors_origins.clone(),
+        &settings.embed_origins,
     ));
     let shared = Arc::new(web::Shared {
         connections: table.clone(),

@@ -82,6 +82,12 @@ pub fn app(state: AppState, dist: PathBuf) -> Router {
                 page_for_match(s, p, req, index_for_match.clone(), page_ok)
             }),
         )
+        .route("/m/{name}/embed", {
+            let index = index.clone();
+            get(move |s: State<AppState>, p: Path<String>, req: Request| {
+                page_for_match(s, p, req, index.clone(), page_ok)
+            })
+        })
         .route("/api/matches", get(matches))
         .route("/metrics", get(metrics))
         .route("/csp-report", axum::routing::post(csp_report))

@@ -13,6 +13,21 @@ pub const CYCLE_KEY: &str = "t";
 pub const CONTROL_KEY: &str = "control";
 /// The query key naming a log to open.
 pub const LOG_KEY: &str = "log";
+/// The query key asking for the embed view (field and score only), on any page address.
+pub const EMBED_KEY: &str = "embed";
+
+/// True for the embed view: `/m/NAME/embed`, or any address whose query has the key
+/// `embed` (`?log=…&embed`, `?embed=1`). The relay lets other sites frame only this view.
+pub fn is_embed(path: &str, query: &str) -> bool {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    let view = path
+        .strip_prefix("/m/")
+        .map(|rest| rest.trim_end_matches('/').split('/').collect::<Vec<_>>());
+    matches!(view.as_deref(), Some([name, "embed"]) if !name.is_empty())
+        || query
+            .split('&')
+            .any(|p| p.split('=').next() == Some(EMBED_KEY))
+}
 
 /// A fragment as ordered `key=value` pairs, each kept as written (still percent-encoded), so
 /// that keys this page does not know about survive a rewrite unchanged.
@@ -198,6 +213,18 @@ mod tests {
         let mut dup = Fragment::parse("t=1&a=2&t=3");
         dup.set(CYCLE_KEY, "9");
         assert_eq!(dup.to_shareable(), "#t=9&a=2");
+    }
+
+    #[test]
+    fn the_embed_view_is_named_by_its_path_or_its_query() {
+        assert!(is_embed("/m/final/embed", ""));
+        assert!(is_embed("/m/final/embed/", ""));
+        assert!(is_embed("/", "?log=https://x/a.rcg&embed"));
+        assert!(is_embed("/", "embed=1"));
+        assert!(!is_embed("/m/final", ""));
+        assert!(!is_embed("/m/embed", ""));
+        assert!(!is_embed("/", "?log=https://x/embed.rcg"));
+        assert!(!is_embed("/", "?embedded"));
     }
 
     #[test]

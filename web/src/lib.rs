@@ -99,6 +99,9 @@ pub fn App() -> impl IntoView {
     pwa::register();
     // The operator's panel exists only for a page opened with the relay's operator link.
     ui::operator::start(m);
+    if ui::embed::embed_mode() {
+        return view! { <ui::embed::EmbedView/> }.into_any();
+    }
 
     let dragging = RwSignal::new(false);
     let on_drop = move |ev: web_sys::DragEvent| {
@@ -157,6 +160,9 @@ pub fn App() -> impl IntoView {
                 </button>
                 <SettingsToggle/>
                 <CopyLink/>
+                <button id="embed-toggle" class="panel-toggle" title="Show this match in another site's page" on:click=move |_| m.toggle_overlay(Overlay::Embed)>
+                    "Embed…"
+                </button>
                 <button id="help-toggle" class="panel-toggle" title="Keyboard shortcuts (?)" on:click=move |_| m.toggle_overlay(Overlay::Help)>
                     "? Keys"
                 </button>
@@ -165,6 +171,7 @@ pub fn App() -> impl IntoView {
             <OpenPanel/>
             <ExportPanel/>
             <SettingsPanel/>
+            <ui::embed::EmbedPanel/>
             <Help/>
             <span
                 id="timings"
@@ -180,4 +187,5 @@ pub fn App() -> impl IntoView {
             <ui::announce::Announcer/>
         </main>
     }
+    .into_any()
 }

@@ -31,6 +31,8 @@ pub enum Overlay {
     Export,
     /// The settings panel.
     Settings,
+    /// The `<iframe>` snippet for other sites.
+    Embed,
 }
 
 /// How long opening the last file took, read by the browser benchmark from `#timings`.

@@ -252,6 +252,7 @@ mod tests {
     fn the_match_comes_from_the_path() {
         assert_eq!(match_name_in("/m/field-a"), Some("field-a".into()));
         assert_eq!(match_name_in("/m/field-a/"), Some("field-a".into()));
+        assert_eq!(match_name_in("/m/field-a/embed"), Some("field-a".into()));
         assert_eq!(match_name_in("/"), None);
         assert_eq!(match_name_in("/m/"), None);
     }

@@ -490,6 +490,10 @@ pub fn FieldCanvas() -> impl IntoView {
     let wheel = StoredValue::new_local(None::<Closure<dyn FnMut(web_sys::WheelEvent)>>);
     Effect::new(move |_| {
         let Some(c) = canvas.get() else { return };
+        // Embedded in another site's page, the wheel scrolls that page as it would anywhere.
+        if crate::ui::embed::embed_mode() {
+            return;
+        }
         let target: web_sys::EventTarget = c.clone().into();
         let cb = Closure::<dyn FnMut(web_sys::WheelEvent)>::new(move |ev: web_sys::WheelEvent| {
             ev.prevent_default();

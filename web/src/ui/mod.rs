@@ -3,6 +3,7 @@
 
 pub mod announce;
 pub mod canvas;
+pub mod embed;
 pub mod events;
 pub mod export;
 pub mod field_settings;

@@ -1,0 +1,159 @@
+//! The embed view inside another site's page, in headless Chromium: a page on another origin
+//! frames a live match at 320×180 and hears the goal through `postMessage`; the embed view
+//! passes axe-core; the relay lets any site frame the embed view and none the full page, or
+//! only the sites `--embed-origins` lists.
+//!
+//! Needs the web app built into `dist/` and Chromium (scripts/test.sh).
+
+use axum::response::Html;
+use pitchside_tests::browser::Browser;
+use pitchside_tests::spectator::http_get;
+use pitchside_tests::{fixtures, relay_harness};
+use relay::config::Settings;
+use relay::Source;
+use std::time::Duration;
+
+fn field_a(step_ms: u64) -> Settings {
+    let mut spec = Source::Replay {
+        script: relay::replay::Script::from_log("x.rcg", &fixtures::read(fixtures::SHORT_V6))
+            .expect("the fixture"),
+        step: Duration::from_millis(step_ms),
+    }
+    .into_spec();
+    spec.name = "field-a".into();
+    Settings::new(vec![spec])
+}
+
+async fn frame_ancestors(addr: std::net::SocketAddr, path: &str) -> String {
+    let (status, head, _) = http_get(addr, path).await;
+    assert_eq!(status, 200, "{path}");
+    head.to_ascii_lowercase()
+        .lines()
+        .find(|l| l.starts_with("content-security-policy:"))
+        .and_then(|l| l.split("frame-ancestors ").nth(1))
+        .and_then(|l| l.split(';').next())
+        .map(str::to_owned)
+        .unwrap_or_else(|| panic!("{path}: no frame-ancestors in {head}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_on_another_site_embeds_a_live_match_and_hears_the_goal() {
+    assert!(
+        relay_harness::dist().join("index.html").is_file(),
+        "build the web app first (scripts/build-web.sh)"
+    );
+    // 20 ms a cycle: the goal at cycle 271 comes about 5 s after the start.
+    let relay = relay_harness::start_with(field_a(20)).await;
+    assert_eq!(frame_ancestors(relay.addr, "/m/field-a/embed").await, "*");
+    assert_eq!(frame_ancestors(relay.addr, "/?embed").await, "*");
+    assert_eq!(frame_ancestors(relay.addr, "/m/field-a").await, "'none'");
+
+    // The other site: another origin (another port), a page with the iframe and a listener.
+    let embed = format!("http://{}/m/field-a/embed", relay.addr);
+    let page = format!(
+        "<!doctype html><html lang=en><title>A team's site</title><main><h1>Our match</h1>\
+         <iframe id=live src=\"{embed}\" width=320 height=180 style=\"border:0\" \
+         title=\"Live match\"></iframe></main><script>window.got = [];\
+         addEventListener('message', e => window.got.push({{origin: e.origin, data: e.data}}));\
+         </script></html>"
+    );
+    let site =
+        axum::Router::new().route("/", axum::routing::get(move || async move { Html(page) }));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let site_addr = listener.local_addr().expect("address");
+    let server = tokio::spawn(async move {
+        let _ = axum::serve(listener, site).await;
+    });
+
+    let b = Browser::start().await;
+    b.client
+        .goto(&format!("http://{site_addr}/"))
+        .await
+        .expect("the other site");
+    let goal = b
+        .wait_js(
+            "return (window.got || []).filter(m => m.data && m.data.type === 'goal')",
+            "the goal message",
+            |v| v.as_array().is_some_and(|a| !a.is_empty()),
+        )
+        .await;
+    let goal = &goal[0];
+    assert_eq!(goal["origin"], format!("http://{}", relay.addr));
+    let d = &goal["data"];
+    assert_eq!(d["source"], "pitchside");
+    assert_eq!(d["version"], 1);
+    assert_eq!(d["side"], "r");
+    assert_eq!(d["score"], serde_json::json!([0, 1]));
+    assert_eq!(d["teams"], serde_json::json!(["SHORT_L_a", "SHORT_R_a"]));
+    assert_eq!(d["cycle"], 271);
+    let kinds = b.eval("return window.got.map(m => m.data.type)").await;
+    let kinds: Vec<&str> = kinds
+        .as_array()
+        .map(|a| a.iter().filter_map(|v| v.as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(kinds.first(), Some(&"state"), "{kinds:?}");
+    assert!(kinds.contains(&"playmode"), "{kinds:?}");
+    b.screenshot("embed-320x180").await;
+
+    // The embed view on its own: only the score bar and the field, and no accessibility
+    // violation.
+    b.client.goto(&embed).await.expect("the embed view");
+    b.wait_text("#team-l", "the left team", |t| t == "SHORT_L_a")
+        .await;
+    let parts = b
+        .eval(
+            "return ['#transport', '#settings-toggle', '.panels', '#embed-toggle', '.field-tools']\
+             .map(s => { const e = document.querySelector(s); \
+               return e ? getComputedStyle(e).display !== 'none' : false; })",
+        )
+        .await;
+    assert_eq!(
+        parts,
+        serde_json::json!([false, false, false, false, false]),
+        "controls in the embed view"
+    );
+    let violations = b.axe_violations().await;
+    assert!(violations.is_empty(), "the embed view: {violations:#?}");
+
+    // The full page's Embed… panel gives the snippet for this match.
+    b.client
+        .goto(&format!("http://{}/m/field-a", relay.addr))
+        .await
+        .expect("the full page");
+    b.wait_text("#team-l", "the left team", |t| t == "SHORT_L_a")
+        .await;
+    b.click("#embed-toggle").await;
+    let snippet = b
+        .wait_js(
+            "const t = document.querySelector('#embed-snippet'); return t ? t.value : ''",
+            "the snippet",
+            |v| v.as_str().is_some_and(|s| !s.is_empty()),
+        )
+        .await;
+    assert_eq!(
+        snippet.as_str().unwrap_or_default(),
+        format!(
+            "<iframe src=\"{embed}\" width=\"640\" height=\"400\" style=\"border:0\" \
+             title=\"Live match\" allow=\"fullscreen\"></iframe>"
+        )
+    );
+    let violations = b.axe_violations().await;
+    assert!(violations.is_empty(), "the Embed panel: {violations:?}");
+    b.screenshot("embed-panel").await;
+    b.close().await;
+    server.abort();
+    relay.stop().await;
+
+    // A relay that names who may embed says so, and still nobody frames the full page.
+    let mut only = field_a(100);
+    only.embed_origins = vec!["https://team.example".into(), "https://cup.example".into()];
+    let relay = relay_harness::start_with(only).await;
+    assert_eq!(
+        frame_ancestors(relay.addr, "/m/field-a/embed").await,
+        "https://team.example https://cup.example"
+    );
+    assert_eq!(frame_ancestors(relay.addr, "/m/field-a").await, "'none'");
+    relay.stop().await;
+}
