@@ -65,6 +65,17 @@ async fn the_lobby_a_live_match_a_log_and_the_settings_pass_axe() {
     b.click("#settings-toggle").await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     found.push(("the settings drawer", b.axe_violations().await));
+    b.click("#colours-safe").await;
+    b.wait_js(
+        "return document.querySelector('#colour-left').value",
+        "the safe palette",
+        |v| v == "#e69f00",
+    )
+    .await;
+    b.click("#settings-toggle").await;
+    b.screenshot("colour-blind-safe").await;
+    b.click("#settings-toggle").await;
+    b.click("#colours-default").await;
 
     b.client
         .goto(&format!("http://{}/m/field-b", relay.addr))

@@ -170,7 +170,7 @@ pub fn ScoreBar() -> impl IntoView {
             </h1>
             <div class="team left">
                 <TeamLogo side=Side::Left/>
-                <span class="name" id="team-l">{move || team_name(&h().teams[0])}</span>
+                <span class="name" id="team-l" style:color=move || m.settings.with(|s| s.colours.left.clone())>{move || team_name(&h().teams[0])}</span>
                 <span class="score" id="score-l">{move || h().teams[0].score}</span>
                 <span class="pen" id="pen-l" title="penalty shoot-out: ● scored, ○ missed">
                     {move || penalties(&h().teams[0])}
@@ -190,7 +190,7 @@ pub fn ScoreBar() -> impl IntoView {
                     {move || penalties(&h().teams[1])}
                 </span>
                 <span class="score" id="score-r">{move || h().teams[1].score}</span>
-                <span class="name" id="team-r">{move || team_name(&h().teams[1])}</span>
+                <span class="name" id="team-r" style:color=move || m.settings.with(|s| s.colours.right.clone())>{move || team_name(&h().teams[1])}</span>
                 <TeamLogo side=Side::Right/>
             </div>
         </header>

@@ -5,7 +5,7 @@
 //! A part of the page with options adds its section struct to [`crate::settings::Settings`]
 //! and its section component to the list in [`SettingsPanel`].
 
-use crate::settings::{self, Settings};
+use crate::settings::{self, Colours, Settings};
 use crate::state::{Monitor, Overlay};
 use crate::ui::field_settings::FieldSettingsSection;
 use leptos::prelude::*;
@@ -75,6 +75,16 @@ fn ColoursSection() -> impl IntoView {
             {colour("left goalie", "colour-left-goalie", |s| &s.colours.left_goalie, |s, v| s.colours.left_goalie = v)}
             {colour("right", "colour-right", |s| &s.colours.right, |s, v| s.colours.right = v)}
             {colour("right goalie", "colour-right-goalie", |s| &s.colours.right_goalie, |s, v| s.colours.right_goalie = v)}
+            <button id="colours-default" on:click=move |_| m.settings.update(|s| s.colours = Colours::default())>
+                "Default colours"
+            </button>
+            <button
+                id="colours-safe"
+                title="Orange and sky blue, goalies yellow and pink: apart for every kind of colour vision"
+                on:click=move |_| m.settings.update(|s| s.colours = Colours::colour_blind_safe())
+            >
+                "Colour-blind safe"
+            </button>
         </fieldset>
     }
 }
