@@ -75,6 +75,11 @@ pub struct Cli {
     #[arg(long, env = "PITCHSIDE_RECORD", value_name = "DIR")]
     pub record: Option<PathBuf>,
 
+    /// List every .rcg/.rcg.gz below DIR at /archive and /api/archive (the --record
+    /// directory is listed too). Repeat for several.
+    #[arg(long, value_name = "DIR")]
+    pub archive: Vec<PathBuf>,
+
     /// History kept per match for late joiners, in MB; the oldest part goes first beyond it
     /// (a full game is about 2 MB) [default: 64].
     #[arg(long, env = "PITCHSIDE_HISTORY_MB", value_name = "MB")]
@@ -227,6 +232,7 @@ pub struct FileConfig {
     pub compression: Option<i32>,
     pub max_spectators: Option<usize>,
     pub record: Option<PathBuf>,
+    pub archive: Option<Vec<PathBuf>>,
     pub history_mb: Option<usize>,
     pub dist: Option<PathBuf>,
     pub speed: Option<f64>,
@@ -343,6 +349,8 @@ pub struct Settings {
     pub matches: Vec<MatchSpec>,
     pub max_spectators: usize,
     pub record: Option<PathBuf>,
+    /// Directories listed by the archive, the recording directory among them.
+    pub archive: Vec<PathBuf>,
     /// Bytes of history per match.
     pub history_cap: usize,
     pub dist: PathBuf,
@@ -373,6 +381,7 @@ impl Settings {
             matches,
             max_spectators: DEFAULT_MAX_SPECTATORS,
             record: None,
+            archive: Vec::new(),
             history_cap: DEFAULT_HISTORY_MB << 20,
             dist: PathBuf::from("dist"),
             send_timeout: Duration::from_secs_f64(DEFAULT_SEND_TIMEOUT),
@@ -638,6 +647,19 @@ impl Cli {
             .or(file.max_spectators)
             .unwrap_or(DEFAULT_MAX_SPECTATORS);
         settings.record = self.record.or_else(|| file.record.as_ref().map(in_file));
+        settings.archive = if self.archive.is_empty() {
+            file.archive
+                .as_ref()
+                .map(|dirs| dirs.iter().map(in_file).collect())
+                .unwrap_or_default()
+        } else {
+            self.archive.clone()
+        };
+        if let Some(r) = &settings.record {
+            if !settings.archive.contains(r) {
+                settings.archive.push(r.clone());
+            }
+        }
         let mb = self
             .history_mb
             .or(file.history_mb)

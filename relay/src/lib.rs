@@ -25,6 +25,7 @@
 //! writes the match's [`hub::Hub`]. [`run`] takes an already bound listener, so tests bind
 //! port 0 and learn the address.
 
+pub mod archive;
 pub mod config;
 pub mod connections;
 pub mod control;
@@ -271,7 +272,10 @@ pub async fn run(
         settings.cors_origins.clone(),
         &settings.embed_origins,
     ));
+    let archive = Arc::new(archive::Archive::new(settings.archive.clone()));
+    archive::start(archive.clone(), stop_rx.clone());
     let shared = Arc::new(web::Shared {
+        archive,
         connections: table.clone(),
         policy,
         matches: Matches::new(matches),

@@ -45,6 +45,8 @@ pub struct Shared {
     pub gate: crate::control::Gate,
     /// Set at an edge relay (`--edge`): its link to the origin, for operator commands.
     pub edge: Option<EdgeLink>,
+    /// The logs below `--archive` and `--record`.
+    pub archive: Arc<crate::archive::Archive>,
 }
 
 /// What an edge's routes need of NATS.
@@ -89,6 +91,8 @@ pub fn app(state: AppState, dist: PathBuf) -> Router {
             })
         })
         .route("/api/matches", get(matches))
+        .route("/api/archive", get(archive_list))
+        .route("/archive/files/{*id}", get(archive_file))
         .route("/metrics", get(metrics))
         .route("/csp-report", axum::routing::post(csp_report))
         .route("/healthz", get(|| async { "ok" }));
@@ -115,6 +119,53 @@ pub fn app(state: AppState, dist: PathBuf) -> Router {
             crate::headers::protect,
         ))
         .layer(CompressionLayer::new())
+}
+
+/// `GET /api/archive`: the archive's logs, searched, filtered, sorted and paged.
+async fn archive_list(
+    State(app): State<AppState>,
+    axum::extract::Query(q): axum::extract::Query<crate::archive::Query>,
+) -> Response {
+    let entries = app.archive.entries();
+    let body = crate::archive::answer(&entries, app.archive.pending(), &q);
+    (
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        body.to_string(),
+    )
+        .into_response()
+}
+
+/// `GET /archive/files/ID`: one listed log, with `Range` support (a page streams it, a
+/// download resumes). Only ids the index lists are served.
+async fn archive_file(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    req: Request,
+) -> Response {
+    let Some(path) = app.archive.file(&id) else {
+        return (StatusCode::NOT_FOUND, "no such log in the archive").into_response();
+    };
+    use tower::ServiceExt;
+    match ServeFile::new(path).oneshot(req).await {
+        Ok(r) => {
+            let mut r = r.map(Body::new);
+            // The bytes as stored: a .rcg.gz arrives gzipped, for the page to inflate.
+            r.headers_mut().insert(
+                header::CONTENT_TYPE,
+                axum::http::HeaderValue::from_static("application/octet-stream"),
+            );
+            // Never compressed on the way: ranges must count the file's own bytes.
+            r.headers_mut().insert(
+                header::CONTENT_ENCODING,
+                axum::http::HeaderValue::from_static("identity"),
+            );
+            r
+        }
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+    }
 }
 
 /// `POST /csp-report`: a browser saying the page broke its Content-Security-Policy.

@@ -1,0 +1,436 @@
+//! The archive: every log below the directories given with `--archive` (and `--record`),
+//! summarised once and listed by `/api/archive` (README, "The archive").
+//!
+//! Each directory keeps its summaries in `.pitchside-index.json`, keyed by the log's path,
+//! size and modification time, so a restart reads no log twice and a log that changes is read
+//! again. A scan every [`SCAN_EVERY`] finds new files by their metadata alone; only new or
+//! changed ones are read, one at a time, by the streaming inspector (a few MB whatever the
+//! size). A file the recorder is still writing (`incomplete-…`, changed in the last
+//! [`LIVE_SECS`] seconds) is listed as live, not as a broken log.
+//!
+//! Only regular files are listed: symbolic links are never followed, so nothing outside the
+//! directories can be listed or served. Downloads look the requested id up in the index,
+//! never join a request's text to a path.
+
+use crate::inspect::inspect_reader;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// Version of `/api/archive`'s JSON; a change that breaks a reader gets a new number.
+pub const API_VERSION: u32 = 1;
+/// Time between two scans of the directories.
+pub const SCAN_EVERY: Duration = Duration::from_secs(3);
+/// A recording changed within this many seconds is still being written.
+pub const LIVE_SECS: u64 = 15;
+/// The index file in each archive directory.
+pub const INDEX_FILE: &str = ".pitchside-index.json";
+/// Directory levels below an archive directory that are searched.
+const MAX_DEPTH: usize = 8;
+
+/// What the archive knows of one log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    pub teams: [String; 2],
+    pub score: [u32; 2],
+    /// Shoot-out kicks scored by each side, if there was a shoot-out.
+    pub penalties: Option<[u32; 2]>,
+    /// The last cycle played.
+    pub cycles: u32,
+    /// `"6"`, `"json"`, … ; empty when the file is not a log.
+    pub version: String,
+    /// What stopped the reading, with where; `None` for a log read to its end.
+    pub error: Option<String>,
+}
+
+/// One file of the index.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Indexed {
+    size: u64,
+    modified: u64,
+    summary: Summary,
+}
+
+/// One listed log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// `N/relative/path`: the archive directory's number and the path below it.
+    pub id: String,
+    pub name: String,
+    pub size: u64,
+    pub modified: u64,
+    /// `YYYY-MM-DDTHH:MM:SS` from rcssserver's file name, else the modification time (UTC).
+    pub date: String,
+    pub live: bool,
+    pub summary: Summary,
+}
+
+/// The archive's state, shared by the scanner and the HTTP handlers.
+#[derive(Default)]
+pub struct Archive {
+    roots: Vec<PathBuf>,
+    entries: RwLock<Vec<Entry>>,
+    /// Files found but not summarised yet.
+    pending: RwLock<usize>,
+}
+
+impl Archive {
+    pub fn new(roots: Vec<PathBuf>) -> Archive {
+        Archive {
+            roots,
+            ..Archive::default()
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.roots.is_empty()
+    }
+
+    pub fn entries(&self) -> Vec<Entry> {
+        self.entries.read().map(|e| e.clone()).unwrap_or_default()
+    }
+
+    pub fn pending(&self) -> usize {
+        self.pending.read().map(|p| *p).unwrap_or(0)
+    }
+
+    /// The file behind an id, if the index lists it and it is still a regular file.
+    pub fn file(&self, id: &str) -> Option<PathBuf> {
+        let entries = self.entries.read().ok()?;
+        let entry = entries.iter().find(|e| e.id == id)?;
+        let (root, rel) = entry.id.split_once('/')?;
+        let path = self.roots.get(root.parse::<usize>().ok()?)?.join(rel);
+        let meta = std::fs::symlink_metadata(&path).ok()?;
+        meta.file_type().is_file().then_some(path)
+    }
+
+    /// One scan of every directory: new and changed logs are read (in this thread: call it
+    /// from a blocking task), gone ones dropped, and each directory's index file rewritten
+    /// when something changed.
+    pub fn scan(&self) {
+        let now = unix(SystemTime::now());
+        let mut all = Vec::new();
+        for (n, root) in self.roots.iter().enumerate() {
+            let index_path = root.join(INDEX_FILE);
+            let mut index: HashMap<String, Indexed> = std::fs::read(&index_path)
+                .ok()
+                .and_then(|b| serde_json::from_slice(&b).ok())
+                .unwrap_or_default();
+            let mut found = Vec::new();
+            walk(root, root, 0, &mut found);
+            found.sort();
+            let stale: Vec<_> = found
+                .iter()
+                .filter(|(rel, size, modified)| {
+                    index
+                        .get(rel)
+                        .is_none_or(|i| i.size != *size || i.modified != *modified)
+                })
+                .cloned()
+                .collect();
+            if let Ok(mut p) = self.pending.write() {
+                *p = stale.len();
+            }
+            let mut changed = index.len() != found.len();
+            for (rel, size, modified) in stale {
+                let summary = summarise(&root.join(&rel));
+                index.insert(
+                    rel,
+                    Indexed {
+                        size,
+                        modified,
+                        summary,
+                    },
+                );
+                changed = true;
+                if let Ok(mut p) = self.pending.write() {
+                    *p = p.saturating_sub(1);
+                }
+            }
+            index.retain(|rel, _| found.iter().any(|(r, _, _)| r == rel));
+            if changed {
+                if let Ok(text) = serde_json::to_vec(&index) {
+                    // Written aside and renamed: a crash never leaves half an index.
+                    let tmp = root.join(format!("{INDEX_FILE}.tmp"));
+                    if std::fs::write(&tmp, text).is_ok() {
+                        let _ = std::fs::rename(&tmp, &index_path);
+                    }
+                }
+            }
+            for (rel, i) in index {
+                let name = rel.rsplit('/').next().unwrap_or(&rel).to_owned();
+                let live =
+                    name.starts_with("incomplete-") && now.saturating_sub(i.modified) < LIVE_SECS;
+                all.push(Entry {
+                    id: format!("{n}/{rel}"),
+                    date: date_of(&name).unwrap_or_else(|| utc_date(i.modified)),
+                    name,
+                    size: i.size,
+                    modified: i.modified,
+                    live,
+                    summary: i.summary,
+                });
+            }
+        }
+        if let Ok(mut e) = self.entries.write() {
+            *e = all;
+        }
+    }
+}
+
+/// Scans now and then every [`SCAN_EVERY`], until the relay stops.
+pub fn start(archive: Arc<Archive>, mut stop: tokio::sync::watch::Receiver<bool>) {
+    if archive.is_empty() {
+        return;
+    }
+    tokio::spawn(async move {
+        loop {
+            let a = archive.clone();
+            let started = std::time::Instant::now();
+            let _ = tokio::task::spawn_blocking(move || a.scan()).await;
+            tracing::debug!(
+                "archive scanned in {:.1} s: {} logs",
+                started.elapsed().as_secs_f64(),
+                archive.entries.read().map(|e| e.len()).unwrap_or(0)
+            );
+            tokio::select! {
+                _ = tokio::time::sleep(SCAN_EVERY) => {}
+                _ = stop.changed() => return,
+            }
+        }
+    });
+}
+
+fn unix(t: SystemTime) -> u64 {
+    t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+fn is_log(name: &str) -> bool {
+    name.ends_with(".rcg") || name.ends_with(".rcg.gz")
+}
+
+/// Regular log files below `dir`: (path relative to `root` with `/`, size, modified).
+fn walk(root: &Path, dir: &Path, depth: usize, out: &mut Vec<(String, u64, u64)>) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        // The entry's own type: a symbolic link is neither a file nor a directory here.
+        let Ok(ft) = e.file_type() else { continue };
+        let path = e.path();
+        if ft.is_dir() {
+            walk(root, &path, depth + 1, out);
+        } else if ft.is_file() {
+            let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+                continue;
+            };
+            if !is_log(name) {
+                continue;
+            }
+            let Ok(meta) = e.metadata() else { continue };
+            let Ok(rel) = path.strip_prefix(root) else {
+                continue;
+            };
+            let rel: Vec<_> = rel.iter().filter_map(|c| c.to_str()).collect();
+            out.push((
+                rel.join("/"),
+                meta.len(),
+                meta.modified().map(unix).unwrap_or(0),
+            ));
+        }
+    }
+}
+
+fn summarise(path: &Path) -> Summary {
+    let report = std::fs::File::open(path).and_then(|f| inspect_reader(std::io::BufReader::new(f)));
+    match report {
+        Ok(r) => Summary {
+            teams: r.teams.clone().map(|t| t.name.unwrap_or_default()),
+            score: [r.teams[0].score, r.teams[1].score],
+            penalties: match (r.teams[0].penalty, r.teams[1].penalty) {
+                (None, None) => None,
+                (l, rr) => Some([l.map_or(0, |p| p.scored), rr.map_or(0, |p| p.scored)]),
+            },
+            cycles: r.end.last_cycle().unwrap_or(0),
+            version: match r.version.map(|v| v.number()) {
+                Some(Some(n)) => n.to_string(),
+                Some(None) => "json".into(),
+                None => String::new(),
+            },
+            error: r.error.map(|e| e.to_string()),
+        },
+        Err(e) => Summary {
+            teams: Default::default(),
+            score: [0, 0],
+            penalties: None,
+            cycles: 0,
+            version: String::new(),
+            error: Some(format!("cannot read: {e}")),
+        },
+    }
+}
+
+/// `YYYYMMDDHHMMSS-…` (rcssserver's log names) as `YYYY-MM-DDTHH:MM:SS`.
+fn date_of(name: &str) -> Option<String> {
+    let name = name.strip_prefix("incomplete-").unwrap_or(name);
+    let d = name.get(..14)?;
+    if !d.bytes().all(|b| b.is_ascii_digit()) || name.as_bytes().get(14) != Some(&b'-') {
+        return None;
+    }
+    Some(format!(
+        "{}-{}-{}T{}:{}:{}",
+        &d[..4],
+        &d[4..6],
+        &d[6..8],
+        &d[8..10],
+        &d[10..12],
+        &d[12..14]
+    ))
+}
+
+/// Seconds since 1970 as a UTC `YYYY-MM-DDTHH:MM:SS`.
+fn utc_date(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil date from days since 1970-01-01 (the proleptic Gregorian calendar).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// What `/api/archive` is asked.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct Query {
+    /// Words that must all occur in the team names or the file name.
+    pub q: Option<String>,
+    /// A team that played (either side, exact name, any case).
+    pub team: Option<String>,
+    /// `1`/`true`: only matches decided by a penalty shoot-out.
+    pub shootout: Option<String>,
+    /// Dates as `YYYY-MM-DD`, inclusive.
+    pub from: Option<String>,
+    pub to: Option<String>,
+    /// `date` (newest first, the default), `-date`, `teams`, `duration`, `size`.
+    pub sort: Option<String>,
+    pub page: Option<usize>,
+    pub per_page: Option<usize>,
+}
+
+pub const MAX_PER_PAGE: usize = 200;
+
+/// The JSON answer to a query.
+pub fn answer(entries: &[Entry], pending: usize, q: &Query) -> serde_json::Value {
+    let words: Vec<String> =
+        q.q.as_deref()
+            .unwrap_or("")
+            .split_whitespace()
+            .map(str::to_lowercase)
+            .collect();
+    let team = q.team.as_deref().map(str::to_lowercase);
+    let shootout = matches!(q.shootout.as_deref(), Some("1" | "true" | "yes"));
+    let mut hits: Vec<&Entry> = entries
+        .iter()
+        .filter(|e| {
+            let hay =
+                format!("{} {} {}", e.summary.teams[0], e.summary.teams[1], e.name).to_lowercase();
+            words.iter().all(|w| hay.contains(w.as_str()))
+                && team
+                    .as_ref()
+                    .is_none_or(|t| e.summary.teams.iter().any(|n| n.to_lowercase() == *t))
+                && (!shootout || e.summary.penalties.is_some())
+                && q.from
+                    .as_deref()
+                    .is_none_or(|f| e.date.get(..10).unwrap_or("") >= f)
+                && q.to
+                    .as_deref()
+                    .is_none_or(|t| e.date.get(..10).unwrap_or("") <= t)
+        })
+        .collect();
+    match q.sort.as_deref().unwrap_or("date") {
+        "-date" => hits.sort_by(|a, b| a.date.cmp(&b.date).then(a.id.cmp(&b.id))),
+        "teams" => hits.sort_by(|a, b| {
+            a.summary
+                .teams
+                .cmp(&b.summary.teams)
+                .then(b.date.cmp(&a.date))
+        }),
+        "duration" => hits.sort_by(|a, b| {
+            b.summary
+                .cycles
+                .cmp(&a.summary.cycles)
+                .then(b.date.cmp(&a.date))
+        }),
+        "size" => hits.sort_by(|a, b| b.size.cmp(&a.size).then(b.date.cmp(&a.date))),
+        _ => hits.sort_by(|a, b| b.date.cmp(&a.date).then(a.id.cmp(&b.id))),
+    }
+    let per_page = q.per_page.unwrap_or(50).clamp(1, MAX_PER_PAGE);
+    let page = q.page.unwrap_or(1).max(1);
+    let logs: Vec<serde_json::Value> = hits
+        .iter()
+        .skip((page - 1).saturating_mul(per_page))
+        .take(per_page)
+        .map(|e| {
+            serde_json::json!({
+                "id": e.id,
+                "name": e.name,
+                "url": format!("/archive/files/{}", e.id),
+                "teams": e.summary.teams,
+                "score": e.summary.score,
+                "penalties": e.summary.penalties,
+                "date": e.date,
+                "cycles": e.summary.cycles,
+                "version": e.summary.version,
+                "size": e.size,
+                "live": e.live,
+                "error": if e.live { None } else { e.summary.error.clone() },
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "version": API_VERSION,
+        "total": hits.len(),
+        "page": page,
+        "per_page": per_page,
+        "indexing": pending,
+        "logs": logs,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_come_from_the_servers_names_or_the_clock() {
+        assert_eq!(
+            date_of("20261122132746-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz").as_deref(),
+            Some("2026-11-22T13:27:46")
+        );
+        assert_eq!(
+            date_of("incomplete-20261122132746-A-vs-B.rcg").as_deref(),
+            Some("2026-11-22T13:27:46")
+        );
+        assert_eq!(date_of("final.rcg"), None);
+        assert_eq!(date_of("2026112213274x-a.rcg"), None);
+        assert_eq!(utc_date(0), "1970-01-01T00:00:00");
+        assert_eq!(utc_date(951_782_400), "2000-02-29T00:00:00");
+        assert_eq!(utc_date(1_795_000_000), "2026-11-18T11:06:40");
+    }
+}
