@@ -60,6 +60,9 @@ use ui::transport::Transport;
 #[component]
 pub fn Root() -> impl IntoView {
     // None: still asking the relay; Some(None): the monitor; Some(Some(cards)): the lobby.
+    if ui::archive::is_archive_page() {
+        return view! { <ui::archive::ArchivePage/> }.into_any();
+    }
     let choice = RwSignal::new(None::<Option<Vec<ui::lobby::Card>>>);
     // A match's page, or a link to a log on the web: the monitor at once.
     if source::live::match_name().is_some() || link::startup_log().is_some() {
@@ -70,11 +73,12 @@ pub fn Root() -> impl IntoView {
             choice.set(Some(cards.filter(|c| c.len() != 1)));
         });
     }
-    move || match choice.get() {
+    (move || match choice.get() {
         None => ().into_any(),
         Some(None) => view! { <App/> }.into_any(),
         Some(Some(cards)) => view! { <ui::lobby::Lobby cards/> }.into_any(),
-    }
+    })
+    .into_any()
 }
 
 #[component]

@@ -72,6 +72,7 @@ pub fn Lobby(cards: Vec<Card>) -> impl IntoView {
     view! {
         <main class="lobby">
             <h1>"Matches"</h1>
+            <p class="lobby-empty"><a id="archive-link" href="/archive">"Archive of past matches"</a></p>
             <Show when=move || cards.with(Vec::is_empty)>
                 <p class="lobby-empty">
                     "No match is being relayed yet. This page lists each one as it starts."

@@ -2,6 +2,7 @@
 //! the context the [`crate::App`] provides.
 
 pub mod announce;
+pub mod archive;
 pub mod canvas;
 pub mod embed;
 pub mod events;
