@@ -134,6 +134,12 @@ impl Archive {
                 *p = stale.len();
             }
             let mut changed = index.len() != found.len();
+            let present: std::collections::HashSet<&str> =
+                found.iter().map(|(r, _, _)| r.as_str()).collect();
+            index.retain(|rel, _| present.contains(rel.as_str()));
+            // A first scan of thousands of logs takes a while: what is read so far is listed
+            // every second, so the archive fills while a visitor watches.
+            let mut published = std::time::Instant::now();
             for (rel, size, modified) in stale {
                 let summary = summarise(&root.join(&rel));
                 index.insert(
@@ -148,8 +154,15 @@ impl Archive {
                 if let Ok(mut p) = self.pending.write() {
                     *p = p.saturating_sub(1);
                 }
+                if published.elapsed() >= Duration::from_secs(1) {
+                    published = std::time::Instant::now();
+                    let mut so_far = all.clone();
+                    so_far.extend(listed(n, &index, now));
+                    if let Ok(mut e) = self.entries.write() {
+                        *e = so_far;
+                    }
+                }
             }
-            index.retain(|rel, _| found.iter().any(|(r, _, _)| r == rel));
             if changed {
                 if let Ok(text) = serde_json::to_vec(&index) {
                     // Written aside and renamed: a crash never leaves half an index.
@@ -159,25 +172,33 @@ impl Archive {
                     }
                 }
             }
-            for (rel, i) in index {
-                let name = rel.rsplit('/').next().unwrap_or(&rel).to_owned();
-                let live =
-                    name.starts_with("incomplete-") && now.saturating_sub(i.modified) < LIVE_SECS;
-                all.push(Entry {
-                    id: format!("{n}/{rel}"),
-                    date: date_of(&name).unwrap_or_else(|| utc_date(i.modified)),
-                    name,
-                    size: i.size,
-                    modified: i.modified,
-                    live,
-                    summary: i.summary,
-                });
-            }
+            all.extend(listed(n, &index, now));
         }
         if let Ok(mut e) = self.entries.write() {
             *e = all;
         }
     }
+}
+
+/// The entries of archive directory number `n`.
+fn listed(n: usize, index: &HashMap<String, Indexed>, now: u64) -> Vec<Entry> {
+    index
+        .iter()
+        .map(|(rel, i)| {
+            let name = rel.rsplit('/').next().unwrap_or(rel).to_owned();
+            let live =
+                name.starts_with("incomplete-") && now.saturating_sub(i.modified) < LIVE_SECS;
+            Entry {
+                id: format!("{n}/{rel}"),
+                date: date_of(&name).unwrap_or_else(|| utc_date(i.modified)),
+                name,
+                size: i.size,
+                modified: i.modified,
+                live,
+                summary: i.summary.clone(),
+            }
+        })
+        .collect()
 }
 
 /// Scans now and then every [`SCAN_EVERY`], until the relay stops.
