@@ -1,6 +1,7 @@
 //! The archive page in headless Chromium: the relay's logs listed with their teams and score,
-//! a search narrowing them, a log opened in the monitor from its row, and no serious or
-//! critical accessibility violation (axe-core).
+//! a search narrowing them, a log opened in the monitor from its row, a playlist of all of
+//! them playing one after another, and no serious or critical accessibility violation
+//! (axe-core).
 //!
 //! Needs the web app built into `dist/`, Chromium and axe-core (scripts/test.sh).
 
@@ -77,6 +78,32 @@ async fn a_visitor_finds_a_past_match_and_watches_it() {
     .await;
     b.wait_text("#team-r", "the right team", |t| t == "HELIOS_R")
         .await;
+
+    // Play all: the three logs one after another, newest first. At the end of one (End
+    // jumps there), the next opens by itself.
+    b.client
+        .goto(&format!("http://{}/archive", relay.addr))
+        .await
+        .expect("the archive");
+    b.wait_text("#archive-count", "three logs", |t| t.starts_with("3 logs"))
+        .await;
+    b.click("#archive-play-all").await;
+    b.wait_text("#playlist", "the first of three", |t| {
+        t == "Playlist: 1 of 3 · next: SHORT_L_a 0 – 1 SHORT_R_a"
+    })
+    .await;
+    b.wait_text("#team-l", "the first log", |t| t == "PEN_L")
+        .await;
+    b.wait_text("#progress", "the whole log read", |t| {
+        t.contains(" frames, log ")
+    })
+    .await;
+    b.keys(&fantoccini::key::Key::End.to_string()).await;
+    b.wait_text("#team-l", "the second log", |t| t == "SHORT_L_a")
+        .await;
+    let line = b.text("#playlist").await;
+    assert_eq!(line, "Playlist: 2 of 3 · next: HELIOS_L 2 – 3 HELIOS_R");
+    b.screenshot("playlist").await;
     b.close().await;
     relay.stop().await;
     let _ = std::fs::remove_dir_all(&dir);

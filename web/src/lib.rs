@@ -29,6 +29,7 @@ pub mod link;
 pub mod operator;
 pub mod paint;
 pub mod playback;
+pub mod playlist;
 pub mod pwa;
 pub mod scene;
 pub mod settings;
@@ -65,7 +66,10 @@ pub fn Root() -> impl IntoView {
     }
     let choice = RwSignal::new(None::<Option<Vec<ui::lobby::Card>>>);
     // A match's page, or a link to a log on the web: the monitor at once.
-    if source::live::match_name().is_some() || link::startup_log().is_some() {
+    if source::live::match_name().is_some()
+        || link::startup_log().is_some()
+        || playlist::startup_query().is_some()
+    {
         choice.set(Some(None));
     } else {
         leptos::task::spawn_local(async move {
@@ -91,9 +95,15 @@ pub fn App() -> impl IntoView {
         m.open_at(cycle);
     }
     source::file::prepare();
+    let playlist = playlist::startup_query();
     match link::startup_log() {
         Some(url) => source::file::open_url(m, url),
+        // The playlist opens its first log once it has the list.
+        None if playlist.is_some() => {}
         None => source::live::connect(m),
+    }
+    if let Some(q) = playlist {
+        playlist::start(m, q);
     }
     link::follow_address(m);
     playback::start(m);
@@ -142,6 +152,7 @@ pub fn App() -> impl IntoView {
         >
             <ScoreBar/>
             <Status/>
+            <playlist::PlaylistLine/>
             // The field and the panels side by side on wide screens (a team developer reads
             // the player panel while watching the player), stacked on narrow ones.
             <div class="field-row">

@@ -41,7 +41,7 @@ pub fn is_archive_page() -> bool {
 }
 
 /// The query string for the filters: only what is set, each value percent-encoded.
-pub fn query(q: &str, shootout: bool, from: &str, to: &str, sort: &str, page: usize) -> String {
+pub fn filters(q: &str, shootout: bool, from: &str, to: &str, sort: &str) -> String {
     let mut s = String::new();
     for (k, v) in [("q", q.trim()), ("from", from), ("to", to), ("sort", sort)] {
         if !v.is_empty() {
@@ -51,7 +51,25 @@ pub fn query(q: &str, shootout: bool, from: &str, to: &str, sort: &str, page: us
     if shootout {
         s = with_query_value(&s, "shootout", Some("1"));
     }
-    with_query_value(&s, "page", Some(&page.to_string()))
+    s
+}
+
+/// The filters and the page.
+pub fn query(q: &str, shootout: bool, from: &str, to: &str, sort: &str, page: usize) -> String {
+    with_query_value(
+        &filters(q, shootout, from, to, sort),
+        "page",
+        Some(&page.to_string()),
+    )
+}
+
+/// The monitor's address that plays every log the filters find, one after another.
+pub fn play_all(filters: &str) -> String {
+    let q = filters.trim_start_matches('?');
+    format!(
+        "/{}",
+        with_query_value("", crate::playlist::PLAYLIST_KEY, Some(q))
+    )
 }
 
 /// A size for people: "2.3 MB".
@@ -63,7 +81,8 @@ pub fn size_text(bytes: u64) -> String {
     }
 }
 
-async fn fetch(query: String) -> Result<Listing, String> {
+/// `/api/archive` with `query` (`?…`).
+pub(crate) async fn fetch(query: String) -> Result<Listing, String> {
     let window = web_sys::window().ok_or("no window")?;
     let res = wasm_bindgen_futures::JsFuture::from(
         window.fetch_with_str(&format!("/api/archive{query}")),
@@ -151,6 +170,11 @@ pub fn ArchivePage() -> impl IntoView {
                         {format!("{} logs", l.total)}
                         {(l.indexing > 0).then(|| format!(" ({} more being read)", l.indexing))}
                     </p>
+                    <p>
+                        <a id="archive-play-all" href=move || play_all(&filters(&q.get(), shootout.get(), &from.get(), &to.get(), &sort.get()))>
+                            {format!("▶ Play all {} one after another", l.total.min(200))}
+                        </a>
+                    </p>
                     <table id="archive-table" class="archive-table">
                         <thead><tr>
                             <th scope="col">"Date"</th><th scope="col">"Match"</th><th scope="col">"Cycles"</th>
@@ -211,6 +235,14 @@ mod tests {
         assert_eq!(
             query(" helios cup ", true, "2026-07-01", "", "duration", 3),
             "?q=helios%20cup&from=2026-07-01&sort=duration&shootout=1&page=3"
+        );
+        assert_eq!(
+            play_all(&filters("", false, "", "", "date")),
+            "/?playlist=sort=date"
+        );
+        assert_eq!(
+            play_all(&filters("HELIOS", true, "", "", "date")),
+            "/?playlist=q=HELIOS%26sort=date%26shootout=1"
         );
         assert_eq!(size_text(2_287_141), "2.2 MB");
         assert_eq!(size_text(4096), "4 KB");
