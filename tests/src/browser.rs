@@ -297,6 +297,62 @@ impl Browser {
             .unwrap_or_default()
     }
 
+    /// Runs a Chrome DevTools Protocol command through chromedriver (`goog/cdp/execute`) and
+    /// returns its result: what WebDriver itself cannot say, such as the accessibility tree.
+    pub async fn cdp(&self, cmd: &str, params: serde_json::Value) -> serde_json::Value {
+        self.client
+            .issue_cmd(Cdp {
+                cmd: cmd.to_owned(),
+                params,
+            })
+            .await
+            .unwrap_or_else(|e| panic!("CDP {cmd}: {e}"))
+    }
+
+    /// The accessibility tree as a screen reader gets it, one line per node that has a role
+    /// or a name: `role "name"`, indented by depth.
+    pub async fn accessibility_tree(&self) -> String {
+        let tree = self
+            .cdp("Accessibility.getFullAXTree", serde_json::json!({}))
+            .await;
+        let nodes = tree["nodes"].as_array().cloned().unwrap_or_default();
+        let by_id: std::collections::HashMap<&str, &serde_json::Value> = nodes
+            .iter()
+            .filter_map(|n| Some((n["nodeId"].as_str()?, n)))
+            .collect();
+        fn walk(
+            id: &str,
+            depth: usize,
+            by_id: &std::collections::HashMap<&str, &serde_json::Value>,
+            out: &mut String,
+        ) {
+            let Some(n) = by_id.get(id) else { return };
+            let role = n["role"]["value"].as_str().unwrap_or("");
+            let name = n["name"]["value"].as_str().unwrap_or("");
+            let ignored = n["ignored"].as_bool().unwrap_or(false);
+            let shown = !ignored && !matches!(role, "" | "none" | "generic" | "InlineTextBox");
+            if shown {
+                let live = n["properties"]
+                    .as_array()
+                    .and_then(|p| p.iter().find(|p| p["name"] == "live"))
+                    .and_then(|p| p["value"]["value"].as_str())
+                    .map(|v| format!(" [live: {v}]"))
+                    .unwrap_or_default();
+                out.push_str(&format!("{}{role} {name:?}{live}\n", "  ".repeat(depth)));
+            }
+            for c in n["childIds"].as_array().into_iter().flatten() {
+                if let Some(c) = c.as_str() {
+                    walk(c, depth + usize::from(shown), by_id, out);
+                }
+            }
+        }
+        let mut out = String::new();
+        if let Some(root) = nodes.first().and_then(|n| n["nodeId"].as_str()) {
+            walk(root, 0, &by_id, &mut out);
+        }
+        out
+    }
+
     pub async fn close(mut self) {
         let _ = self.client.clone().close().await;
         let _ = self.driver.kill();
@@ -317,5 +373,30 @@ impl Drop for Browser {
             let _ = self.driver.wait();
             let _ = std::fs::remove_dir_all(&self._profile);
         }
+    }
+}
+
+/// `POST /session/ID/goog/cdp/execute`: chromedriver's door to the DevTools Protocol.
+#[derive(Debug)]
+struct Cdp {
+    cmd: String,
+    params: serde_json::Value,
+}
+
+impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        let body = serde_json::json!({"cmd": self.cmd, "params": self.params});
+        (http::Method::POST, Some(body.to_string()))
     }
 }

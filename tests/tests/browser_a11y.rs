@@ -81,6 +81,8 @@ async fn the_lobby_a_live_match_a_log_and_the_settings_pass_axe() {
         .goto(&format!("http://{}/m/field-b", relay.addr))
         .await
         .expect("match");
+    b.wait_text("#team-l", "the match", |t| t == "SHORT_L_a")
+        .await;
     let input = b
         .client
         .find(fantoccini::Locator::Css("input[type=file]"))
@@ -140,6 +142,54 @@ async fn the_lobby_a_live_match_a_log_and_the_settings_pass_axe() {
         serde_json::json!(["status", "polite", 1, "SHORT_L_a against SHORT_R_a"])
     );
     b.screenshot("a11y-goal-announced").await;
+
+    // What a screen reader gets: the accessibility tree, with the live region holding the
+    // goal, the main landmark and the level-one heading. Kept as text and as a picture.
+    let tree = b.accessibility_tree().await;
+    let artifacts = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("artifacts");
+    let _ = std::fs::create_dir_all(&artifacts);
+    std::fs::write(artifacts.join("a11y-tree.txt"), &tree).expect("write the tree");
+    let lines: Vec<&str> = tree.lines().collect();
+    let status = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("status ") && l.contains("[live: polite]"))
+        .unwrap_or_else(|| panic!("no polite status region in:\n{tree}"));
+    assert!(
+        lines[status + 1..]
+            .iter()
+            .take(3)
+            .any(|l| l.contains("Goal for SHORT_R_a! SHORT_L_a 0, SHORT_R_a 1.")),
+        "the live region does not hold the goal:\n{tree}"
+    );
+    assert!(tree.contains("main \"\""), "{tree}");
+    // Every button says what it does, in words: none is named by a symbol alone.
+    for line in &lines {
+        let l = line.trim_start();
+        if let Some(name) = l.strip_prefix("button \"") {
+            assert!(
+                name.chars().filter(|c| c.is_alphanumeric()).count() >= 2,
+                "a button named by a symbol: {l}"
+            );
+        }
+    }
+    assert!(tree.contains("image \"The field"), "{tree}");
+    assert!(
+        tree.contains("heading \"SHORT_L_a against SHORT_R_a\""),
+        "{tree}"
+    );
+    let html = format!(
+        "<!doctype html><title>Accessibility tree</title><pre style='font: 13px monospace'>{}</pre>",
+        tree.replace('&', "&amp;").replace('<', "&lt;")
+    );
+    std::fs::write(artifacts.join("a11y-tree.html"), html).expect("write");
+    b.client
+        .goto(&format!(
+            "file://{}",
+            artifacts.join("a11y-tree.html").display()
+        ))
+        .await
+        .expect("the tree as a page");
+    b.screenshot("a11y-tree").await;
     b.close().await;
     relay.stop().await;
     for (page, v) in &found {

@@ -117,6 +117,28 @@ async fn a_page_on_another_site_embeds_a_live_match_and_hears_the_goal() {
     let violations = b.axe_violations().await;
     assert!(violations.is_empty(), "the embed view: {violations:#?}");
 
+    // A log link with `&embed`, at a cycle: the same view, paused there, with play/pause.
+    b.client
+        .goto(&format!(
+            "http://{}/?log=/m/field-a/match.rcg&embed#t=100",
+            relay.addr
+        ))
+        .await
+        .expect("a log's embed view");
+    b.wait_text("#cycle", "cycle 100", |t| t == "100").await;
+    assert_eq!(b.text("#play").await, "▶");
+    b.click("#play").await;
+    b.wait_text("#cycle", "playing on", |t| {
+        t.parse::<u32>().is_ok_and(|c| c > 100)
+    })
+    .await;
+    assert_eq!(b.text("#play").await, "❚❚");
+    assert_eq!(
+        b.text("#transport").await,
+        "",
+        "no transport in the embed view"
+    );
+
     // The full page's Embed… panel gives the snippet for this match.
     b.client
         .goto(&format!("http://{}/m/field-a", relay.addr))

@@ -539,6 +539,8 @@ pub fn FieldCanvas() -> impl IntoView {
         <div class="stage" node_ref=stage>
             <canvas
                 id="field"
+                role="img"
+                aria-label="The field, players and ball (the score bar and the events list say what happens)"
                 node_ref=canvas
                 on:pointerdown=on_down
                 on:pointermove=on_move
@@ -550,17 +552,21 @@ pub fn FieldCanvas() -> impl IntoView {
             <crate::ui::operator::RefereeLayer/>
             <div class="field-tools">
                 <span class="follow-note">{follow_label}</span>
-                <button title="Zoom in (+)" on:click=move |_| run(m, FieldAction::ZoomIn)>"+"</button>
-                <button title="Zoom out (−)" on:click=move |_| run(m, FieldAction::ZoomOut)>"−"</button>
-                <button title="Whole field (0)" id="fit" on:click=move |_| run(m, FieldAction::Fit)>"⤢"</button>
+                <button title="Zoom in (+)" aria-label="Zoom in" on:click=move |_| run(m, FieldAction::ZoomIn)>"+"</button>
+                <button title="Zoom out (−)" aria-label="Zoom out" on:click=move |_| run(m, FieldAction::ZoomOut)>"−"</button>
+                <button title="Whole field (0)" aria-label="Whole field" id="fit" on:click=move |_| run(m, FieldAction::Fit)>"⤢"</button>
                 <button
                     title="Follow the ball (F)"
+                    aria-label="Follow the ball"
+                    aria-pressed=move || (m.field.camera.get().follow == Follow::Ball).to_string()
                     id="follow-ball"
                     class:on=move || m.field.camera.get().follow == Follow::Ball
                     on:click=move |_| run(m, FieldAction::FollowBall)
                 >"◎"</button>
                 <button
                     title="View from the other side (Shift+R)"
+                    aria-label="View from the other side"
+                    aria-pressed=move || m.field.camera.get().flipped.to_string()
                     id="flip"
                     class:on=move || m.field.camera.get().flipped
                     on:click=move |_| run(m, FieldAction::Flip)

@@ -125,6 +125,7 @@ fn TeamLogo(side: Side) -> impl IntoView {
         <Show when=move || logo.with(Option::is_some)>
             <canvas
                 class="logo"
+                aria-hidden="true"
                 id=id
                 node_ref=canvas
                 data-width=move || logo.with(|l| l.as_ref().map(|l| l.width).unwrap_or(0))

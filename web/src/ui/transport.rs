@@ -156,20 +156,20 @@ pub fn Transport() -> impl IntoView {
         </div>
         <div class="controls" id="transport">
             <div class="buttons">
-                <button id="first" class="icon" title="First frame (Home)" aria-label="first frame" on:click=move |_| m.seek(0)>
+                <button id="first" class="icon" title="First frame (Home)" aria-label="First frame" on:click=move |_| m.seek(0)>
                     <svg viewBox="0 0 16 16" width="14" height="14"><rect x="2" y="3" width="2" height="10" fill="currentColor"/><path d="M14 3v10L5 8z" fill="currentColor"/></svg>
                 </button>
-                <button id="back-100" title="100 cycles back (Shift+←)" on:click=move |_| m.jump_cycles(-100)>"−100"</button>
-                <button id="back-1" title="One step back (←)" on:click=move |_| m.step(-1)>"−1"</button>
-                <button id="play-back" title="Play backward (R)" class:active=move || moving(Direction::Backward) on:click=toggle_backward>
+                <button id="back-100" title="100 cycles back (Shift+←)" aria-label="100 cycles back" on:click=move |_| m.jump_cycles(-100)>"−100"</button>
+                <button id="back-1" title="One step back (←)" aria-label="1 step back" on:click=move |_| m.step(-1)>"−1"</button>
+                <button id="play-back" title="Play backward (R)" aria-label="Play backward" aria-pressed=move || moving(Direction::Backward).to_string() class:active=move || moving(Direction::Backward) on:click=toggle_backward>
                     {back_label}
                 </button>
-                <button id="play" class="primary" title=play_title class:active=move || moving(Direction::Forward) on:click=toggle_forward>
+                <button id="play" class="primary" title=play_title aria-label=move || if moving(Direction::Forward) { "Pause" } else { "Play" } class:active=move || moving(Direction::Forward) on:click=toggle_forward>
                     {play_label}
                 </button>
-                <button id="fwd-1" title="One step forward (→)" on:click=move |_| m.step(1)>"+1"</button>
-                <button id="fwd-100" title="100 cycles forward (Shift+→)" on:click=move |_| m.jump_cycles(100)>"+100"</button>
-                <button id="last" class="icon" title="Last frame (End)" aria-label="last frame" on:click=move |_| m.go_last()>
+                <button id="fwd-1" title="One step forward (→)" aria-label="1 step forward" on:click=move |_| m.step(1)>"+1"</button>
+                <button id="fwd-100" title="100 cycles forward (Shift+→)" aria-label="100 cycles forward" on:click=move |_| m.jump_cycles(100)>"+100"</button>
+                <button id="last" class="icon" title="Last frame (End)" aria-label="Last frame" on:click=move |_| m.go_last()>
                     <svg viewBox="0 0 16 16" width="14" height="14"><path d="M2 3v10l9-5z" fill="currentColor"/><rect x="12" y="3" width="2" height="10" fill="currentColor"/></svg>
                 </button>
             </div>
@@ -184,6 +184,7 @@ pub fn Transport() -> impl IntoView {
                                 data-speed=s.to_string()
                                 class:active=move || speed_index.get() == i
                                 aria-pressed=move || (speed_index.get() == i).to_string()
+                                aria-label=format!("speed {}", speed_label(s))
                                 on:click=move |_| m.settings.update(|st: &mut Settings| st.playback.speed = s)
                             >
                                 {speed_label(s)}
