@@ -65,15 +65,25 @@ pub struct Entry {
     pub date: String,
     pub live: bool,
     pub summary: Summary,
+    /// Team and file names in lower case, made once for searching.
+    haystack: String,
 }
 
 /// The archive's state, shared by the scanner and the HTTP handlers.
 #[derive(Default)]
 pub struct Archive {
     roots: Vec<PathBuf>,
-    entries: RwLock<Vec<Entry>>,
+    /// Shared, not copied, by each request.
+    entries: RwLock<Arc<Vec<Entry>>>,
+    /// Each directory's index, read from its file once and then kept here: a directory the
+    /// relay cannot write to is still read only once.
+    indexes: std::sync::Mutex<Option<Vec<HashMap<String, Indexed>>>>,
     /// Files found but not summarised yet.
     pending: RwLock<usize>,
+    /// Set when the relay stops: a long first scan ends at the next file.
+    stopping: std::sync::atomic::AtomicBool,
+    /// Directories whose index could not be written, warned about once.
+    unwritable: std::sync::Mutex<std::collections::HashSet<usize>>,
 }
 
 impl Archive {
@@ -88,7 +98,7 @@ impl Archive {
         self.roots.is_empty()
     }
 
-    pub fn entries(&self) -> Vec<Entry> {
+    pub fn entries(&self) -> Arc<Vec<Entry>> {
         self.entries.read().map(|e| e.clone()).unwrap_or_default()
     }
 
@@ -98,7 +108,7 @@ impl Archive {
 
     /// The file behind an id, if the index lists it and it is still a regular file.
     pub fn file(&self, id: &str) -> Option<PathBuf> {
-        let entries = self.entries.read().ok()?;
+        let entries = self.entries();
         let entry = entries.iter().find(|e| e.id == id)?;
         let (root, rel) = entry.id.split_once('/')?;
         let path = self.roots.get(root.parse::<usize>().ok()?)?.join(rel);
@@ -106,18 +116,36 @@ impl Archive {
         meta.file_type().is_file().then_some(path)
     }
 
+    fn publish(&self, entries: Vec<Entry>) {
+        if let Ok(mut e) = self.entries.write() {
+            *e = Arc::new(entries);
+        }
+    }
+
     /// One scan of every directory: new and changed logs are read (in this thread: call it
     /// from a blocking task), gone ones dropped, and each directory's index file rewritten
     /// when something changed.
     pub fn scan(&self) {
         let now = unix(SystemTime::now());
+        let mut indexes = self
+            .indexes
+            .lock()
+            .map(|mut i| i.take())
+            .unwrap_or_default()
+            .unwrap_or_else(|| {
+                self.roots
+                    .iter()
+                    .map(|root| {
+                        std::fs::read(root.join(INDEX_FILE))
+                            .ok()
+                            .and_then(|b| serde_json::from_slice(&b).ok())
+                            .unwrap_or_default()
+                    })
+                    .collect()
+            });
+        let before = self.entries();
         let mut all = Vec::new();
-        for (n, root) in self.roots.iter().enumerate() {
-            let index_path = root.join(INDEX_FILE);
-            let mut index: HashMap<String, Indexed> = std::fs::read(&index_path)
-                .ok()
-                .and_then(|b| serde_json::from_slice(&b).ok())
-                .unwrap_or_default();
+        for (n, (root, index)) in self.roots.iter().zip(indexes.iter_mut()).enumerate() {
             let mut found = Vec::new();
             walk(root, root, 0, &mut found);
             found.sort();
@@ -133,15 +161,29 @@ impl Archive {
             if let Ok(mut p) = self.pending.write() {
                 *p = stale.len();
             }
-            let mut changed = index.len() != found.len();
             let present: std::collections::HashSet<&str> =
                 found.iter().map(|(r, _, _)| r.as_str()).collect();
+            let mut changed = index.len() != present.len();
             index.retain(|rel, _| present.contains(rel.as_str()));
             // A first scan of thousands of logs takes a while: what is read so far is listed
-            // every second, so the archive fills while a visitor watches.
+            // every second (the other directories as they were), so the archive fills while a
+            // visitor watches.
             let mut published = std::time::Instant::now();
             for (rel, size, modified) in stale {
-                let summary = summarise(&root.join(&rel));
+                if self.stopping.load(std::sync::atomic::Ordering::Relaxed) {
+                    return;
+                }
+                // A panic in the inspector on one hostile file must not stop the archive.
+                let path = root.join(&rel);
+                let summary =
+                    std::panic::catch_unwind(|| summarise(&path)).unwrap_or_else(|_| Summary {
+                        teams: Default::default(),
+                        score: [0, 0],
+                        penalties: None,
+                        cycles: 0,
+                        version: String::new(),
+                        error: Some("the inspector failed on this file".into()),
+                    });
                 index.insert(
                     rel,
                     Indexed {
@@ -157,27 +199,69 @@ impl Archive {
                 if published.elapsed() >= Duration::from_secs(1) {
                     published = std::time::Instant::now();
                     let mut so_far = all.clone();
-                    so_far.extend(listed(n, &index, now));
-                    if let Ok(mut e) = self.entries.write() {
-                        *e = so_far;
-                    }
+                    so_far.extend(listed(n, index, now));
+                    let later = |e: &&Entry| {
+                        e.id.split_once('/')
+                            .and_then(|(r, _)| r.parse::<usize>().ok())
+                            .is_some_and(|r| r > n)
+                    };
+                    so_far.extend(before.iter().filter(later).cloned());
+                    self.publish(so_far);
                 }
             }
             if changed {
-                if let Ok(text) = serde_json::to_vec(&index) {
-                    // Written aside and renamed: a crash never leaves half an index.
-                    let tmp = root.join(format!("{INDEX_FILE}.tmp"));
-                    if std::fs::write(&tmp, text).is_ok() {
-                        let _ = std::fs::rename(&tmp, &index_path);
-                    }
-                }
+                self.save(n, root, index);
             }
-            all.extend(listed(n, &index, now));
+            all.extend(listed(n, index, now));
         }
-        if let Ok(mut e) = self.entries.write() {
-            *e = all;
+        self.publish(all);
+        if let Ok(mut i) = self.indexes.lock() {
+            *i = Some(indexes);
         }
     }
+
+    /// Writes a directory's index beside its logs: aside, then renamed, so a crash never
+    /// leaves half an index. A directory the relay may not write to is warned about once and
+    /// indexed in memory only.
+    fn save(&self, n: usize, root: &Path, index: &HashMap<String, Indexed>) {
+        let tmp = root.join(format!("{INDEX_FILE}.{}.tmp", std::process::id()));
+        let written = serde_json::to_vec(index)
+            .map_err(std::io::Error::other)
+            .and_then(|text| {
+                let mut f = std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(&tmp)?;
+                std::io::Write::write_all(&mut f, &text)
+            })
+            .and_then(|()| std::fs::rename(&tmp, root.join(INDEX_FILE)));
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&tmp);
+            let first = self
+                .unwritable
+                .lock()
+                .map(|mut u| u.insert(n))
+                .unwrap_or(false);
+            if first {
+                tracing::warn!(
+                    "archive: cannot write {} ({e}); its logs are indexed in memory and read again after a restart",
+                    root.join(INDEX_FILE).display()
+                );
+            }
+        }
+    }
+
+    /// The relay is stopping: a scan under way ends at the next file.
+    pub fn stop(&self) {
+        self.stopping
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// True for a log still being written: rcssserver's `incomplete.rcg[.gz]` or the relay's
+/// `incomplete-NAME.rcg`, changed within [`LIVE_SECS`].
+fn is_live(name: &str, modified: u64, now: u64) -> bool {
+    name.starts_with("incomplete") && now.saturating_sub(modified) < LIVE_SECS
 }
 
 /// The entries of archive directory number `n`.
@@ -186,15 +270,15 @@ fn listed(n: usize, index: &HashMap<String, Indexed>, now: u64) -> Vec<Entry> {
         .iter()
         .map(|(rel, i)| {
             let name = rel.rsplit('/').next().unwrap_or(rel).to_owned();
-            let live =
-                name.starts_with("incomplete-") && now.saturating_sub(i.modified) < LIVE_SECS;
             Entry {
                 id: format!("{n}/{rel}"),
                 date: date_of(&name).unwrap_or_else(|| utc_date(i.modified)),
+                haystack: format!("{} {} {}", i.summary.teams[0], i.summary.teams[1], name)
+                    .to_lowercase(),
+                live: is_live(&name, i.modified, now),
                 name,
                 size: i.size,
                 modified: i.modified,
-                live,
                 summary: i.summary.clone(),
             }
         })
@@ -210,15 +294,26 @@ pub fn start(archive: Arc<Archive>, mut stop: tokio::sync::watch::Receiver<bool>
         loop {
             let a = archive.clone();
             let started = std::time::Instant::now();
-            let _ = tokio::task::spawn_blocking(move || a.scan()).await;
+            let scan = tokio::task::spawn_blocking(move || a.scan());
+            tokio::pin!(scan);
+            tokio::select! {
+                _ = &mut scan => {}
+                _ = stop.changed() => {
+                    archive.stop();
+                    return;
+                }
+            }
             tracing::debug!(
                 "archive scanned in {:.1} s: {} logs",
                 started.elapsed().as_secs_f64(),
-                archive.entries.read().map(|e| e.len()).unwrap_or(0)
+                archive.entries().len()
             );
             tokio::select! {
                 _ = tokio::time::sleep(SCAN_EVERY) => {}
-                _ = stop.changed() => return,
+                _ = stop.changed() => {
+                    archive.stop();
+                    return;
+                }
             }
         }
     });
@@ -257,7 +352,10 @@ fn walk(root: &Path, dir: &Path, depth: usize, out: &mut Vec<(String, u64, u64)>
             let Ok(rel) = path.strip_prefix(root) else {
                 continue;
             };
-            let rel: Vec<_> = rel.iter().filter_map(|c| c.to_str()).collect();
+            // A name that is not UTF-8 cannot be an id: skipped, never shortened to another.
+            let Some(rel) = rel.iter().map(|c| c.to_str()).collect::<Option<Vec<_>>>() else {
+                continue;
+            };
             out.push((
                 rel.join("/"),
                 meta.len(),
@@ -336,6 +434,25 @@ fn utc_date(secs: u64) -> String {
     )
 }
 
+/// The download address of an id, each path segment percent-encoded (a file may be named
+/// with `%`, `#` or `?`).
+pub fn url_of(id: &str) -> String {
+    let segments: Vec<String> = id
+        .split('/')
+        .map(|seg| {
+            seg.bytes()
+                .map(|b| match b {
+                    b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                        (b as char).to_string()
+                    }
+                    _ => format!("%{b:02X}"),
+                })
+                .collect()
+        })
+        .collect();
+    format!("/archive/files/{}", segments.join("/"))
+}
+
 /// What `/api/archive` is asked.
 #[derive(Clone, Debug, Default, Deserialize)]
 pub struct Query {
@@ -355,23 +472,27 @@ pub struct Query {
 }
 
 pub const MAX_PER_PAGE: usize = 200;
+/// Search words looked at, and the length of each.
+const MAX_WORDS: usize = 8;
+const MAX_WORD: usize = 64;
 
 /// The JSON answer to a query.
 pub fn answer(entries: &[Entry], pending: usize, q: &Query) -> serde_json::Value {
-    let words: Vec<String> =
-        q.q.as_deref()
-            .unwrap_or("")
-            .split_whitespace()
-            .map(str::to_lowercase)
-            .collect();
+    // At most MAX_WORDS distinct words of at most MAX_WORD bytes: a request's cost stays
+    // bounded whatever its query holds.
+    let mut words: Vec<String> = Vec::new();
+    for w in q.q.as_deref().unwrap_or("").split_whitespace() {
+        let w: String = w.to_lowercase().chars().take(MAX_WORD).collect();
+        if !words.contains(&w) && words.len() < MAX_WORDS {
+            words.push(w);
+        }
+    }
     let team = q.team.as_deref().map(str::to_lowercase);
     let shootout = matches!(q.shootout.as_deref(), Some("1" | "true" | "yes"));
     let mut hits: Vec<&Entry> = entries
         .iter()
         .filter(|e| {
-            let hay =
-                format!("{} {} {}", e.summary.teams[0], e.summary.teams[1], e.name).to_lowercase();
-            words.iter().all(|w| hay.contains(w.as_str()))
+            words.iter().all(|w| e.haystack.contains(w.as_str()))
                 && team
                     .as_ref()
                     .is_none_or(|t| e.summary.teams.iter().any(|n| n.to_lowercase() == *t))
@@ -411,7 +532,7 @@ pub fn answer(entries: &[Entry], pending: usize, q: &Query) -> serde_json::Value
             serde_json::json!({
                 "id": e.id,
                 "name": e.name,
-                "url": format!("/archive/files/{}", e.id),
+                "url": url_of(&e.id),
                 "teams": e.summary.teams,
                 "score": e.summary.score,
                 "penalties": e.summary.penalties,
@@ -451,6 +572,14 @@ mod tests {
         assert_eq!(date_of("final.rcg"), None);
         assert_eq!(date_of("2026112213274x-a.rcg"), None);
         assert_eq!(utc_date(0), "1970-01-01T00:00:00");
+        assert_eq!(
+            url_of("0/day 2/a#b?c%d.rcg"),
+            "/archive/files/0/day%202/a%23b%3Fc%25d.rcg"
+        );
+        assert!(is_live("incomplete.rcg.gz", 100, 110));
+        assert!(is_live("incomplete-field-a.rcg", 100, 110));
+        assert!(!is_live("incomplete-field-a.rcg", 100, 200));
+        assert!(!is_live("final.rcg", 100, 101));
         assert_eq!(utc_date(951_782_400), "2000-02-29T00:00:00");
         assert_eq!(utc_date(1_795_000_000), "2026-11-18T11:06:40");
     }

@@ -77,7 +77,12 @@ pub struct Cli {
 
     /// List every .rcg/.rcg.gz below DIR at /archive and /api/archive (the --record
     /// directory is listed too). Repeat for several.
-    #[arg(long, value_name = "DIR")]
+    #[arg(
+        long,
+        env = "PITCHSIDE_ARCHIVE",
+        value_name = "DIR",
+        value_delimiter = ','
+    )]
     pub archive: Vec<PathBuf>,
 
     /// History kept per match for late joiners, in MB; the oldest part goes first beyond it
@@ -409,10 +414,13 @@ fn valid_origin(origin: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']'))
 }
 
+/// The longest match name.
+pub const MAX_NAME: usize = 64;
+
 /// A match name goes into URLs and file names: letters, digits, `.`, `_` and `-` only.
 pub fn valid_name(name: &str) -> bool {
     !name.is_empty()
-        && name.len() <= 64
+        && name.len() <= MAX_NAME
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
@@ -421,8 +429,11 @@ pub fn valid_name(name: &str) -> bool {
 
 /// `HOST:PORT` as a name: `:` becomes `-`, anything else not allowed in a name too.
 pub fn name_from_address(addr: &str) -> String {
+    // Cut to the longest name allowed: a long file or host name still names its match
+    // (found by fuzzing the config file).
     addr.chars()
         .filter(|c| !matches!(c, '[' | ']'))
+        .take(MAX_NAME)
         .map(|c| {
             if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
                 c
@@ -623,7 +634,7 @@ impl Cli {
                 return Err(ConfigError::Match {
                     spec,
                     reason: format!(
-                        "{name:?} cannot be a match name: use letters, digits, '.', '_' and '-'"
+                        "{name:?} cannot be a match name: use letters, digits, '.', '_' and '-', at most {MAX_NAME}"
                     ),
                 });
             }
@@ -836,6 +847,18 @@ mod tests {
 
     fn fixture(rel: &str) -> String {
         format!("{}/../tests/fixtures/{rel}", env!("CARGO_MANIFEST_DIR"))
+    }
+
+    /// Found by fuzzing the config file: a long host or file name made a name the relay then
+    /// refused as if its characters were wrong.
+    #[test]
+    fn a_long_address_or_file_still_names_its_match() {
+        let long = format!("rcss.{}.venue.lan:6000", "b".repeat(100));
+        let name = name_from_address(&long);
+        assert_eq!(name.len(), MAX_NAME);
+        assert!(valid_name(&name), "{name}");
+        let file = name_from_file(Path::new(&format!("/logs/{}.rcg.gz", "x".repeat(200))));
+        assert!(valid_name(&file), "{file}");
     }
 
     #[test]

@@ -199,7 +199,8 @@ async fn cache_headers(req: Request, next: axum::middleware::Next) -> Response {
     if !res.status().is_success() {
         return res;
     }
-    let value = if is_hashed(&path) {
+    // Archived logs keep their own names, which may look hashed: never cached as immutable.
+    let value = if is_hashed(&path) && !path.starts_with("/archive/") {
         "public, max-age=31536000, immutable"
     } else {
         // The page, the API and downloads must always be fresh.

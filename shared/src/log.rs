@@ -584,8 +584,10 @@ fn detect(buf: &[u8], at_end: bool) -> Detect {
         _ => {}
     }
     // v1 has no header: it is a sequence of 2052-byte dispinfo_t records that start with
-    // a big-endian SHOW (1) or MSG (2) mode.
-    if need(2) {
+    // a big-endian SHOW (1) or MSG (2) mode. Four bytes decide it (the mode and a play mode
+    // or a board); deciding on two made a log fed in small pieces read differently from the
+    // same log fed whole (found by fuzzing).
+    if need(4) {
         return Detect::NeedMore;
     }
     if binary::looks_like_v1(buf) {

@@ -103,7 +103,8 @@ async fn the_lobby_a_live_match_a_log_and_the_settings_pass_axe() {
     }
     let before = b.text("#announce").await;
     // The keyboard alone: T puts the cursor in the cycle box, a number and Enter go there.
-    for cycle in ["200", "262"] {
+    // The first seek jumps over the goal at 271: nothing may be said of it.
+    for cycle in ["290", "262"] {
         b.keys("t").await;
         b.client
             .active_element()

@@ -139,6 +139,18 @@ async fn a_page_on_another_site_embeds_a_live_match_and_hears_the_goal() {
         "no transport in the embed view"
     );
 
+    // Any other page asked for with `embed` is the embed view too, never the full page.
+    b.client
+        .goto(&format!("http://{}/archive?embed", relay.addr))
+        .await
+        .expect("the archive, framed");
+    b.wait_text("#team-l", "the embed view", |t| t == "SHORT_L_a")
+        .await;
+    let parts = b
+        .eval("return [!!document.querySelector('.app.embed'), !!document.querySelector('#archive-table')]")
+        .await;
+    assert_eq!(parts, serde_json::json!([true, false]));
+
     // The full page's Embed… panel gives the snippet for this match.
     b.client
         .goto(&format!("http://{}/m/field-a", relay.addr))

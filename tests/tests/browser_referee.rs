@@ -3,7 +3,8 @@
 //! browser session: a spectator's page (no key, then a wrong key) shows no control UI; the
 //! operator's link opens the panel and leaves no key in the address; in referee mode a click
 //! on left 5 and a confirmed yellow card reach the server as `(dispcard 1 5 yellow)` + NUL,
-//! the panel lists what was sent and the message board the relay's operator notice; Ctrl+K
+//! the panel lists what was sent and the message board the relay's operator notice; the same
+//! commands from the keyboard (a point typed in metres, a player picked from a list); Ctrl+K
 //! kicks off.
 //!
 //! Screenshots go to `tests/artifacts/referee-*.png`. Needs the web app built into `dist/`.
@@ -184,6 +185,35 @@ async fn the_operator_cards_a_player_and_spectators_see_no_controls() {
     .await;
     b.screenshot("referee-card").await;
 
+    // The same without a mouse: a point typed in metres, a free kick there; a player picked
+    // from the list and moved to that point.
+    for (css, v) in [("#op-x", "20"), ("#op-y", "10")] {
+        let input = b.client.find(Locator::Css(css)).await.unwrap();
+        input.clear().await.unwrap();
+        input.send_keys(v).await.unwrap();
+    }
+    b.click("#op-fk-l").await;
+    server_gets(&server, b"(dispfoul 320 160 1)\0").await;
+    b.client
+        .find(Locator::Css("#player-select option[value='l3']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.wait_text("#op-move", "left 3 picked", |t| t == "Move left 3 here")
+        .await;
+    b.click("#op-move").await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !server
+        .commands_plain()
+        .iter()
+        .any(|c| c.starts_with(b"(dispplayer 1 3 320 160 "))
+    {
+        assert!(Instant::now() < deadline, "left 3 was never moved");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
     // Drag left 2 120 px to the right and let go: the relay moves him there, facing as he did.
     let s = scene_with_players(&b).await;
     let l2 = s["players"]
@@ -295,10 +325,12 @@ async fn the_operator_cards_a_player_and_spectators_see_no_controls() {
     let got = server.commands_plain();
     assert_eq!(
         got.len(),
-        4,
-        "card, move, drop ball, kick-off and nothing else: {got:?}"
+        6,
+        "card, free kick and move from the keyboard, move, drop ball, kick-off and nothing else: {got:?}"
     );
     assert_eq!(got[0], b"(dispcard 1 5 yellow)\0".to_vec());
-    assert_eq!(got[3], b"(dispstart)\0".to_vec());
+    assert_eq!(got[1], b"(dispfoul 320 160 1)\0".to_vec());
+    assert_eq!(got[2], b"(dispplayer 1 3 320 160 0)\0".to_vec());
+    assert_eq!(got[5], b"(dispstart)\0".to_vec());
     b.close().await;
 }

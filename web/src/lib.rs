@@ -61,6 +61,11 @@ use ui::transport::Transport;
 #[component]
 pub fn Root() -> impl IntoView {
     // None: still asking the relay; Some(None): the monitor; Some(Some(cards)): the lobby.
+    // The embed view whatever the path: the relay lets other sites frame any page asked for
+    // with `embed`, so no such page may show more than the embed view.
+    if ui::embed::embed_mode() {
+        return view! { <App/> }.into_any();
+    }
     if ui::archive::is_archive_page() {
         return view! { <ui::archive::ArchivePage/> }.into_any();
     }
@@ -108,14 +113,15 @@ pub fn App() -> impl IntoView {
     link::follow_address(m);
     playback::start(m);
     export::watch(m);
-    keys::listen(m);
     ui::settings::persist(m);
     pwa::register();
     // The operator's panel exists only for a page opened with the relay's operator link.
     ui::operator::start(m);
     if ui::embed::embed_mode() {
+        // Inside another site's page the shortcuts would take that page's keys.
         return view! { <ui::embed::EmbedView/> }.into_any();
     }
+    keys::listen(m);
 
     let dragging = RwSignal::new(false);
     let on_drop = move |ev: web_sys::DragEvent| {

@@ -45,7 +45,11 @@ pub fn start(m: Monitor, query: String) {
     let status = RwSignal::new(None::<String>);
     provide_context(Status(status));
     leptos::task::spawn_local(async move {
-        let query = format!("?{}&per_page={MAX_LOGS}", query.trim_start_matches('?'));
+        let query = pitchside_shared::link::with_query_value(
+            &query,
+            "per_page",
+            Some(&MAX_LOGS.to_string()),
+        );
         match crate::ui::archive::fetch(query).await {
             Ok(listing) => {
                 let items: Vec<Item> = listing
@@ -78,11 +82,13 @@ pub fn start(m: Monitor, query: String) {
     });
     // The log on screen has played to its end: the next one, after a pause.
     Effect::new(move |_| {
+        // Played to its end, or could not be opened at all (a damaged or vanished log): the
+        // list goes on either way.
+        let failed = !m.loading.get() && m.count.get() == 0 && m.error.with(Option::is_some);
         let ended = m.mode.get() == Mode::File
             && !m.playing.get()
             && !m.loading.get()
-            && m.count.get() > 0
-            && m.index.get() + 1 >= m.count.get();
+            && (failed || m.count.get() > 0 && m.index.get() + 1 >= m.count.get());
         describe(m, status);
         let Some(current) = m.log_url.get() else {
             return;
@@ -97,7 +103,8 @@ pub fn start(m: Monitor, query: String) {
             move || {
                 let still = m.log_url.get_untracked().as_deref() == Some(current.as_str())
                     && !m.playing.get_untracked()
-                    && m.index.get_untracked() + 1 >= m.count.get_untracked();
+                    && (m.count.get_untracked() == 0
+                        || m.index.get_untracked() + 1 >= m.count.get_untracked());
                 if still {
                     if let Some(item) = LIST.with(|l| l.borrow().get(next).cloned()) {
                         crate::source::file::open_url(m, item.url);

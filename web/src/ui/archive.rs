@@ -110,6 +110,8 @@ pub fn ArchivePage() -> impl IntoView {
     let sort = RwSignal::new("date".to_owned());
     let page = RwSignal::new(1usize);
     let listing = RwSignal::new(None::<Result<Listing, String>>);
+    // Answers can come back out of order while the visitor types: only the last asked counts.
+    let asked = StoredValue::new(0u64);
     Effect::new(move |_| {
         let query = query(
             &q.get(),
@@ -119,8 +121,13 @@ pub fn ArchivePage() -> impl IntoView {
             &sort.get(),
             page.get(),
         );
+        asked.update_value(|n| *n += 1);
+        let this = asked.get_value();
         leptos::task::spawn_local(async move {
-            listing.set(Some(fetch(query).await));
+            let answer = fetch(query).await;
+            if asked.get_value() == this {
+                listing.set(Some(answer));
+            }
         });
     });
     let pages = move || {

@@ -187,7 +187,8 @@ pub fn EmbedPanel() -> impl IntoView {
             if live { name.as_deref() } else { None },
             log.as_deref(),
         )
-        .or_else(|| embed_url(&origin, name.as_deref(), None).filter(|_| live))
+        // A relay's only match, shown at `/`: its embed view is `/?embed`.
+        .or_else(|| live.then(|| format!("{origin}/?{EMBED_KEY}")))
     };
     let copied = RwSignal::new(false);
     let copy = move |_| {

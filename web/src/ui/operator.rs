@@ -396,6 +396,7 @@ pub fn OperatorPanel() -> impl IntoView {
                             </div>
                         })
                     })}
+                    {move || o.referee.get().then(|| view! { <PointActions/> })}
                     {move || o.confirm.get().map(|a| {
                         let label = a.label();
                         view! {
@@ -429,6 +430,66 @@ pub fn OperatorPanel() -> impl IntoView {
         })
     };
     view! { {refused} {panel} }
+}
+
+/// The keyboard's way to the commands given by a point on the field (a drop ball, a free
+/// kick, moving the selected player): the point typed in metres, as the server counts them
+/// (x towards the right goal, y down; the same whichever side the field is viewed from).
+#[component]
+fn PointActions() -> impl IntoView {
+    let m = expect_context::<Monitor>();
+    let o = expect_context::<Operator>();
+    let x = RwSignal::new("0".to_owned());
+    let y = RwSignal::new("0".to_owned());
+    let point = move || -> Option<(f32, f32)> {
+        let x: f32 = x.get_untracked().trim().parse().ok()?;
+        let y: f32 = y.get_untracked().trim().parse().ok()?;
+        (x.is_finite() && y.is_finite()).then_some((x, y))
+    };
+    let act = move |make: fn(f32, f32) -> Action| {
+        move |_| {
+            if let Some((x, y)) = point() {
+                o.send(m, make(x, y));
+            }
+        }
+    };
+    let move_here = move |_| {
+        if let (Some((px, py)), Some((side, unum))) = (point(), m.field.selected.get_untracked()) {
+            o.send(
+                m,
+                Action::Move {
+                    side,
+                    unum,
+                    x: px,
+                    y: py,
+                    deg: 0.0,
+                },
+            );
+        }
+    };
+    let number = move |id: &'static str, label: &'static str, sig: RwSignal<String>| {
+        view! {
+            <label>
+                {label}
+                <input id=id type="number" step="0.5" inputmode="decimal" size="5"
+                    prop:value=move || sig.get()
+                    on:input=move |ev| sig.set(event_target_value(&ev))/>
+            </label>
+        }
+    };
+    view! {
+        <div class="operator-row" id="point-actions" role="group" aria-label="At a point of the field">
+            {number("op-x", "x ", x)}
+            {number("op-y", " y ", y)}
+            " m "
+            <button id="op-drop" on:click=act(|x, y| Action::DropBall { x, y })>"Drop ball"</button>
+            <button id="op-fk-l" on:click=act(|x, y| Action::FreeKick { side: Side::Left, x, y })>"Free kick left"</button>
+            <button id="op-fk-r" on:click=act(|x, y| Action::FreeKick { side: Side::Right, x, y })>"Free kick right"</button>
+            {move || m.field.selected.get().map(|(side, unum)| view! {
+                <button id="op-move" on:click=move_here>{format!("Move {} {unum} here", side_word(side))}</button>
+            })}
+        </div>
+    }
 }
 
 /// The canvas point of a pointer event, relative to `el`.

@@ -185,6 +185,17 @@ fn facts(m: Monitor, side: Side, unum: u8, index: usize) -> Option<Facts> {
     })
 }
 
+/// `l7` or `r11` as the picker writes them.
+fn parse_player(v: &str) -> Option<(Side, u8)> {
+    let side = match v.get(..1)? {
+        "l" => Side::Left,
+        "r" => Side::Right,
+        _ => return None,
+    };
+    let unum: u8 = v.get(1..)?.parse().ok()?;
+    (1..=11).contains(&unum).then_some((side, unum))
+}
+
 #[component]
 pub fn PlayerPanel() -> impl IntoView {
     let m = expect_context::<Monitor>();
@@ -213,9 +224,25 @@ pub fn PlayerPanel() -> impl IntoView {
         </button>
         <Show when=move || open.get()>
             <section id="player-panel" class="panel player" data-player=move || shown.get().map(|f| f.id).unwrap_or_default()>
+                // The keyboard's way to what a click on the field does.
+                <label class="setting">
+                    "Player "
+                    <select
+                        id="player-select"
+                        prop:value=move || m.field.selected.get().map(|(s, u)| format!("{}{u}", s.letter())).unwrap_or_default()
+                        on:change=move |ev| m.field.selected.set(parse_player(&event_target_value(&ev)))
+                    >
+                        <option value="">"none"</option>
+                        {[Side::Left, Side::Right].into_iter().flat_map(|side| (1..=11u8).map(move |u| {
+                            let v = format!("{}{u}", side.letter());
+                            let text = format!("{} {u}", if side == Side::Left { "left" } else { "right" });
+                            view! { <option value=v>{text}</option> }
+                        })).collect_view()}
+                    </select>
+                </label>
                 {move || match shown.get() {
                     None => view! {
-                        <p class="hint">"Click a player on the field to see him here (Esc deselects)."</p>
+                        <p class="hint">"Click a player on the field, or pick one above, to see him here (Esc deselects)."</p>
                     }.into_any(),
                     Some(f) => {
                         let colour = format!("background:{}", f.colour);
@@ -336,6 +363,16 @@ fn TypeTable() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_picker_names_players_as_side_and_number() {
+        assert_eq!(parse_player("l7"), Some((Side::Left, 7)));
+        assert_eq!(parse_player("r11"), Some((Side::Right, 11)));
+        assert_eq!(parse_player(""), None);
+        assert_eq!(parse_player("l12"), None);
+        assert_eq!(parse_player("x1"), None);
+        assert_eq!(parse_player("lé"), None);
+    }
 
     #[test]
     fn numbers_print_like_the_server() {
