@@ -211,6 +211,7 @@ impl Recorder {
             source,
         };
         std::fs::create_dir_all(&self.dir).map_err(io)?;
+        self.keep_interrupted(&path);
         let file = File::create(&path).map_err(io)?;
         tracing::info!("{}: recording to {}", self.match_name, path.display());
         self.open = Some(Open {
@@ -220,6 +221,39 @@ impl Recorder {
             unflushed: Vec::new(),
         });
         Ok(())
+    }
+
+    /// A recording left by a relay that died is moved aside before a new one takes its name,
+    /// as `YYYYMMDDHHMMSS-NAME-interrupted.rcg` (its last write): it holds the match up to the
+    /// crash, and `pitchside-inspect` and the archive read it like any log cut short.
+    fn keep_interrupted(&self, path: &Path) {
+        let Ok(meta) = std::fs::metadata(path) else {
+            return;
+        };
+        if meta.len() == 0 {
+            return;
+        }
+        let when: DateTime<Local> = meta
+            .modified()
+            .map(DateTime::from)
+            .unwrap_or_else(|_| Local::now());
+        let aside = self.dir.join(format!(
+            "{}-{}-interrupted.rcg",
+            when.format("%Y%m%d%H%M%S"),
+            self.match_name
+        ));
+        match std::fs::rename(path, &aside) {
+            Ok(()) => tracing::warn!(
+                "{}: an earlier recording was cut short; kept as {}",
+                self.match_name,
+                aside.display()
+            ),
+            Err(e) => tracing::warn!(
+                "{}: cannot keep the earlier recording {}: {e}",
+                self.match_name,
+                path.display()
+            ),
+        }
     }
 
     pub fn is_open(&self) -> bool {
@@ -304,6 +338,32 @@ mod tests {
     use super::*;
     use chrono::TimeZone;
     use pitchside_shared::PenaltyTally;
+
+    #[test]
+    fn a_recording_left_by_a_crash_is_kept_not_overwritten() {
+        let dir = std::env::temp_dir().join(format!("pitchside-rec-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("incomplete-field-a.rcg"), b"ULG6\n(show 1 ...)\n").unwrap();
+        let mut r = Recorder::new(&dir, "field-a");
+        r.begin(Local::now()).unwrap();
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        let kept = names
+            .iter()
+            .find(|n| n.ends_with("-field-a-interrupted.rcg"))
+            .unwrap_or_else(|| panic!("{names:?}"));
+        assert_eq!(kept.len(), "YYYYMMDDHHMMSS-field-a-interrupted.rcg".len());
+        assert_eq!(
+            std::fs::read(dir.join(kept)).unwrap(),
+            b"ULG6\n(show 1 ...)\n"
+        );
+        assert!(dir.join("incomplete-field-a.rcg").is_file());
+        drop(r);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn names_follow_rcssserver() {
