@@ -281,6 +281,9 @@ impl Recorder {
             return Ok(());
         };
         if open.unflushed.is_empty() {
+            // Nothing to write (before kick-off, nothing is recorded): the file's time still
+            // moves, so the archive knows the recording is alive.
+            let _ = open.file.set_modified(std::time::SystemTime::now());
             return Ok(());
         }
         open.file
