@@ -9,6 +9,7 @@
 //! cargo build --release -p pitchside-relay --bins
 //! cargo run --release -p pitchside-tests --bin archive-bench -- --logs 10000
 //! cargo run --release -p pitchside-tests --bin archive-bench -- --logs 200 --full
+//! scripts/build-web.sh && cargo run --release -p pitchside-tests --bin archive-bench -- --browser
 //! ```
 //!
 //! `--full` makes every log a copy of the real full game as rcssserver wrote it (6000 cycles,
@@ -30,7 +31,9 @@ fn free_addr() -> SocketAddr {
 
 fn start(relay: &Path, addr: SocketAddr, archive: Option<&Path>) -> Child {
     let mut c = Command::new(relay);
-    c.args(["--listen", &addr.to_string()]);
+    c.args(["--listen", &addr.to_string()])
+        .arg("--dist")
+        .arg(pitchside_tests::relay_harness::dist());
     if let Some(dir) = archive {
         c.arg("--archive").arg(dir);
     }
@@ -150,6 +153,32 @@ async fn main() {
     let first = latency(addr, "/api/archive", 50).await;
     let search = latency(addr, "/api/archive?q=team042&sort=duration", 50).await;
     let last_page = latency(addr, &format!("/api/archive?page={}", n / 50), 50).await;
+    // The page itself in headless Chromium (needs scripts/build-web.sh): from asking for
+    // /archive to its first page of rows on screen, the page's files cached by a first visit.
+    let page = if args.iter().any(|a| a == "--browser") {
+        let b = pitchside_tests::browser::Browser::start().await;
+        let url = format!("http://{addr}/archive");
+        b.client.goto(&url).await.expect("the archive");
+        b.wait_text("#archive-count", "the count", |t| t.ends_with("logs"))
+            .await;
+        let mut times = Vec::new();
+        for _ in 0..10 {
+            let t = Instant::now();
+            b.client.goto(&url).await.expect("the archive");
+            b.wait_js(
+                "return document.querySelectorAll('#archive-table tbody tr').length",
+                "the first page of rows",
+                |v| v.as_u64().is_some_and(|n| n > 0),
+            )
+            .await;
+            times.push(t.elapsed().as_secs_f64() * 1000.0);
+        }
+        b.close().await;
+        times.sort_by(f64::total_cmp);
+        Some((times[times.len() / 2], times[times.len() - 1]))
+    } else {
+        None
+    };
     let _ = child.kill();
     let _ = child.wait();
 
@@ -184,5 +213,8 @@ async fn main() {
         ("the last page", last_page),
     ] {
         println!("| `/api/archive`: {what} | p50 {p50:.1} ms, p99 {p99:.1} ms |");
+    }
+    if let Some((median, worst)) = page {
+        println!("| `/archive` in Chromium, asked to first rows shown (10 loads) | median {median:.0} ms, worst {worst:.0} ms |");
     }
 }
