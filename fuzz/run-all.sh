@@ -10,6 +10,9 @@
 #   bash fuzz/run-all.sh 300                       # every target, 5 minutes each
 #   bash fuzz/run-all.sh 3600 10000000 datagram    # one target, up to 10 million runs
 #   RESULTS=slow.md bash fuzz/run-all.sh …          # the table elsewhere (runs side by side)
+#
+# The committed corpora (fuzz/corpora/TARGET) are minimised with
+#   cargo +nightly fuzz cmin -O TARGET corpus/TARGET -- -max_len=LEN   (then copied there)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 secs="${1:-60}"
@@ -31,7 +34,11 @@ for t in $targets; do
   esac
   start=$(date +%s)
   log="$(mktemp)"
-  if cargo +nightly fuzz run -O "$t" "corpus/$t" -- -max_total_time="$secs" -runs="$runs_cap" -max_len="$len" \
+  # corpus/ grows as the fuzzer learns (not committed); corpora/ holds the minimised corpus
+  # committed with the code, read as seeds.
+  seeds=()
+  [ -d "corpora/$t" ] && seeds=("corpora/$t")
+  if cargo +nightly fuzz run -O "$t" "corpus/$t" "${seeds[@]}" -- -max_total_time="$secs" -runs="$runs_cap" -max_len="$len" \
       -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=256 -print_final_stats=1 >"$log" 2>&1; then
     result="no crash, hang or allocation over the caps"
   else

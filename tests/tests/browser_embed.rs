@@ -43,7 +43,19 @@ async fn a_page_on_another_site_embeds_a_live_match_and_hears_the_goal() {
         "build the web app first (scripts/build-web.sh)"
     );
     // 20 ms a cycle: the goal at cycle 271 comes about 5 s after the start.
-    let relay = relay_harness::start_with(field_a(20)).await;
+    // A finished log to embed too, from the relay's archive (a live match's download would
+    // depend on how far the replay has got).
+    let archive = std::env::temp_dir().join(format!("pitchside-embed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&archive);
+    std::fs::create_dir_all(&archive).expect("mkdir");
+    std::fs::copy(
+        fixtures::path(fixtures::SHORT_V6),
+        archive.join("short.rcg.gz"),
+    )
+    .expect("copy");
+    let mut settings = field_a(20);
+    settings.archive = vec![archive.clone()];
+    let relay = relay_harness::start_with(settings).await;
     assert_eq!(frame_ancestors(relay.addr, "/m/field-a/embed").await, "*");
     assert_eq!(frame_ancestors(relay.addr, "/?embed").await, "*");
     assert_eq!(frame_ancestors(relay.addr, "/m/field-a").await, "'none'");
@@ -120,7 +132,7 @@ async fn a_page_on_another_site_embeds_a_live_match_and_hears_the_goal() {
     // A log link with `&embed`, at a cycle: the same view, paused there, with play/pause.
     b.client
         .goto(&format!(
-            "http://{}/?log=/m/field-a/match.rcg&embed#t=100",
+            "http://{}/?log=/archive/files/0/short.rcg.gz&embed#t=100",
             relay.addr
         ))
         .await
@@ -179,6 +191,7 @@ async fn a_page_on_another_site_embeds_a_live_match_and_hears_the_goal() {
     b.close().await;
     server.abort();
     relay.stop().await;
+    let _ = std::fs::remove_dir_all(&archive);
 
     // A relay that names who may embed says so, and still nobody frames the full page.
     let mut only = field_a(100);
