@@ -1,9 +1,10 @@
 //! Runs the relay in-process on a free port.
 
-use relay::config::Settings;
+use relay::config::{MatchSpec, Settings};
 use relay::Source;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 pub struct RunningRelay {
     pub addr: SocketAddr,
@@ -14,6 +15,15 @@ pub struct RunningRelay {
 /// The web app built by `trunk build` (scripts/test.sh builds it before the tests).
 pub fn dist() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../dist")
+}
+
+/// The real log `rel` (a fixture) replayed as if live, one cycle every `step`, as match `name`.
+pub fn replay(rel: &str, name: &str, step: Duration) -> MatchSpec {
+    let script = relay::replay::Script::from_log("x.rcg", &crate::fixtures::read(rel))
+        .unwrap_or_else(|e| panic!("the fixture {rel}: {e}"));
+    let mut spec = Source::Replay { script, step }.into_spec();
+    spec.name = name.into();
+    spec
 }
 
 /// One match with the default settings.

@@ -9,7 +9,6 @@ use fantoccini::key::Key;
 use pitchside_tests::browser::Browser;
 use pitchside_tests::{fixtures, relay_harness};
 use relay::config::Settings;
-use relay::Source;
 use std::time::Duration;
 
 fn assert_clean(page: &str, violations: &[String]) {
@@ -28,19 +27,10 @@ async fn the_lobby_a_live_match_a_log_and_the_settings_pass_axe() {
         "build the web app first (scripts/build-web.sh)"
     );
     // Two matches: with one, the lobby opens it at once.
-    let replay = |rel: &str, name: &str| {
-        let mut spec = Source::Replay {
-            script: relay::replay::Script::from_log("x.rcg", &fixtures::read(rel))
-                .expect("the fixture"),
-            step: Duration::from_millis(100),
-        }
-        .into_spec();
-        spec.name = name.into();
-        spec
-    };
+    let step = Duration::from_millis(100);
     let relay = relay_harness::start_with(Settings::new(vec![
-        replay(fixtures::SHORT_V6, "field-a"),
-        replay(fixtures::SHORT_V2, "field-b"),
+        relay_harness::replay(fixtures::SHORT_V6, "field-a", step),
+        relay_harness::replay(fixtures::SHORT_V2, "field-b", step),
     ]))
     .await;
     let b = Browser::start().await;

@@ -8,7 +8,6 @@
 use pitchside_tests::browser::Browser;
 use pitchside_tests::{fixtures, relay_harness};
 use relay::config::Settings;
-use relay::Source;
 use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -36,12 +35,11 @@ async fn a_visitor_finds_a_past_match_and_watches_it() {
     ] {
         std::fs::copy(fixtures::path(rel), dir.join(name)).expect("copy");
     }
-    let mut settings = Settings::new(vec![Source::Replay {
-        script: relay::replay::Script::from_log("x.rcg", &fixtures::read(fixtures::SHORT_V2))
-            .expect("the fixture"),
-        step: Duration::from_millis(100),
-    }
-    .into_spec()]);
+    let mut settings = Settings::new(vec![relay_harness::replay(
+        fixtures::SHORT_V2,
+        "field-a",
+        Duration::from_millis(100),
+    )]);
     settings.archive = vec![dir.clone()];
     let relay = relay_harness::start_with(settings).await;
     let b = Browser::start().await;

@@ -10,18 +10,14 @@ use pitchside_tests::browser::Browser;
 use pitchside_tests::spectator::http_get;
 use pitchside_tests::{fixtures, relay_harness};
 use relay::config::Settings;
-use relay::Source;
 use std::time::Duration;
 
 fn field_a(step_ms: u64) -> Settings {
-    let mut spec = Source::Replay {
-        script: relay::replay::Script::from_log("x.rcg", &fixtures::read(fixtures::SHORT_V6))
-            .expect("the fixture"),
-        step: Duration::from_millis(step_ms),
-    }
-    .into_spec();
-    spec.name = "field-a".into();
-    Settings::new(vec![spec])
+    Settings::new(vec![relay_harness::replay(
+        fixtures::SHORT_V6,
+        "field-a",
+        Duration::from_millis(step_ms),
+    )])
 }
 
 async fn frame_ancestors(addr: std::net::SocketAddr, path: &str) -> String {

@@ -28,18 +28,10 @@ fn require_dist() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lobby_lists_the_matches_and_opens_one() {
     require_dist();
-    let replay = |rel: &str, name: &str| {
-        let mut spec = Source::Replay {
-            script: relay::replay::Script::from_log("x.rcg", &fixtures::read(rel)).unwrap(),
-            step: Duration::from_millis(100),
-        }
-        .into_spec();
-        spec.name = name.into();
-        spec
-    };
+    let step = Duration::from_millis(100);
     let relay = relay_harness::start_with(Settings::new(vec![
-        replay(fixtures::SHORT_V6, "field-a"),
-        replay(fixtures::SHORT_V2, "field-b"),
+        relay_harness::replay(fixtures::SHORT_V6, "field-a", step),
+        relay_harness::replay(fixtures::SHORT_V2, "field-b", step),
     ]))
     .await;
     let b = Browser::start().await;

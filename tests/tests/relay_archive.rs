@@ -7,7 +7,6 @@
 use pitchside_tests::spectator::{http_get, http_request};
 use pitchside_tests::{fixtures, relay_harness};
 use relay::config::Settings;
-use relay::Source;
 use serde_json::Value;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -61,12 +60,11 @@ async fn the_archive_lists_searches_serves_and_stays_inside_its_directory() {
     std::os::unix::fs::symlink(tmp.join("secret.rcg"), dir.join("link.rcg")).expect("symlink");
     std::os::unix::fs::symlink(&tmp, dir.join("up")).expect("symlink");
 
-    let mut settings = Settings::new(vec![Source::Replay {
-        script: relay::replay::Script::from_log("x.rcg", &fixtures::read(fixtures::SHORT_V6))
-            .expect("the fixture"),
-        step: Duration::from_millis(100),
-    }
-    .into_spec()]);
+    let mut settings = Settings::new(vec![relay_harness::replay(
+        fixtures::SHORT_V6,
+        "field-a",
+        Duration::from_millis(100),
+    )]);
     settings.archive = vec![dir.clone()];
     let relay = relay_harness::start_with(settings).await;
     let v = settled(relay.addr, 6).await;
