@@ -223,9 +223,11 @@ async fn sigterm_says_goodbye_closes_spectators_and_names_the_recording() {
     assert!(exit.success(), "{exit:?}");
     let heard = heard.lock().unwrap().clone();
     assert_eq!(heard.last().map(Vec::as_slice), Some(&b"(dispbye)\0"[..]));
+    // The recording; the archive's index (`.pitchside-index.json`) may sit beside it.
     let files: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with('.'))
         .collect();
     assert_eq!(files.len(), 1, "{files:?}");
     assert!(

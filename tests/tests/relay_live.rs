@@ -545,10 +545,12 @@ async fn a_recording_is_the_servers_log_line_for_line_and_renamed_at_time_over()
     let relay = relay_harness::start_with(settings).await;
     let deadline = std::time::Instant::now() + Duration::from_secs(30);
     let file = loop {
+        // Logs only: the archive keeps its index (`.pitchside-index.json`) beside them.
         let names: Vec<String> = std::fs::read_dir(&dir)
             .map(|d| {
                 d.filter_map(|e| e.ok())
                     .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|n| !n.starts_with('.'))
                     .collect()
             })
             .unwrap_or_default();
@@ -691,6 +693,10 @@ async fn download_and_recording_of_a_live_game_are_the_servers_log() {
             .unwrap()
             .filter_map(|e| e.ok())
             .map(|e| e.path())
+            .filter(|p| {
+                !p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+            })
             .collect();
         if let [f] = &files[..] {
             if !f.to_string_lossy().contains("incomplete-") {

@@ -202,7 +202,13 @@ fn slope_mb_per_hour(samples: &[(f64, u64)]) -> f64 {
 /// Each recording read by `pitchside-inspect`: (file, exit code, last line of its summary).
 fn check_recordings(inspect: &Path, dir: &Path) -> Vec<(String, i32, String)> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .map(|e| e.path())
+                // Logs only: the archive keeps its index beside them.
+                .filter(|p| p.extension().is_some_and(|x| x == "rcg"))
+                .collect()
+        })
         .unwrap_or_default();
     files.sort();
     files
