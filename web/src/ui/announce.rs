@@ -166,18 +166,24 @@ pub fn Announcer() -> impl IntoView {
     }
 }
 
+/// A moment without cards, for the tests here and of the embed view's messages.
+#[cfg(test)]
+pub(crate) fn test_moment(time: u32, mode: PlayMode, names: [&str; 2], score: [u32; 2]) -> Moment {
+    Moment {
+        time,
+        mode,
+        names: names.map(str::to_owned),
+        score,
+        ..Moment::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn moment(time: u32, mode: PlayMode, score: [u32; 2]) -> Moment {
-        Moment {
-            time,
-            mode,
-            names: ["HELIOS_L".into(), "HELIOS_R".into()],
-            score,
-            ..Moment::default()
-        }
+        test_moment(time, mode, ["HELIOS_L", "HELIOS_R"], score)
     }
 
     #[test]

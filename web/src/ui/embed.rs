@@ -230,13 +230,7 @@ mod tests {
     use super::*;
 
     fn moment(time: u32, mode: PlayMode, score: [u32; 2]) -> Moment {
-        Moment {
-            time,
-            mode,
-            names: ["A".into(), "B".into()],
-            score,
-            ..Moment::default()
-        }
+        crate::ui::announce::test_moment(time, mode, ["A", "B"], score)
     }
 
     #[test]
