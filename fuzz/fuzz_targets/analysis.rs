@@ -2,6 +2,9 @@
 //! bytes: nothing may panic, and the summary at the last frame is the running summary.
 #![no_main]
 
+#[path = "../common/cap.rs"]
+mod cap;
+
 use libfuzzer_sys::fuzz_target;
 use pitchside_shared::log::{Detail, LogDecoder};
 use pitchside_shared::params::MatchParams;

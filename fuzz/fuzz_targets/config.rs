@@ -3,6 +3,9 @@
 //! name (the relay refuses an empty one, or one starting with a dot, with a message).
 #![no_main]
 
+#[path = "../common/cap.rs"]
+mod cap;
+
 use libfuzzer_sys::fuzz_target;
 use relay::config::{name_from_address, name_from_file, FileConfig, MAX_NAME};
 

@@ -3,6 +3,9 @@
 //! relay did not build itself (no byte of the body reaches the server unchecked).
 #![no_main]
 
+#[path = "../common/cap.rs"]
+mod cap;
+
 use libfuzzer_sys::fuzz_target;
 use pitchside_shared::command::Command;
 

@@ -2,6 +2,9 @@
 //! publish on the subject. Decoded or refused, never a panic or a runaway allocation.
 #![no_main]
 
+#[path = "../common/cap.rs"]
+mod cap;
+
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,6 +3,9 @@
 //! query comes back out exactly.
 #![no_main]
 
+#[path = "../common/cap.rs"]
+mod cap;
+
 use libfuzzer_sys::fuzz_target;
 use pitchside_shared::link::{query_value, with_query_value, Fragment, CONTROL_KEY, LOG_KEY};
 

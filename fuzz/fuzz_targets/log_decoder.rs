@@ -2,6 +2,9 @@
 //! must give exactly what one whole feed gives.
 #![no_main]
 
+#[path = "../common/cap.rs"]
+mod cap;
+
 use libfuzzer_sys::fuzz_target;
 use pitchside_shared::LogDecoder;
 

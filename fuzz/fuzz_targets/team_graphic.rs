@@ -3,6 +3,9 @@
 //! assembled only from tiles inside the 256×64 grid.
 #![no_main]
 
+#[path = "../common/cap.rs"]
+mod cap;
+
 use libfuzzer_sys::fuzz_target;
 use pitchside_shared::team_graphic::{assemble_both, decode_tile, parse_team_graphic};
 

@@ -383,6 +383,13 @@ impl Tracked {
         }
     }
 
+    /// The socket, and what holds its place in the table (given back when dropped), for a
+    /// WebSocket whose writes are shared ([`crate::fanout`]): its bytes are the spectator's
+    /// business from then on.
+    pub fn into_parts(self) -> (TcpStream, Box<dyn Send + Sync>) {
+        (self.inner, Box::new(self.guard))
+    }
+
     /// The first bytes, left in the socket (to tell TLS from plain HTTP).
     pub async fn peek(&self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.peek(buf).await?;

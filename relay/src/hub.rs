@@ -13,6 +13,7 @@
 //! longer log kept here, and resumes with the next frame's keyframe. Memory per match is thus
 //! bounded by the ring, that log and the history cap, however slow spectators are.
 
+use crate::fanout::{Direct, Fan};
 use crate::history::{History, ItemKind};
 use bytes::Bytes;
 use chrono::{DateTime, Local};
@@ -34,6 +35,38 @@ const IMPORTANT_CAP: usize = 8192;
 pub struct Item {
     pub index: u64,
     pub body: Body,
+    /// The live packet (a frame's `delta`) as a whole WebSocket message; the body's packets
+    /// are views of these bytes ([`crate::fanout::framed`]).
+    pub ws: Bytes,
+    /// A frame's `key` as a whole WebSocket message.
+    pub ws_key: Option<Bytes>,
+}
+
+impl Item {
+    fn new(index: u64, body: Body) -> Item {
+        use crate::fanout::{framed, OP_BINARY};
+        match body {
+            Body::Packet(p) => {
+                let (ws, p) = framed(OP_BINARY, &p);
+                Item {
+                    index,
+                    body: Body::Packet(p),
+                    ws,
+                    ws_key: None,
+                }
+            }
+            Body::Frame { delta, key } => {
+                let (ws, delta) = framed(OP_BINARY, &delta);
+                let (ws_key, key) = framed(OP_BINARY, &key);
+                Item {
+                    index,
+                    body: Body::Frame { delta, key },
+                    ws,
+                    ws_key: Some(ws_key),
+                }
+            }
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -163,6 +196,8 @@ struct State {
     /// Send the next frame live as its keyframe (an edge that restarted a match mid-way).
     force_key: bool,
     tap: Option<mpsc::UnboundedSender<Tapped>>,
+    /// Items sent under this lock, delivered to the fan-out's sockets once it is let go.
+    outbox: Vec<Arc<Item>>,
 }
 
 /// What decides whether the server would act on an operator's command now.
@@ -191,10 +226,40 @@ impl State {
     }
 }
 
+/// The match's state, locked; letting go of it delivers what was sent meanwhile to the
+/// fan-out ([`Hub::deliver`]).
+struct Locked<'a> {
+    hub: &'a Hub,
+    st: Option<MutexGuard<'a, State>>,
+}
+
+impl std::ops::Deref for Locked<'_> {
+    type Target = State;
+    fn deref(&self) -> &State {
+        self.st.as_deref().expect("held until dropped")
+    }
+}
+
+impl std::ops::DerefMut for Locked<'_> {
+    fn deref_mut(&mut self) -> &mut State {
+        self.st.as_deref_mut().expect("held until dropped")
+    }
+}
+
+impl Drop for Locked<'_> {
+    fn drop(&mut self) {
+        if let Some(st) = self.st.take() {
+            self.hub.deliver(st);
+        }
+    }
+}
+
 pub struct Hub {
     pub name: String,
     hello: Bytes,
     state: Mutex<State>,
+    /// Sockets written to directly; always locked after `state` when both are held.
+    fan: Mutex<Fan>,
     tx: broadcast::Sender<Arc<Item>>,
     /// False while an edge catches up with a match: joiners wait for it (a moment) rather
     /// than get the history of thousands of items live.
@@ -225,16 +290,71 @@ impl Hub {
                 coach: false,
                 force_key: false,
                 tap: None,
+                outbox: Vec::new(),
             }),
+            fan: Mutex::new(Fan::new(ring)),
             tx,
             ready: watch::Sender::new(true),
             stats: Stats::default(),
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, State> {
+    fn lock(&self) -> Locked<'_> {
         // Every update leaves the state consistent, so a panic elsewhere cannot spoil it.
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
+        Locked {
+            hub: self,
+            st: Some(self.state.lock().unwrap_or_else(|e| e.into_inner())),
+        }
+    }
+
+    fn fan(&self) -> MutexGuard<'_, Fan> {
+        self.fan.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Hands `conn` to the fan-out if its spectator has every item before `next`'s and
+    /// nothing after: from then on, items are written to it as they are published.
+    pub fn join_fan(&self, conn: &Arc<Direct>, next: u64) -> bool {
+        self.fan().join(conn, next)
+    }
+
+    /// Takes `conn` out of the fan-out (its spectator is leaving).
+    pub fn leave_fan(&self, conn: &Arc<Direct>) {
+        self.fan().leave(conn);
+    }
+
+    /// Live items from the next one published (for a spectator the fan-out let go).
+    pub fn resubscribe(&self) -> broadcast::Receiver<Arc<Item>> {
+        let _st = self.lock();
+        self.tx.subscribe()
+    }
+
+    /// Writes the items sent under the lock `st` to the fan-out's sockets, after taking the
+    /// fan-out's lock and before letting go of `st`: deliveries keep the publishing order, and
+    /// the match's state is free for joiners and `/api` during the writes.
+    fn deliver(&self, mut st: MutexGuard<'_, State>) {
+        if st.outbox.is_empty() {
+            return;
+        }
+        let items = std::mem::take(&mut st.outbox);
+        let mut fan = self.fan();
+        drop(st);
+        let (mut frames, mut bytes) = (0, 0);
+        for item in &items {
+            let d = fan.deliver(
+                item.index,
+                &item.ws,
+                matches!(item.body, Body::Frame { .. }),
+            );
+            frames += d.frames;
+            bytes += d.bytes;
+        }
+        drop(fan);
+        if frames > 0 {
+            self.stats.frames_out.fetch_add(frames, Ordering::Relaxed);
+        }
+        if bytes > 0 {
+            self.stats.bytes_out.fetch_add(bytes, Ordering::Relaxed);
+        }
     }
 
     /// Hands every item from now on, in order, to `tap`, starting with the match's state.
@@ -261,10 +381,7 @@ impl Hub {
     }
 
     fn send(&self, st: &mut State, body: Body, kinds: Vec<(ItemKind, usize)>, begins: bool) {
-        let item = Arc::new(Item {
-            index: st.next,
-            body,
-        });
+        let item = Arc::new(Item::new(st.next, body));
         st.next += 1;
         if matches!(item.body, Body::Packet(_)) {
             st.important.push_back(item.clone());
@@ -285,6 +402,7 @@ impl Hub {
                 st.tap = None;
             }
         }
+        st.outbox.push(item.clone());
         // No receivers is fine: nobody is watching yet.
         let _ = self.tx.send(item);
     }

@@ -12,6 +12,7 @@
 //! - [`hub`]: one match's history, live ring and statistics.
 //! - [`history`]: the compact, capped history in wire chunks.
 //! - [`spectator`]: one WebSocket: backlog, live, lag policy, send timeout.
+//! - [`fanout`]: live items written straight into the sockets of spectators that keep up.
 //! - [`recorder`]: ULG6 logs for `--record` and for downloads.
 //! - [`web`]: the HTTP routes.
 //! - [`headers`]: protective headers (CSP and others), CORS for the control endpoint.
@@ -29,6 +30,7 @@ pub mod archive;
 pub mod config;
 pub mod connections;
 pub mod control;
+pub mod fanout;
 pub mod headers;
 pub mod history;
 pub mod hub;

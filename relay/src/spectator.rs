@@ -1,9 +1,14 @@
 //! One spectator's WebSocket: the backlog, then live, with bounded memory and a lag policy.
 //!
-//! The upgrade is done here rather than with axum's `WebSocket` so that large packets (history
-//! chunks of ~70 KB, a whole parameter header) can go out as fragments of [`FRAGMENT`] bytes:
-//! tungstenite's write buffer keeps the capacity of the largest frame it ever held, so one
-//! unfragmented 70 KB chunk per spectator would cost 10,000 spectators 700 MB for nothing.
+//! On plain TCP the socket is shared with the hub's fan-out ([`crate::fanout`]): the
+//! spectator's task sends the backlog and whatever it must catch up on, and hands the socket
+//! to the fan-out whenever it has every item so far; the fan-out then writes each live item
+//! into it as it is published, and hands it back if it falls the ring behind. Its messages are
+//! written whole from shared bytes, so no per-spectator buffer grows with a large packet.
+//! Over TLS every write needs the stream's own state: such a spectator is served by its own
+//! task through tungstenite, which sends large packets (history chunks of ~70 KB, a whole
+//! parameter header) as fragments of [`FRAGMENT`] bytes, because tungstenite's write buffer
+//! keeps the capacity of the largest frame it ever held.
 //!
 //! The policy, per spectator:
 //! - every send must finish within the send timeout, else the spectator is stalled and closed
@@ -15,6 +20,8 @@
 //! - what it sends is read only to notice a close; messages beyond a few KB, broken frames, or
 //!   more than a few dozen messages in ten seconds close it (1008).
 
+use crate::connections::Tracked;
+use crate::fanout::{header, Direct, Failed, OP_CLOSE, OP_PING};
 use crate::hub::{Body, CatchUp, Hub, Item};
 use bytes::Bytes;
 use futures_util::{SinkExt, StreamExt};
@@ -29,7 +36,7 @@ use tokio::sync::watch;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::{CloseCode, Data, OpCode};
 use tokio_tungstenite::tungstenite::protocol::frame::Frame;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, Role, WebSocketConfig};
-use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use tokio_tungstenite::WebSocketStream;
 
 /// Packets larger than this go out in fragments of this size (see the module doc).
@@ -83,14 +90,47 @@ enum Stop {
     Close(u16, String),
 }
 
-struct Out {
+fn stalled() -> Stop {
+    Stop::Close(
+        CLOSE_TOO_SLOW,
+        "stalled: the relay could not send to this page for too long".into(),
+    )
+}
+
+/// How packets reach one spectator: through tungstenite ([`Ws`], for TLS) or written
+/// straight into its socket, by itself and by the hub's fan-out ([`DirectOut`]).
+trait Out {
+    /// One packet as a binary message, within the send timeout.
+    async fn send(&mut self, packet: &Bytes) -> Result<(), Stop>;
+    /// A live item: its packet, or for a frame its delta or its keyframe.
+    async fn send_item(&mut self, item: &Item, key: bool) -> Result<(), Stop>;
+    async fn ping(&mut self) -> Result<(), Stop>;
+    async fn close(&mut self, code: u16, reason: String);
+    /// Hands the spectator, caught up to `next`, to the hub's fan-out and serves it there
+    /// until the fan-out lets go (it fell behind): returns the first item it did not get.
+    /// `None` when it cannot be handed over (not caught up, or a socket that cannot be).
+    async fn follow(
+        &mut self,
+        _hub: &Arc<Hub>,
+        _next: u64,
+        _ping: &mut tokio::time::Interval,
+    ) -> Result<Option<u64>, Stop> {
+        Ok(None)
+    }
+    /// Leaves the fan-out, if it is in it.
+    fn leave(&mut self, _hub: &Hub) {}
+}
+
+/// A spectator through tungstenite: every send framed and written by its own task.
+struct Ws {
     sink: futures_util::stream::SplitSink<Socket, Message>,
     hub: Arc<Hub>,
     timeout: Duration,
 }
 
-impl Out {
-    async fn send(&mut self, packet: Bytes) -> Result<(), Stop> {
+impl Out for Ws {
+    async fn send(&mut self, packet: &Bytes) -> Result<(), Stop> {
+        let packet = packet.clone();
         let len = packet.len();
         let timeout = self.timeout;
         let sink = &mut self.sink;
@@ -115,10 +155,7 @@ impl Out {
             .await
         };
         match res {
-            Err(_) => Err(Stop::Close(
-                CLOSE_TOO_SLOW,
-                "stalled: the relay could not send to this page for too long".into(),
-            )),
+            Err(_) => Err(stalled()),
             Ok(Err(_)) => Err(Stop::Gone),
             Ok(Ok(())) => {
                 self.hub
@@ -127,6 +164,27 @@ impl Out {
                     .fetch_add(len as u64, Ordering::Relaxed);
                 Ok(())
             }
+        }
+    }
+
+    async fn send_item(&mut self, item: &Item, key: bool) -> Result<(), Stop> {
+        match &item.body {
+            Body::Packet(p) => self.send(p).await,
+            Body::Frame { delta, key: k } => {
+                self.send(if key { k } else { delta }).await?;
+                self.hub.stats.frames_out.fetch_add(1, Ordering::Relaxed);
+                Ok(())
+            }
+        }
+    }
+
+    async fn ping(&mut self) -> Result<(), Stop> {
+        let res =
+            tokio::time::timeout(self.timeout, self.sink.send(Message::Ping(Bytes::new()))).await;
+        match res {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(_)) => Err(Stop::Gone),
+            Err(_) => Err(Stop::Close(CLOSE_TOO_SLOW, "stalled".into())),
         }
     }
 
@@ -140,6 +198,108 @@ impl Out {
             self.sink.send(Message::Close(Some(frame))),
         )
         .await;
+    }
+}
+
+/// A spectator on plain TCP: its socket is shared with the hub's fan-out, which writes live
+/// items into it while it keeps up ([`crate::fanout`]).
+struct DirectOut {
+    conn: Arc<Direct>,
+    hub: Arc<Hub>,
+    timeout: Duration,
+    /// In the hub's fan-out now.
+    joined: bool,
+}
+
+impl DirectOut {
+    async fn flush(&self) -> Result<(), Stop> {
+        self.conn.flush(self.timeout).await.map_err(|e| match e {
+            Failed::Stalled => stalled(),
+            Failed::Gone => Stop::Gone,
+        })
+    }
+}
+
+impl Out for DirectOut {
+    async fn send(&mut self, packet: &Bytes) -> Result<(), Stop> {
+        self.conn.push_message(packet.clone());
+        self.flush().await?;
+        self.hub
+            .stats
+            .bytes_out
+            .fetch_add(packet.len() as u64, Ordering::Relaxed);
+        Ok(())
+    }
+
+    async fn send_item(&mut self, item: &Item, key: bool) -> Result<(), Stop> {
+        let ws = match (&item.ws_key, key) {
+            (Some(k), true) => k,
+            _ => &item.ws,
+        };
+        self.conn.push_raw(ws.clone());
+        self.flush().await?;
+        self.hub
+            .stats
+            .bytes_out
+            .fetch_add(ws.len() as u64, Ordering::Relaxed);
+        if matches!(item.body, Body::Frame { .. }) {
+            self.hub.stats.frames_out.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
+    async fn ping(&mut self) -> Result<(), Stop> {
+        self.conn.push_raw(Bytes::from_static(&[0x80 | OP_PING, 0]));
+        self.flush().await
+    }
+
+    async fn close(&mut self, code: u16, reason: String) {
+        let mut payload = code.to_be_bytes().to_vec();
+        // A close frame's payload is at most 125 bytes: 2 for the code, the rest reason.
+        let mut cut = reason.len().min(123);
+        while !reason.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        payload.extend_from_slice(&reason.as_bytes()[..cut]);
+        let (head, n) = header(OP_CLOSE, payload.len());
+        let mut frame = head[..n].to_vec();
+        frame.extend_from_slice(&payload);
+        self.conn.push_raw(Bytes::from(frame));
+        let _ = tokio::time::timeout(Duration::from_secs(1), self.conn.flush(self.timeout)).await;
+    }
+
+    async fn follow(
+        &mut self,
+        hub: &Arc<Hub>,
+        next: u64,
+        ping: &mut tokio::time::Interval,
+    ) -> Result<Option<u64>, Stop> {
+        if !hub.join_fan(&self.conn, next) {
+            return Ok(None);
+        }
+        self.joined = true;
+        loop {
+            tokio::select! {
+                () = self.conn.wake.notified() => {}
+                _ = ping.tick() => {
+                    self.conn.push_raw(Bytes::from_static(&[0x80 | OP_PING, 0]));
+                }
+            }
+            self.flush().await?;
+            if self.conn.is_broken() {
+                return Err(Stop::Gone);
+            }
+            if let Some(at) = self.conn.take_released() {
+                self.joined = false;
+                return Ok(Some(at));
+            }
+        }
+    }
+
+    fn leave(&mut self, hub: &Hub) {
+        if std::mem::take(&mut self.joined) {
+            hub.leave_fan(&self.conn);
+        }
     }
 }
 
@@ -158,15 +318,51 @@ async fn within<F: Future>(
     tokio::time::timeout(limit, fut).await
 }
 
-/// Serves one spectator until it leaves, stalls, or the relay stops.
-pub async fn serve(ws: Socket, hub: Arc<Hub>, opts: Options, mut stop: watch::Receiver<bool>) {
+/// Serves one spectator until it leaves, stalls, or the relay stops. On plain TCP its socket
+/// joins the hub's fan-out whenever it is caught up; over TLS it is served by its own task.
+pub async fn serve(
+    upgraded: hyper::upgrade::Upgraded,
+    hub: Arc<Hub>,
+    opts: Options,
+    stop: watch::Receiver<bool>,
+) {
     hub.stats.joins.fetch_add(1, Ordering::Relaxed);
-    let (sink, incoming) = ws.split();
-    let mut out = Out {
-        sink,
-        hub: hub.clone(),
-        timeout: opts.send_timeout,
-    };
+    match upgraded.downcast::<TokioIo<Tracked>>() {
+        Ok(parts) => {
+            let (tcp, slot) = parts.io.into_inner().into_parts();
+            let conn = Direct::new(tcp, slot);
+            let reader = Reader {
+                conn: conn.clone(),
+                pending: parts.read_buf,
+            };
+            let incoming =
+                WebSocketStream::from_raw_socket(reader, Role::Server, Some(config())).await;
+            let out = DirectOut {
+                conn,
+                hub: hub.clone(),
+                timeout: opts.send_timeout,
+                joined: false,
+            };
+            run(out, incoming, hub, stop).await;
+        }
+        Err(upgraded) => {
+            let ws = accept(upgraded).await;
+            let (sink, incoming) = ws.split();
+            let out = Ws {
+                sink,
+                hub: hub.clone(),
+                timeout: opts.send_timeout,
+            };
+            run(out, incoming, hub, stop).await;
+        }
+    }
+}
+
+async fn run<O, S>(mut out: O, incoming: S, hub: Arc<Hub>, mut stop: watch::Receiver<bool>)
+where
+    O: Out,
+    S: futures_util::Stream<Item = Result<Message, WsError>> + Unpin + Send + 'static,
+{
     // Reading runs in its own task: polled beside the sending loop, the read half would be
     // polled (a lock and a readiness check) at every frame, for nothing.
     let (gone_tx, mut gone) = tokio::sync::oneshot::channel::<Option<String>>();
@@ -183,6 +379,7 @@ pub async fn serve(ws: Socket, hub: Arc<Hub>, opts: Options, mut stop: watch::Re
         },
         () = crate::stopped(&mut stop) => Err(Stop::Close(1001, "the relay is shutting down".into())),
     };
+    out.leave(&hub);
     reader.abort();
     if let Err(Stop::Close(code, reason)) = res {
         if code == CLOSE_TOO_SLOW {
@@ -190,6 +387,71 @@ pub async fn serve(ws: Socket, hub: Arc<Hub>, opts: Options, mut stop: watch::Re
             tracing::info!("{}: closing a spectator: {reason}", hub.name);
         }
         out.close(code, reason).await;
+    }
+}
+
+/// The read side of a spectator's shared socket, for tungstenite: bytes hyper read past the
+/// request first, then the socket. What tungstenite writes (pongs, the answer to a close) is
+/// queued behind whole messages ([`Direct::push_raw`]), never in the middle of one.
+struct Reader {
+    conn: Arc<Direct>,
+    pending: Bytes,
+}
+
+impl tokio::io::AsyncRead for Reader {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        use std::task::Poll;
+        if !self.pending.is_empty() {
+            let n = self.pending.len().min(buf.remaining());
+            let head = self.pending.split_to(n);
+            buf.put_slice(&head);
+            return Poll::Ready(Ok(()));
+        }
+        let tcp = self.conn.tcp();
+        loop {
+            match tcp.poll_read_ready(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Ready(Ok(())) => {}
+            }
+            match tcp.try_read(buf.initialize_unfilled()) {
+                Ok(n) => {
+                    buf.advance(n);
+                    return Poll::Ready(Ok(()));
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
+                Err(e) => return Poll::Ready(Err(e)),
+            }
+        }
+    }
+}
+
+impl tokio::io::AsyncWrite for Reader {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        _cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        self.conn.push_raw(Bytes::copy_from_slice(buf));
+        std::task::Poll::Ready(Ok(buf.len()))
+    }
+
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        _cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        _cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
     }
 }
 
@@ -201,7 +463,10 @@ const CHATTER_WINDOW: Duration = Duration::from_secs(10);
 /// Reads until the peer closes; what a spectator sends means nothing (pings are answered by
 /// tungstenite while writing). Returns why it stopped reading: `Some` for a spectator to be
 /// closed with that reason.
-async fn drain(mut incoming: futures_util::stream::SplitStream<Socket>) -> Option<String> {
+async fn drain<S>(mut incoming: S) -> Option<String>
+where
+    S: futures_util::Stream<Item = Result<Message, WsError>> + Unpin,
+{
     let mut window = tokio::time::Instant::now();
     let mut heard = 0u32;
     while let Some(msg) = incoming.next().await {
@@ -234,18 +499,27 @@ async fn drain(mut incoming: futures_util::stream::SplitStream<Socket>) -> Optio
     None
 }
 
-async fn stream(out: &mut Out, hub: &Arc<Hub>) -> Result<(), Stop> {
+async fn stream<O: Out>(out: &mut O, hub: &Arc<Hub>) -> Result<(), Stop> {
     let mut sub = hub.subscribe();
     for p in std::mem::take(&mut sub.packets) {
-        out.send(p).await?;
+        out.send(&p).await?;
     }
     let mut next = sub.next;
+    let mut live = Some(sub.live);
     let mut need_key = false;
     let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
     loop {
+        // Caught up, with the last frame sent: the fan-out can take over (see `Out::follow`).
+        if !need_key {
+            if let Some(released) = out.follow(hub, next, &mut ping).await? {
+                next = released;
+                live = None;
+            }
+        }
+        let rx = live.get_or_insert_with(|| hub.resubscribe());
         let item: Arc<Item> = tokio::select! {
             biased;
-            got = sub.live.recv() => match got {
+            got = rx.recv() => match got {
                 Ok(item) => item,
                 Err(RecvError::Lagged(_)) => continue,
                 Err(RecvError::Closed) => {
@@ -253,16 +527,8 @@ async fn stream(out: &mut Out, hub: &Arc<Hub>) -> Result<(), Stop> {
                 }
             },
             _ = ping.tick() => {
-                let res = tokio::time::timeout(
-                    out.timeout,
-                    out.sink.send(Message::Ping(Bytes::new())),
-                )
-                .await;
-                match res {
-                    Ok(Ok(())) => continue,
-                    Ok(Err(_)) => return Err(Stop::Gone),
-                    Err(_) => return Err(Stop::Close(CLOSE_TOO_SLOW, "stalled".into())),
-                }
+                out.ping().await?;
+                continue;
             }
         };
         if item.index < next {
@@ -279,13 +545,13 @@ async fn stream(out: &mut Out, hub: &Arc<Hub>) -> Result<(), Stop> {
                         .fetch_add(frames as u64, Ordering::Relaxed);
                     for m in missed {
                         if let Body::Packet(p) = &m.body {
-                            out.send(p.clone()).await?;
+                            out.send(p).await?;
                         }
                     }
                     let n = Notice::Skipped {
                         frames: frames as u32,
                     };
-                    out.send(Bytes::from(notice_packet(&n))).await?;
+                    out.send(&Bytes::from(notice_packet(&n))).await?;
                     need_key = true;
                 }
                 CatchUp::TooFarBehind => {
@@ -297,14 +563,7 @@ async fn stream(out: &mut Out, hub: &Arc<Hub>) -> Result<(), Stop> {
             }
         }
         next = item.index + 1;
-        match &item.body {
-            Body::Packet(p) => out.send(p.clone()).await?,
-            Body::Frame { delta, key } => {
-                let p = if need_key { key } else { delta };
-                need_key = false;
-                out.send(p.clone()).await?;
-                hub.stats.frames_out.fetch_add(1, Ordering::Relaxed);
-            }
-        }
+        let key = matches!(item.body, Body::Frame { .. }) && std::mem::take(&mut need_key);
+        out.send_item(&item, key).await?;
     }
 }

@@ -355,20 +355,20 @@ fn spectate(app: AppState, hub: Arc<Hub>, req: Request) -> Response {
             "the relay is full ({} spectators); try again later",
             app.max_spectators
         );
-        return upgrade(req, move |ws| async move {
-            spectator::refuse(ws, CLOSE_FULL, &reason).await
+        return upgrade(req, move |upgraded| async move {
+            spectator::refuse(spectator::accept(upgraded).await, CLOSE_FULL, &reason).await
         });
     }
     hub.stats.spectators.fetch_add(1, Ordering::Relaxed);
     let count = Count(app.clone(), hub.clone());
     let opts = app.spectator.clone();
     let stop = app.stop.clone();
-    upgrade(req, move |ws| async move {
+    upgrade(req, move |upgraded| async move {
         let _count = count;
         // An edge that is still catching up with the match: a moment's wait gives the joiner
         // the history as chunks rather than thousands of items live.
         hub.wait_ready(std::time::Duration::from_secs(10)).await;
-        spectator::serve(ws, hub, opts, stop).await;
+        spectator::serve(upgraded, hub, opts, stop).await;
     })
 }
 
@@ -384,7 +384,7 @@ fn header_has(headers: &HeaderMap, name: header::HeaderName, token: &str) -> boo
 /// The WebSocket handshake (RFC 6455, HTTP/1.1); `serve` runs on the upgraded connection.
 fn upgrade<F, Fut>(mut req: Request, serve: F) -> Response
 where
-    F: FnOnce(spectator::Socket) -> Fut + Send + 'static,
+    F: FnOnce(hyper::upgrade::Upgraded) -> Fut + Send + 'static,
     Fut: Future<Output = ()> + Send + 'static,
 {
     let headers = req.headers();
@@ -411,7 +411,7 @@ where
     };
     tokio::spawn(async move {
         match on_upgrade.await {
-            Ok(upgraded) => serve(spectator::accept(upgraded).await).await,
+            Ok(upgraded) => serve(upgraded).await,
             Err(e) => tracing::debug!("a WebSocket upgrade failed: {e}"),
         }
     });

@@ -98,6 +98,16 @@ pub fn arg(args: &[String], name: &str) -> Option<String> {
         .and_then(|i| args.get(i + 1).cloned())
 }
 
+/// (user, system) CPU seconds of a process: on loopback the system part includes the
+/// receiving side's TCP work, done in the sender's system call.
+pub fn proc_cpu_split(pid: u32) -> (f64, f64) {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let field = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0) / 100.0;
+    (field(11), field(12))
+}
+
 /// (user + system CPU seconds, resident bytes) of a process.
 pub fn proc_usage(pid: u32) -> (f64, u64) {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();

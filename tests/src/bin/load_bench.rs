@@ -13,8 +13,14 @@
 //! not decode frames (that would measure this process, not the relay): they read the frame
 //! number from each packet's first bytes. The soft RLIMIT_NOFILE is raised to the hard limit
 //! first; the relay inherits it.
+//!
+//! To keep the relay and the load generator off each other's core:
+//!
+//! ```sh
+//! taskset -c 1 target/release/load-bench --relay-cpu 0 --spectators 10000 --seconds 30
+//! ```
 
-use pitchside_tests::bench::{arg, fake_server, proc_usage, spectator, Shared};
+use pitchside_tests::bench::{arg, fake_server, proc_cpu_split, proc_usage, spectator, Shared};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -47,7 +53,16 @@ async fn main() {
         .expect("a free port")
         .port();
     let addr: SocketAddr = SocketAddr::from(([127, 0, 0, 1], port));
-    let mut relay = Command::new(&relay_bin)
+    // `--relay-cpu N` runs the relay on core N alone (through taskset).
+    let mut relay = match arg(&args, "--relay-cpu") {
+        Some(cpu) => {
+            let mut c = Command::new("taskset");
+            c.args(["-c", &cpu]).arg(&relay_bin);
+            c
+        }
+        None => Command::new(&relay_bin),
+    };
+    let mut relay = relay
         .args([
             "--listen",
             &addr.to_string(),
@@ -99,6 +114,7 @@ async fn main() {
     shared.frame_bytes.store(0, Ordering::Relaxed);
     shared.skips.store(0, Ordering::Relaxed);
     let (relay_cpu0, _) = proc_usage(pid);
+    let (user0, sys0) = proc_cpu_split(pid);
     let (own_cpu0, _) = proc_usage(std::process::id());
     shared.measuring.store(true, Ordering::Relaxed);
     let t0 = Instant::now();
@@ -110,6 +126,7 @@ async fn main() {
     shared.measuring.store(false, Ordering::Relaxed);
     let wall = t0.elapsed().as_secs_f64();
     let (relay_cpu1, rss) = proc_usage(pid);
+    let (user1, sys1) = proc_cpu_split(pid);
     let (own_cpu1, own_rss) = proc_usage(std::process::id());
     let frames = shared.frames.load(Ordering::Relaxed);
     let connected = shared.connected.load(Ordering::Relaxed);
@@ -129,6 +146,13 @@ async fn main() {
         shared.skips.load(Ordering::Relaxed),
         shared.closed.load(Ordering::Relaxed),
         (own_cpu1 - own_cpu0) / wall * 100.0,
+    );
+    let per_frame = |cpu: f64| cpu / frames.max(1) as f64 * 1e6;
+    println!(
+        "relay CPU per frame per spectator: {:.2} µs ({:.2} µs user, {:.2} µs system)",
+        per_frame(relay_cpu1 - relay_cpu0),
+        per_frame(user1 - user0),
+        per_frame(sys1 - sys0),
     );
     println!(
         "(load generator resident: {:.0} MB; relay idle {:.1} MB)",
