@@ -14,7 +14,15 @@
 //!
 //! Positions are sent as the difference from where the base frame's velocity would have
 //! taken the object (`x - (base.x + base.vx)`, in `f32` on both sides): a player running in
-//! a straight line costs a byte per coordinate instead of two.
+//! a straight line costs a byte per coordinate instead of two. The same idea, a guess both
+//! ends make from numbers they share, keeps the other busy fields small: command counters say
+//! only which changed when each went up by one (a command sent once), and the stamina is sent
+//! as the difference from what the capacity gave back (what a dash cost), after the capacity.
+//!
+//! Measured on the full real game (`shared/tests/wire.rs`): 580 bytes per delta before these
+//! guesses and the reordered change bits (wire version 1), 411 after. What was tried and not
+//! kept: guessing a player's velocity from his last step times the default `player_decay`
+//! (2 bytes less per frame: other player types decay differently).
 
 use super::codec::{Reader, Writer};
 use super::WireError;
@@ -26,6 +34,8 @@ use crate::playmode::PlayMode;
 /// magnitudes give these. Any value off its scale still travels exactly, at a byte more.
 const POS: u8 = 4;
 const ANGLE: u8 = 3;
+/// rcssserver keeps the neck in whole degrees (turn_neck moments are clipped to integers).
+const NECK: u8 = 0;
 const STAMINA: u8 = 2;
 const RATIO: u8 = 6;
 const CAPACITY: u8 = 1;
@@ -39,21 +49,22 @@ const F_TEAMS: u64 = 4;
 const F_BALL: u64 = 8;
 const F_COUNT: u64 = 16;
 
-// Player change bits, the ones that change every cycle in the low seven so that a moving
-// player's mask is one byte.
+// Player change bits, the seven that change most often in a game first so that a moving
+// player's mask is one byte (measured on the full real game: counts 100 % of player-cycles,
+// stamina 85 %, x/y/vx/vy 80 %, neck 78 %, attention 44 %, body 25 %).
 const P_X: u64 = 1 << 0;
 const P_Y: u64 = 1 << 1;
 const P_VX: u64 = 1 << 2;
 const P_VY: u64 = 1 << 3;
-const P_BODY: u64 = 1 << 4;
-const P_STAMINA: u64 = 1 << 5;
-const P_COUNTS: u64 = 1 << 6;
-const P_NECK: u64 = 1 << 7;
-const P_VIEW: u64 = 1 << 8;
-const P_FOCUS: u64 = 1 << 9;
-const P_STATE: u64 = 1 << 10;
-const P_POINT: u64 = 1 << 11;
-const P_ATTENTION: u64 = 1 << 12;
+const P_STAMINA: u64 = 1 << 4;
+const P_COUNTS: u64 = 1 << 5;
+const P_NECK: u64 = 1 << 6;
+const P_BODY: u64 = 1 << 7;
+const P_ATTENTION: u64 = 1 << 8;
+const P_VIEW: u64 = 1 << 9;
+const P_FOCUS: u64 = 1 << 10;
+const P_STATE: u64 = 1 << 11;
+const P_POINT: u64 = 1 << 12;
 const P_TYPE: u64 = 1 << 13;
 const P_UNUM: u64 = 1 << 14;
 const P_SIDE: u64 = 1 << 15;
@@ -117,6 +128,17 @@ fn same_view(a: Option<(ViewQuality, f32)>, b: Option<(ViewQuality, f32)>) -> bo
 
 fn same_ball(a: &Ball, b: &Ball) -> bool {
     same(a.x, b.x) && same(a.y, b.y) && same(a.vx, b.vx) && same(a.vy, b.vy)
+}
+
+/// The stamina mask's bit that says stamina is there at all, and every bit it may have.
+const STAMINA_PRESENT: u8 = 32;
+const STAMINA_BITS: u8 = 63;
+
+/// Where the stamina should be: rcssserver 19 recovers stamina out of the capacity, so what
+/// the capacity lost the stamina gained, and only a dash's cost is left to send (nothing
+/// while the player does not dash). Both ends compute it from the same `f32`s.
+fn stamina_guess(base_stamina: f32, base_capacity: f32, capacity: f32) -> f32 {
+    base_stamina + (base_capacity - capacity)
 }
 
 fn side_code(s: Option<Side>) -> u8 {
@@ -250,8 +272,8 @@ fn put_player(w: &mut Writer, p: &Player, b: &Player, m: u64) {
             Some(s) => {
                 let bs = b.stamina.unwrap_or_default();
                 // Bit 0..3: which of stamina, effort, recovery, capacity changed; bit 4:
-                // capacity present.
-                let mut sm = 0u8;
+                // capacity present; bit 5: present at all (so that the byte is never 0).
+                let mut sm = STAMINA_PRESENT;
                 if !same(s.stamina, bs.stamina) {
                     sm |= 1;
                 }
@@ -268,19 +290,20 @@ fn put_player(w: &mut Writer, p: &Player, b: &Player, m: u64) {
                         sm |= 8;
                     }
                 }
-                w.u8(1);
                 w.u8(sm);
+                let mut capacity = bc;
+                if let (Some(c), true) = (s.capacity, sm & 8 != 0) {
+                    w.num(c, bc, CAPACITY);
+                    capacity = c;
+                }
                 if sm & 1 != 0 {
-                    w.num(s.stamina, bs.stamina, STAMINA);
+                    w.num(s.stamina, stamina_guess(bs.stamina, bc, capacity), STAMINA);
                 }
                 if sm & 2 != 0 {
                     w.num(s.effort, bs.effort, RATIO);
                 }
                 if sm & 4 != 0 {
                     w.num(s.recovery, bs.recovery, RATIO);
-                }
-                if let (Some(c), true) = (s.capacity, sm & 8 != 0) {
-                    w.num(c, bc, CAPACITY);
                 }
             }
         }
@@ -290,25 +313,35 @@ fn put_player(w: &mut Writer, p: &Player, b: &Player, m: u64) {
             None => w.u8(0),
             Some(c) => {
                 let bc = b.counts.unwrap_or_default();
-                w.u8(1);
-                w.u8(c.len);
                 let mut cm = 0u64;
+                let mut all_one = true;
                 for i in 0..12 {
                     if c.values[i] != bc.values[i] {
                         cm |= 1 << i;
+                        all_one &= c.values[i] == bc.values[i].wrapping_add(1);
                     }
                 }
-                w.varint(cm);
-                for i in 0..12 {
-                    if cm & (1 << i) != 0 {
-                        w.signed(i64::from(c.values[i]) - i64::from(bc.values[i]));
+                // One varint says which counters changed, whether every change is +1 (a
+                // command sent once: nearly always), and whether the length follows.
+                let len_changed = b.counts.is_none() || c.len != bc.len;
+                let head =
+                    (cm << 3) | (u64::from(all_one) << 2) | (u64::from(len_changed) << 1) | 1;
+                w.varint(head);
+                if len_changed {
+                    w.u8(c.len);
+                }
+                if !all_one {
+                    for i in 0..12 {
+                        if cm & (1 << i) != 0 {
+                            w.signed(i64::from(c.values[i]) - i64::from(bc.values[i]));
+                        }
                     }
                 }
             }
         }
     }
     if m & P_NECK != 0 {
-        w.num(p.neck, b.neck, ANGLE);
+        w.num(p.neck, b.neck, NECK);
     }
     if m & P_VIEW != 0 {
         match p.view {
@@ -378,14 +411,29 @@ fn get_player(r: &mut Reader<'_>, b: &Player) -> Result<Player, WireError> {
         p.body = r.num(b.body, ANGLE, "body")?;
     }
     if m & P_STAMINA != 0 {
-        p.stamina = match r.u8("stamina")? {
+        let at = r.pos();
+        p.stamina = match r.u8("stamina mask")? {
             0 => None,
-            _ => {
+            sm if sm & !STAMINA_BITS != 0 || sm & STAMINA_PRESENT == 0 => {
+                return Err(WireError::Invalid {
+                    offset: at,
+                    what: "stamina mask",
+                    found: format!("{sm:#x}"),
+                })
+            }
+            sm => {
                 let bs = b.stamina.unwrap_or_default();
-                let sm = r.u8("stamina mask")?;
                 let mut s = bs;
+                let bc = bs.capacity.unwrap_or(0.0);
+                let capacity = if sm & 8 != 0 {
+                    r.num(bc, CAPACITY, "capacity")?
+                } else {
+                    bc
+                };
+                s.capacity = (sm & 16 != 0).then_some(capacity);
                 if sm & 1 != 0 {
-                    s.stamina = r.num(bs.stamina, STAMINA, "stamina")?;
+                    s.stamina =
+                        r.num(stamina_guess(bs.stamina, bc, capacity), STAMINA, "stamina")?;
                 }
                 if sm & 2 != 0 {
                     s.effort = r.num(bs.effort, RATIO, "effort")?;
@@ -393,37 +441,40 @@ fn get_player(r: &mut Reader<'_>, b: &Player) -> Result<Player, WireError> {
                 if sm & 4 != 0 {
                     s.recovery = r.num(bs.recovery, RATIO, "recovery")?;
                 }
-                let bc = bs.capacity.unwrap_or(0.0);
-                s.capacity = if sm & 16 == 0 {
-                    None
-                } else if sm & 8 != 0 {
-                    Some(r.num(bc, CAPACITY, "capacity")?)
-                } else {
-                    Some(bc)
-                };
                 Some(s)
             }
         };
     }
     if m & P_COUNTS != 0 {
-        p.counts = match r.u8("counts")? {
-            0 => None,
-            _ => {
-                let mut c = b.counts.unwrap_or_default();
-                c.len = r.u8("counts length")?;
-                let cm = r.varint("counts mask")?;
-                for i in 0..12 {
-                    if cm & (1 << i) != 0 {
-                        let d = r.signed("count")?;
-                        c.values[i] = (i64::from(c.values[i]).wrapping_add(d)) as u32;
-                    }
-                }
-                Some(c)
+        let at = r.pos();
+        let head = r.varint("counts")?;
+        p.counts = if head == 0 {
+            None
+        } else {
+            let cm = head >> 3;
+            if head & 1 == 0 || cm >> 12 != 0 {
+                return Err(WireError::Invalid {
+                    offset: at,
+                    what: "counts",
+                    found: format!("{head:#x}"),
+                });
             }
+            let mut c = b.counts.unwrap_or_default();
+            if head & 2 != 0 {
+                c.len = r.u8("counts length")?;
+            }
+            let all_one = head & 4 != 0;
+            for i in 0..12 {
+                if cm & (1 << i) != 0 {
+                    let d = if all_one { 1 } else { r.signed("count")? };
+                    c.values[i] = (i64::from(c.values[i]).wrapping_add(d)) as u32;
+                }
+            }
+            Some(c)
         };
     }
     if m & P_NECK != 0 {
-        p.neck = r.num(b.neck, ANGLE, "neck")?;
+        p.neck = r.num(b.neck, NECK, "neck")?;
     }
     if m & P_VIEW != 0 {
         let q = match r.u8("view quality")? {

@@ -52,7 +52,7 @@ use crate::playmode::PlayMode;
 use codec::{Reader, Writer};
 
 /// The version of this layout. Raised whenever existing bytes change meaning.
-pub const WIRE_VERSION: u32 = 1;
+pub const WIRE_VERSION: u32 = 2;
 
 const MAGIC: &[u8; 3] = b"PSW";
 
