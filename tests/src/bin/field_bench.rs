@@ -3,6 +3,7 @@
 //! goalie's areas, halfway through smooth motion), timed in the page with performance.now
 //! around the draw call, in headless Chromium (software canvas), on the full game.
 //! `cargo run --release -p pitchside-tests --bin field-bench` (after scripts/build-web.sh).
+//! With `--by-tag`: where the time goes, each kind of shape painted alone over the pitch.
 
 use fantoccini::key::Key;
 use fantoccini::Locator;
@@ -65,6 +66,11 @@ async fn main() {
         .click()
         .await
         .expect("pause");
+    if std::env::args().any(|a| a == "--by-tag") {
+        by_tag(&b, &body).await;
+        b.close().await;
+        return;
+    }
     let mut tables = Vec::new();
     for (name, field) in VARIANTS {
         body.send_keys(&Key::Home.to_string()).await.expect("keys");
@@ -132,5 +138,58 @@ async fn main() {
             println!("| {row} | {m:.1} | {p95:.1} | {max:.1} |");
         }
         println!();
+    }
+}
+
+/// Each kind of shape painted alone over the pitch, from five parts of the match: the median
+/// per round, then the median of those.
+async fn by_tag(b: &Browser, body: &fantoccini::elements::Element) {
+    body.send_keys(&Key::Home.to_string()).await.expect("keys");
+    let mut rows: Vec<(String, Vec<f64>, Vec<f64>)> = Vec::new();
+    for round in 0..ROUNDS {
+        if round > 0 {
+            for _ in 0..12 {
+                body.send_keys(&format!("{}{}", Key::Shift, Key::Right))
+                    .await
+                    .expect("keys");
+            }
+        }
+        let v = b
+            .client
+            .execute(
+                &format!("return window.__pitchside_bench_tags({FRAMES}, 1920, 1080)"),
+                vec![],
+            )
+            .await
+            .expect("bench hook");
+        let got: Vec<(String, (f64, f64))> =
+            serde_json::from_str(v.as_str().expect("a JSON string")).expect("times");
+        for (tag, (ms, count)) in got {
+            match rows.iter_mut().find(|r| r.0 == tag) {
+                Some(r) => {
+                    r.1.push(ms);
+                    r.2.push(count);
+                }
+                None => rows.push((tag, vec![ms], vec![count])),
+            }
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let mut pitch = 0.0;
+    println!("| shapes painted over the pitch, 1920×1080, every overlay on | ms per frame (median) | beyond the pitch alone | shapes per frame |");
+    println!("|---|---:|---:|---:|");
+    for (tag, mut ms, mut n) in rows {
+        let m = median(&mut ms);
+        if tag == "pitch" {
+            pitch = m;
+        }
+        println!(
+            "| {tag} | {m:.2} | {:.2} | {:.0} |",
+            m - pitch,
+            median(&mut n)
+        );
     }
 }

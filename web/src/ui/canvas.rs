@@ -597,6 +597,97 @@ fn install_test_hooks(m: Monitor) {
     );
     let _ = js_sys::Reflect::set(&w, &"__pitchside_bench".into(), bench.as_ref());
     bench.forget();
+    let by_tag =
+        Closure::<dyn Fn(u32, f64, f64) -> JsValue>::new(move |n: u32, width: f64, height: f64| {
+            JsValue::from_str(&bench_tags(m, n, width, height))
+        });
+    let _ = js_sys::Reflect::set(&w, &"__pitchside_bench_tags".into(), by_tag.as_ref());
+    by_tag.forget();
+}
+
+/// Where a frame's drawing time goes: for `n` frames with every overlay on (as
+/// [`bench`]), the pitch alone and then the pitch with the shapes of one kind, each painted
+/// and finished on its own. Returns JSON: `[tag, median ms, shapes per frame]` per kind, the
+/// pitch alone first (as `"pitch"`).
+fn bench_tags(m: Monitor, n: u32, width: f64, height: f64) -> String {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return "null".into();
+    };
+    let Some(c) = doc
+        .create_element("canvas")
+        .ok()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+    else {
+        return "null".into();
+    };
+    c.set_width(width as u32);
+    c.set_height(height as u32);
+    let Some(ctx) = context(&c) else {
+        return "null".into();
+    };
+    let settings = Settings {
+        field: FieldSettings::everything(),
+        ..m.settings.get_untracked()
+    };
+    let camera = Camera::default();
+    let view = View::of_camera(&camera, width, height, None);
+    let mut scenes = Vec::new();
+    m.game.with_value(|g| {
+        let params = FieldParams::of_match(g);
+        let start = m.index.get_untracked().max(1);
+        for i in start..(start + n as usize).min(g.frames.len()) {
+            let shown = motion::shown(g.frames.get(i - 1), &g.frames[i], 0.5);
+            scenes.push(scene::build(&scene::Input {
+                frame: Some(&shown),
+                previous: None,
+                alpha: 1.0,
+                history: &g.frames[..i],
+                params: &params,
+                settings: &settings.field,
+                colours: &settings.colours,
+                selected: Some((Side::Left, 1)),
+                view: &view,
+            }));
+        }
+    });
+    let pitch = |t: scene::Tag| {
+        use scene::Tag::*;
+        matches!(t, Grass | PitchLine | Goal | Flag | Grid)
+    };
+    let mut tags: Vec<scene::Tag> = Vec::new();
+    for s in scenes.iter().flat_map(|s| s.shapes.iter()) {
+        if !pitch(s.tag) && !tags.contains(&s.tag) {
+            tags.push(s.tag);
+        }
+    }
+    let mut layer = paint::PitchLayer::default();
+    let mut time = |keep: &dyn Fn(scene::Tag) -> bool| {
+        let mut ms = Vec::new();
+        let mut count = 0;
+        for sc in &scenes {
+            let only = scene::Scene {
+                shapes: sc.shapes.iter().filter(|s| keep(s.tag)).cloned().collect(),
+                ..sc.clone()
+            };
+            count += only.shapes.iter().filter(|s| !pitch(s.tag)).count();
+            let t0 = now();
+            paint::scene(&ctx, &view, 1.0, &only, Some(&mut layer));
+            let _ = ctx.get_image_data(0.0, 0.0, 1.0, 1.0);
+            ms.push(now() - t0);
+        }
+        ms.sort_by(f64::total_cmp);
+        let median = ms.get(ms.len() / 2).copied().unwrap_or(0.0);
+        (median, count as f64 / scenes.len().max(1) as f64)
+    };
+    let mut out = vec![("pitch".to_string(), time(&|t| pitch(t)))];
+    for t in tags {
+        let name = serde_json::to_string(&t).unwrap_or_default();
+        out.push((
+            name.trim_matches('"').to_string(),
+            time(&|x| pitch(x) || x == t),
+        ));
+    }
+    serde_json::to_string(&out).unwrap_or_else(|_| "null".into())
 }
 
 /// Draws `n` consecutive frames from the one on screen with every overlay on (or the field
