@@ -48,6 +48,10 @@ fn main() {
             "logs/full-v6-realtime/20261122131124-HELIOS_L_2-vs-HELIOS_R_3.rcg.gz",
         ),
         (
+            "full game JSON (6000 cycles, synch)",
+            "logs/full-json/20261125115357-HELIOS_A_3-vs-HELIOS_B_2.rcg.gz",
+        ),
+        (
             "short game JSON (600 cycles)",
             "logs/short-json/20261122132746-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz",
         ),

@@ -71,8 +71,9 @@ pub enum Detail {
     #[default]
     Full,
     /// The time, ball, and each player's side, number, type, state and position: what match
-    /// events, scores and summaries need. Text shows (ULG4-6) then skip the rest of each
-    /// player unread, about three times faster; its syntax is not checked beyond the closing
-    /// parentheses, so damage there goes unnoticed. Other formats are read in full.
+    /// events, scores and summaries need. Text shows (ULG4-6) and JSON log shows then skip
+    /// the rest of each player unread, about three times faster; its syntax is not checked
+    /// beyond the closing parentheses (the closing brace), so damage there goes unnoticed.
+    /// Binary formats are read in full.
     Light,
 }

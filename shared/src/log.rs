@@ -362,7 +362,7 @@ impl LogDecoder {
                 }
                 let first = out.len();
                 let res = if version.is_json() {
-                    json::parse_log_line(line, out).map(|s| (s, "json"))
+                    json::parse_log_line(line, out, self.detail).map(|s| (s, "json"))
                 } else {
                     text::parse_record_with(line, out, self.detail)
                         .map(|s| (s, text::kind_of(line)))

@@ -100,7 +100,7 @@ fn state_at_end(version: LogVersion, head: &[u8]) -> (PlayMode, [Team; 2]) {
         let line = &line[..memchr_nl(line).unwrap_or(line.len())];
         let mut out = Vec::new();
         let parsed = if version.is_json() {
-            crate::json::parse_log_line(line, &mut out).is_ok()
+            crate::json::parse_log_line(line, &mut out, crate::format::Detail::Full).is_ok()
         } else {
             crate::text::parse_record(line, &mut out).is_ok()
         };

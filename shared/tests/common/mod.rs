@@ -58,4 +58,6 @@ pub const V6_OTHERS: [&str; 3] = [
     "logs/operator-commands-v6/20261122132312-OPS_L_0-vs-OPS_R_1.rcg.gz",
 ];
 
+/// A full synch game as a JSON log.
+pub const FULL_JSON: &str = "logs/full-json/20261125115357-HELIOS_A_3-vs-HELIOS_B_2.rcg.gz";
 pub const FULL_GAME: &str = "logs/full-v6-realtime/20261122131124-HELIOS_L_2-vs-HELIOS_R_3.rcg.gz";

@@ -1,6 +1,9 @@
 //! Opening the full 6000-cycle game in headless Chromium through the release web build: time
 //! from the file being handed to the page to the first frame drawn, and to all frames parsed.
 //! `cargo run --release -p pitchside-tests --bin browser-bench` (after scripts/build-web.sh).
+//!
+//! `--json` measures the full JSON game instead, alternating, run by run, with the same match
+//! written as a ULG6 text log by this project's writer (both gzipped, as users keep them).
 
 use fantoccini::Locator;
 use pitchside_tests::browser::Browser;
@@ -20,6 +23,11 @@ async fn main() {
     })
     .await;
     let b = Browser::start().await;
+    if std::env::args().any(|a| a == "--json") {
+        json_against_text(&b, relay.addr).await;
+        b.close().await;
+        return;
+    }
     let path = fixtures::path(fixtures::FULL_V6);
     let mut first = Vec::new();
     let mut all = Vec::new();
@@ -76,5 +84,104 @@ async fn main() {
             v[0],
             v[v.len() - 1]
         );
+    }
+}
+
+/// Hands `path` to a freshly loaded page and returns its timings: (first frame, all frames,
+/// in the decoder, waiting for the browser).
+async fn open(
+    b: &Browser,
+    addr: std::net::SocketAddr,
+    path: &std::path::Path,
+    shows: usize,
+) -> [f64; 4] {
+    b.client
+        .goto(&format!("http://{addr}/"))
+        .await
+        .expect("page");
+    b.wait_text("#source", "the page to start", |t| t.starts_with("Replay"))
+        .await;
+    let input = b
+        .client
+        .find(Locator::Css("#file-input"))
+        .await
+        .expect("file input");
+    input
+        .send_keys(&path.display().to_string())
+        .await
+        .expect("upload");
+    let want = format!("/ {shows}");
+    b.wait_text("#frames", "every show", |t| t.ends_with(&want))
+        .await;
+    let t = b
+        .client
+        .find(Locator::Css("#timings"))
+        .await
+        .expect("timings");
+    let mut out = [0.0; 4];
+    for (i, attr) in [
+        "data-first-frame-ms",
+        "data-all-frames-ms",
+        "data-decode-ms",
+        "data-wait-ms",
+    ]
+    .iter()
+    .enumerate()
+    {
+        out[i] = t
+            .attr(attr)
+            .await
+            .expect("attr")
+            .and_then(|v| v.parse::<f64>().ok())
+            .expect("a timing");
+    }
+    out
+}
+
+async fn json_against_text(b: &Browser, addr: std::net::SocketAddr) {
+    use std::io::Write;
+    let json = fixtures::path(fixtures::FULL_JSON);
+    let m = pitchside_shared::parse_log(&fixtures::read(fixtures::FULL_JSON));
+    let shows = m.frames.len();
+    let text = std::env::temp_dir().join(format!("pitchside-bench-{}.rcg.gz", std::process::id()));
+    {
+        let f = std::fs::File::create(&text).expect("temporary file");
+        let mut gz = flate2::write::GzEncoder::new(f, flate2::Compression::new(6));
+        gz.write_all(&pitchside_shared::write::ulg6(&m))
+            .and_then(|()| gz.finish().map(|_| ()))
+            .expect("write the text log");
+    }
+    let mut rows: Vec<(&str, Vec<[f64; 4]>)> =
+        vec![("JSON", Vec::new()), ("ULG6 text", Vec::new())];
+    for _ in 0..RUNS {
+        rows[0].1.push(open(b, addr, &json, shows).await);
+        rows[1].1.push(open(b, addr, &text, shows).await);
+    }
+    let size =
+        |p: &std::path::Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0) as f64 / 1e6;
+    println!(
+        "| the full JSON game ({:.1} MB gzipped) and the same match as ULG6 ({:.1} MB gzipped), {RUNS} runs each, alternated | JSON median | text median | JSON / text |",
+        size(&json),
+        size(&text)
+    );
+    let _ = std::fs::remove_file(&text);
+    println!("|---|---:|---:|---:|");
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    for (i, name) in [
+        "file handed -> first frame drawn",
+        "file handed -> all frames parsed",
+        "of which in the decoder (wasm)",
+        "of which waiting for the browser to read and inflate",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let mut j: Vec<f64> = rows[0].1.iter().map(|r| r[i]).collect();
+        let mut t: Vec<f64> = rows[1].1.iter().map(|r| r[i]).collect();
+        let (mj, mt) = (median(&mut j), median(&mut t));
+        println!("| {name} | {mj:.0} ms | {mt:.0} ms | {:.2} |", mj / mt);
     }
 }

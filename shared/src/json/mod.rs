@@ -12,8 +12,10 @@
 //! play mode or score; live shows carry the focus point, play mode and score but no counts.
 //! One set of structs with optional fields reads both.
 
+mod show;
+
 use crate::error::Fail;
-use crate::format::ShowShape;
+use crate::format::{Detail, ShowShape};
 use crate::model::{
     Ball, Counts, Frame, Message, ParamValue, Params, PenaltyTally, Player, Record, Side, Stamina,
     Team, TeamGraphic, ViewQuality,
@@ -45,7 +47,13 @@ const KINDS: [&str; 8] = [
 /// One line of a JSON log: `[`, `]`, or one record object with an optional trailing comma.
 /// The rcssserver 18 header line `JSON` and the 19 header records (`version`, `timestamp`)
 /// yield no record.
-pub(crate) fn parse_log_line(line: &[u8], out: &mut Vec<Record>) -> Result<ShowShape, Fail> {
+/// Shows are read by [`show::read_show`] when they are written as rcssserver writes them, as
+/// `detail` says; everything else, and any show it does not take, by serde.
+pub(crate) fn parse_log_line(
+    line: &[u8],
+    out: &mut Vec<Record>,
+    detail: Detail,
+) -> Result<ShowShape, Fail> {
     let (start, end) = trim(line);
     let mut body = &line[start..end];
     if let Some(rest) = body.strip_suffix(b",") {
@@ -53,6 +61,12 @@ pub(crate) fn parse_log_line(line: &[u8], out: &mut Vec<Record>) -> Result<ShowS
     }
     if matches!(body, b"" | b"[" | b"]" | b"JSON") {
         return Ok(ShowShape::default());
+    }
+    if body.starts_with(b"{\"show\":{") {
+        if let Some(frame) = show::read_show(body, detail) {
+            out.push(Record::Show(frame));
+            return Ok(ShowShape::default());
+        }
     }
     parse_record(line, start, body, out)
 }
@@ -759,7 +773,7 @@ mod tests {
         let mut first_show_line = None;
         for (i, line) in log.split(|&b| b == b'\n').enumerate() {
             let before = records.len();
-            let shape = parse_log_line(line, &mut records)
+            let shape = parse_log_line(line, &mut records, Detail::Full)
                 .unwrap_or_else(|f| panic!("line {}: {f:?}", i + 1));
             if kind_of(line) == "show" {
                 assert_eq!(records.len(), before + 1);
@@ -1085,7 +1099,7 @@ mod tests {
         let mut order = all_players();
         order.reverse();
         let mut out = Vec::new();
-        parse_log_line(show(&order).as_bytes(), &mut out).unwrap();
+        parse_log_line(show(&order).as_bytes(), &mut out, Detail::Full).unwrap();
         let Some(Record::Show(f)) = out.first() else {
             panic!("no show")
         };
@@ -1121,13 +1135,13 @@ mod tests {
             "",
         ] {
             assert_eq!(
-                parse_log_line(line.as_bytes(), &mut out),
+                parse_log_line(line.as_bytes(), &mut out, Detail::Full),
                 Ok(ShowShape::default())
             );
         }
         assert!(out.is_empty());
         let line = r#"{"team":{"time":375,"l":{"name":"PEN_L","score":0,"pen_score":2,"pen_miss":0},"r":{"name":"","score":0}}},"#;
-        parse_log_line(line.as_bytes(), &mut out).unwrap();
+        parse_log_line(line.as_bytes(), &mut out, Detail::Full).unwrap();
         let Some(Record::Team { time, teams }) = out.first() else {
             panic!("no team")
         };
@@ -1166,45 +1180,45 @@ mod tests {
 
         // A value of the wrong kind: points at it.
         let bad = good.replacen("\"y\":-37", "\"y\":abc", 1);
-        let f = parse_log_line(bad.as_bytes(), &mut out).unwrap_err();
+        let f = parse_log_line(bad.as_bytes(), &mut out, Detail::Full).unwrap_err();
         assert_eq!(&bad[f.pos..f.pos + 3], "abc");
         assert_eq!(f.expected, "valid JSON");
         let bad = good.replacen("\"y\":-37", "\"y\":\"-37\"", 1);
-        let f = parse_log_line(bad.as_bytes(), &mut out).unwrap_err();
+        let f = parse_log_line(bad.as_bytes(), &mut out, Detail::Full).unwrap_err();
         assert!(bad[f.pos..].starts_with("\"-37\","), "{f:?}");
         assert_eq!(f.expected, "a JSON show record");
 
         // A uniform number out of range, a missing player, a doubled one.
         let bad = good.replacen("\"unum\":3,", "\"unum\":12,", 1);
-        let f = parse_log_line(bad.as_bytes(), &mut out).unwrap_err();
+        let f = parse_log_line(bad.as_bytes(), &mut out, Detail::Full).unwrap_err();
         assert!(bad[f.pos..].starts_with("12,"), "{f:?}");
         let mut players = all_players();
         players.pop();
         let bad = show(&players);
-        let f = parse_log_line(bad.as_bytes(), &mut out).unwrap_err();
+        let f = parse_log_line(bad.as_bytes(), &mut out, Detail::Full).unwrap_err();
         assert!(bad[f.pos..].starts_with("]}"), "{f:?}");
         players.push(('l', 4));
-        assert!(parse_log_line(show(&players).as_bytes(), &mut out).is_err());
+        assert!(parse_log_line(show(&players).as_bytes(), &mut out, Detail::Full).is_err());
 
         // An unknown play mode, an unknown record kind.
         let bad = r#"{"playmode":{"time":1,"mode":"kick_of_l"}},"#;
-        let f = parse_log_line(bad.as_bytes(), &mut out).unwrap_err();
+        let f = parse_log_line(bad.as_bytes(), &mut out, Detail::Full).unwrap_err();
         assert_eq!(f.expected, "a JSON playmode record");
         assert!(bad[f.pos..].starts_with("\"kick_of_l\""), "{f:?}");
         let bad = br#"  {"penalty":{"time":1}},"#;
-        let f = parse_log_line(bad, &mut out).unwrap_err();
+        let f = parse_log_line(bad, &mut out, Detail::Full).unwrap_err();
         assert_eq!((f.pos, kind_of(bad)), (3, "json"));
 
         // A line cut off: the error is at its end, so the log reader calls it truncated.
         let cut = &good.as_bytes()[..good.len() / 2];
-        let f = parse_log_line(cut, &mut out).unwrap_err();
+        let f = parse_log_line(cut, &mut out, Detail::Full).unwrap_err();
         assert_eq!(f.pos, cut.len());
         assert_eq!(f.expected, "the rest of the JSON record");
 
         // Two records on one line, garbage after the record.
         let bad =
             r#"{"playmode":{"time":1,"mode":"play_on"}},{"playmode":{"time":2,"mode":"play_on"}}"#;
-        let f = parse_log_line(bad.as_bytes(), &mut out).unwrap_err();
+        let f = parse_log_line(bad.as_bytes(), &mut out, Detail::Full).unwrap_err();
         assert_eq!(f.pos, bad.find("},{").unwrap() + 1);
         assert!(parse_datagram(b"{\"show\":{}} x", &mut out).is_err());
         assert!(parse_datagram(b"{}", &mut out).is_err());
