@@ -23,7 +23,9 @@
 //! - [`number`]: fast number parsing and `%g`-style printing.
 //! - [`params`]: typed server and player-type parameters, with rcssserver 19's defaults.
 //! - [`team_graphic`]: team-logo tiles (XPM) and their assembly into RGBA images.
+//! - [`agent`]: what the agents wrote: debug logs, world models, the server's message log.
 
+pub mod agent;
 pub mod binary;
 pub mod command;
 pub mod datagram;

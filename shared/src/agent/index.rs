@@ -1,0 +1,436 @@
+//! One streaming pass over an agent file that notes where each game time's lines are, so
+//! that a file of gigabytes is opened without holding it: the page (or the relay) keeps only
+//! the index, about 32 bytes per time, and decodes the byte range of the cycle on screen when
+//! it is shown. The pass reads only the time at the start of each line (and a debug log's
+//! level), so it runs at the speed of splitting lines.
+
+use super::{digits, Time};
+
+/// Which of the three agent files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum FileKind {
+    /// librcsc's debug log (`.log`): messages and drawings.
+    DebugLog,
+    /// librcsc's debug-client log (`.dcl`): world models.
+    WorldModel,
+    /// rcssserver's message log (`.rcl`): every client's commands.
+    Commands,
+}
+
+/// The lines of one game time: bytes `start..end` of the file (whole lines, newlines
+/// included), starting at 1-based line `first_line`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Span {
+    pub time: Time,
+    pub start: u64,
+    pub end: u64,
+    pub first_line: u64,
+}
+
+/// A line longer than this is not a line of an agent file; it is counted as bad and
+/// skipped rather than held (librcsc's own buffers stop at 32 KB).
+pub const MAX_LINE: usize = 1 << 20;
+
+/// Where each game time's lines are in one file.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Index {
+    pub kind: FileKind,
+    /// In file order; sorted by time unless `sorted` is false.
+    pub spans: Vec<Span>,
+    pub sorted: bool,
+    /// Every category bit seen (debug logs).
+    pub levels: u32,
+    pub lines: u64,
+    /// Lines that start with no time where one was needed, or over [`MAX_LINE`].
+    pub bad_lines: u64,
+    pub bytes: u64,
+}
+
+impl Index {
+    /// The spans of a game time.
+    pub fn at(&self, time: Time) -> impl Iterator<Item = &Span> {
+        let range = if self.sorted {
+            let lo = self.spans.partition_point(|s| s.time < time);
+            let hi = self.spans.partition_point(|s| s.time <= time);
+            lo..hi
+        } else {
+            0..self.spans.len()
+        };
+        self.spans[range].iter().filter(move |s| s.time == time)
+    }
+
+    /// The first and last game time in the file.
+    pub fn range(&self) -> Option<(Time, Time)> {
+        if self.sorted {
+            Some((self.spans.first()?.time, self.spans.last()?.time))
+        } else {
+            let min = self.spans.iter().map(|s| s.time).min()?;
+            let max = self.spans.iter().map(|s| s.time).max()?;
+            Some((min, max))
+        }
+    }
+
+    /// The span holding byte `offset`, if any.
+    pub fn span_at_offset(&self, offset: u64) -> Option<&Span> {
+        // Spans are in file order, so their starts are increasing.
+        let i = self.spans.partition_point(|s| s.start <= offset);
+        let s = self.spans.get(i.checked_sub(1)?)?;
+        (offset < s.end).then_some(s)
+    }
+
+    /// Bytes the index holds (what it costs a page to keep it).
+    pub fn heap_bytes(&self) -> usize {
+        self.spans.capacity() * std::mem::size_of::<Span>()
+    }
+}
+
+/// Builds an [`Index`] from a file fed in chunks of any size.
+pub struct Indexer {
+    index: Index,
+    /// File offset of the byte after the last one pushed.
+    offset: u64,
+    /// The start of a line cut by a chunk's end.
+    carry: Vec<u8>,
+    /// Inside a line over [`MAX_LINE`]: dropping bytes up to its newline.
+    skipping: bool,
+    current: Option<Span>,
+    /// A `.dcl` `%% step` line waiting for its `%% debug` line: where it started.
+    step: Option<(u64, u64, u32)>,
+}
+
+impl Indexer {
+    pub fn new(kind: FileKind) -> Indexer {
+        Indexer {
+            index: Index {
+                kind,
+                spans: Vec::new(),
+                sorted: true,
+                levels: 0,
+                lines: 0,
+                bad_lines: 0,
+                bytes: 0,
+            },
+            offset: 0,
+            carry: Vec::new(),
+            skipping: false,
+            current: None,
+            step: None,
+        }
+    }
+
+    pub fn push(&mut self, chunk: &[u8]) {
+        let base = self.offset;
+        self.offset += chunk.len() as u64;
+        let mut rest = chunk;
+        let mut at = base;
+        while let Some(n) = memchr::memchr(b'\n', rest) {
+            let piece = &rest[..n];
+            let end = at + n as u64 + 1;
+            if self.skipping {
+                self.skipping = false;
+            } else if self.carry.len() + piece.len() > MAX_LINE {
+                self.carry.clear();
+                self.index.lines += 1;
+                self.index.bad_lines += 1;
+            } else if self.carry.is_empty() {
+                self.line(piece, end - piece.len() as u64 - 1, end);
+            } else {
+                let mut line = std::mem::take(&mut self.carry);
+                line.extend_from_slice(piece);
+                let start = end - line.len() as u64 - 1;
+                self.line(&line, start, end);
+                line.clear();
+                self.carry = line;
+            }
+            rest = &rest[n + 1..];
+            at = end;
+        }
+        if !self.skipping {
+            if self.carry.len() + rest.len() > MAX_LINE {
+                // Counted once, as one bad line, and dropped up to its newline.
+                self.carry.clear();
+                self.skipping = true;
+                self.index.lines += 1;
+                self.index.bad_lines += 1;
+            } else {
+                self.carry.extend_from_slice(rest);
+            }
+        }
+    }
+
+    pub fn finish(mut self) -> Index {
+        if !self.carry.is_empty() && !self.skipping {
+            let line = std::mem::take(&mut self.carry);
+            let start = self.offset - line.len() as u64;
+            self.line(&line, start, self.offset);
+        }
+        if let Some(s) = self.current.take() {
+            self.close(s);
+        }
+        self.index.bytes = self.offset;
+        self.index.spans.shrink_to_fit();
+        self.index
+    }
+
+    /// Bytes fed so far.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    fn line(&mut self, line: &[u8], start: u64, end: u64) {
+        self.index.lines += 1;
+        let number = self.index.lines;
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.is_empty() {
+            self.extend(end);
+            return;
+        }
+        let time = match self.index.kind {
+            FileKind::DebugLog => match Time::parse_prefix(line) {
+                Some((t, rest)) => {
+                    if let Some(level) = level(rest) {
+                        self.index.levels |= level;
+                    }
+                    Some(t)
+                }
+                // A message's text with a newline in it: its own lines go with it.
+                None if self.current.is_some() => None,
+                None => {
+                    self.index.bad_lines += 1;
+                    None
+                }
+            },
+            FileKind::Commands => match Time::parse_prefix(line) {
+                Some((t, _)) => Some(t),
+                None => {
+                    self.index.bad_lines += 1;
+                    None
+                }
+            },
+            FileKind::WorldModel => {
+                if let Some(n) = line.strip_prefix(b"%% step ").and_then(|r| digits(r)) {
+                    self.step = Some((start, number, n.0));
+                    return;
+                }
+                if let Some(body) = line.strip_prefix(b"%% debug [") {
+                    let from_step = self.step.map(|(_, _, n)| Time {
+                        cycle: n,
+                        stopped: 0,
+                    });
+                    Some(message_time(body).or(from_step).unwrap_or_default())
+                } else {
+                    self.index.bad_lines += 1;
+                    None
+                }
+            }
+        };
+        let (start, number) = match self.step.take() {
+            Some((s, n, _)) => (s, n),
+            None => (start, number),
+        };
+        match (time, self.current) {
+            (Some(t), Some(cur)) if cur.time == t => self.extend(end),
+            (Some(t), _) => {
+                if let Some(s) = self.current.take() {
+                    self.close(s);
+                }
+                self.current = Some(Span {
+                    time: t,
+                    start,
+                    end,
+                    first_line: number,
+                });
+            }
+            (None, _) => self.extend(end),
+        }
+    }
+
+    fn extend(&mut self, end: u64) {
+        if let Some(cur) = &mut self.current {
+            cur.end = end;
+        }
+    }
+
+    fn close(&mut self, s: Span) {
+        if let Some(last) = self.index.spans.last() {
+            if last.time > s.time {
+                self.index.sorted = false;
+            }
+        }
+        self.index.spans.push(s);
+    }
+}
+
+/// A debug log line's level, after its time.
+fn level(rest: &[u8]) -> Option<u32> {
+    let rest = rest.strip_prefix(b" ")?;
+    let end = rest.iter().position(|&b| b == b' ').unwrap_or(rest.len());
+    let v: i64 = std::str::from_utf8(&rest[..end]).ok()?.parse().ok()?;
+    i32::try_from(v)
+        .map(|v| v as u32)
+        .or_else(|_| u32::try_from(v))
+        .ok()
+}
+
+/// `(time C,S)` near the start of a debug-client message.
+fn message_time(body: &[u8]) -> Option<Time> {
+    let head = &body[..body.len().min(96)];
+    let i = memchr::memmem::find(head, b"(time ")?;
+    Time::parse_prefix(&head[i + 6..]).map(|(t, _)| t)
+}
+
+/// Finds the game times whose lines hold a text (ASCII letters in any case), over a file
+/// fed in chunks, with the index made from the same file.
+pub struct Search<'i> {
+    index: &'i Index,
+    needle: Vec<u8>,
+    /// The last `needle.len() - 1` bytes before `offset`, lowered.
+    tail: Vec<u8>,
+    offset: u64,
+    found: Vec<Time>,
+}
+
+impl<'i> Search<'i> {
+    pub fn new(index: &'i Index, needle: &str) -> Search<'i> {
+        Search {
+            index,
+            needle: needle.as_bytes().to_ascii_lowercase(),
+            tail: Vec::new(),
+            offset: 0,
+            found: Vec::new(),
+        }
+    }
+
+    pub fn push(&mut self, chunk: &[u8]) {
+        if self.needle.is_empty() {
+            return;
+        }
+        let mut hay = std::mem::take(&mut self.tail);
+        let hay_start = self.offset - hay.len() as u64;
+        hay.extend(chunk.iter().map(|b| b.to_ascii_lowercase()));
+        for i in memchr::memmem::find_iter(&hay, &self.needle) {
+            if let Some(s) = self.index.span_at_offset(hay_start + i as u64) {
+                if self.found.last() != Some(&s.time) {
+                    self.found.push(s.time);
+                }
+            }
+        }
+        self.offset += chunk.len() as u64;
+        let keep = (self.needle.len() - 1).min(hay.len());
+        self.tail = hay[hay.len() - keep..].to_vec();
+    }
+
+    /// Every game time with the text, in file order, each once.
+    pub fn finish(mut self) -> Vec<Time> {
+        self.found.dedup();
+        self.found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index(kind: FileKind, text: &[u8], chunk: usize) -> Index {
+        let mut ix = Indexer::new(kind);
+        for c in text.chunks(chunk.max(1)) {
+            ix.push(c);
+        }
+        ix.finish()
+    }
+
+    const LOG: &[u8] =
+        b"1,0 4 M a\n1,0 32 l 0 0 1 1\n1,1 4 M b\ncontinued\n2,0 -2147483648 M c\n\n3,0 4 M d";
+
+    #[test]
+    fn debug_log_spans_levels_and_any_chunking() {
+        let whole = index(FileKind::DebugLog, LOG, LOG.len());
+        let t = |c, s| Time {
+            cycle: c,
+            stopped: s,
+        };
+        let times: Vec<_> = whole.spans.iter().map(|s| s.time).collect();
+        assert_eq!(times, vec![t(1, 0), t(1, 1), t(2, 0), t(3, 0)]);
+        assert_eq!(whole.levels, 4 | 32 | 0x8000_0000);
+        assert_eq!(whole.lines, 7);
+        assert_eq!(whole.bad_lines, 0);
+        let s = whole.at(t(1, 1)).next().unwrap();
+        assert_eq!(
+            &LOG[s.start as usize..s.end as usize],
+            b"1,1 4 M b\ncontinued\n"
+        );
+        assert_eq!(s.first_line, 3);
+        let last = whole.spans.last().unwrap();
+        assert_eq!(&LOG[last.start as usize..last.end as usize], b"3,0 4 M d");
+        for chunk in 1..LOG.len() {
+            assert_eq!(
+                index(FileKind::DebugLog, LOG, chunk),
+                whole,
+                "chunk {chunk}"
+            );
+        }
+        assert_eq!(whole.range(), Some((t(1, 0), t(3, 0))));
+        assert_eq!(whole.span_at_offset(0).unwrap().time, t(1, 0));
+        assert_eq!(whole.span_at_offset(30).unwrap().time, t(1, 1));
+    }
+
+    #[test]
+    fn world_model_records_start_at_their_step_line() {
+        let dcl = b"%% step 5\n%% debug [((debug (format-version 5)) (time 5,0) (b 1 2))]\n%% step 5\n%% debug [((debug (format-version 5)) (time 5,1) (b 1 2))]\n%% step 6\n%% debug [((debug (format-version 5)) (b 1 2))]\n";
+        let ix = index(FileKind::WorldModel, dcl, 7);
+        assert_eq!(ix.spans.len(), 3);
+        assert_eq!(
+            ix.spans[1].time,
+            Time {
+                cycle: 5,
+                stopped: 1
+            }
+        );
+        assert_eq!(ix.spans[1].first_line, 3);
+        assert!(dcl[ix.spans[1].start as usize..]
+            .starts_with(b"%% step 5\n%% debug [((debug (format-version 5)) (time 5,1)"));
+        // No (time …): the step's cycle.
+        assert_eq!(
+            ix.spans[2].time,
+            Time {
+                cycle: 6,
+                stopped: 0
+            }
+        );
+    }
+
+    #[test]
+    fn overlong_and_timeless_lines_are_counted_and_skipped() {
+        let mut text = b"1,0 4 M a\n".to_vec();
+        text.extend(std::iter::repeat(b'x').take(MAX_LINE + 10));
+        text.extend_from_slice(b"\n2,0 4 M b\n");
+        let ix = index(FileKind::DebugLog, &text, 4096);
+        assert_eq!(ix.spans.len(), 2);
+        assert_eq!(ix.bad_lines, 1);
+        let rcl = index(FileKind::Commands, b"junk\n1,0\tRecv A_1: (dash 10)\n", 3);
+        assert_eq!(rcl.bad_lines, 1);
+        assert_eq!(rcl.spans.len(), 1);
+    }
+
+    #[test]
+    fn search_finds_times_across_chunk_edges() {
+        let ix = index(FileKind::DebugLog, LOG, 5);
+        for chunk in 1..LOG.len() {
+            let mut s = Search::new(&ix, "CONT");
+            for c in LOG.chunks(chunk) {
+                s.push(c);
+            }
+            assert_eq!(
+                s.finish(),
+                vec![Time {
+                    cycle: 1,
+                    stopped: 1
+                }],
+                "chunk {chunk}"
+            );
+        }
+        let mut s = Search::new(&ix, " m ");
+        s.push(LOG);
+        assert_eq!(s.finish().len(), 4);
+    }
+}
