@@ -22,6 +22,7 @@
 //! - this file: [`Root`], which shows the lobby at `/` when the relay has several matches and
 //!   the monitor otherwise, and the [`App`] component, which lays the monitor's panels out.
 
+pub mod agents;
 pub mod export;
 pub mod field;
 pub mod keys;
@@ -128,6 +129,28 @@ pub fn App() -> impl IntoView {
         ev.prevent_default();
         dragging.set(false);
         let dt = ev.data_transfer();
+        let count = dt
+            .as_ref()
+            .and_then(|dt| dt.files())
+            .map_or(0, |l| l.length());
+        let one_log = count == 1
+            && dt
+                .as_ref()
+                .and_then(|dt| dt.files())
+                .and_then(|l| l.get(0))
+                .is_some_and(|f| agents::looks_like_game_log(&f.name()));
+        // Several files, or a folder: the match's log with its agents' files. The drop's
+        // folders must be walked before this handler returns.
+        if count > 0 && !one_log {
+            m.overlay.set(Overlay::None);
+            if let Some(dt) = dt {
+                let walk = agents::dropped(&dt);
+                wasm_bindgen_futures::spawn_local(async move {
+                    agents::open_files(m, walk.await);
+                });
+            }
+            return;
+        }
         let file = dt.as_ref().and_then(|dt| dt.files()).and_then(|l| l.get(0));
         // A link dragged from another tab opens as a log on the web.
         let url = dt
@@ -165,6 +188,7 @@ pub fn App() -> impl IntoView {
                 <FieldCanvas/>
                 <div class="panels">
                     <PlayerPanel/>
+                    <ui::agent::AgentPanel/>
                     <EventList/>
                     <MessageBoard/>
                     <StatsPanel/>

@@ -106,6 +106,8 @@ pub struct Monitor {
     /// The match's events and statistics, computed by the library as frames arrive (for a
     /// live match and a log alike); `None` before the first frame. Follows `count`.
     pub analysis: StoredValue<Option<Stats>>,
+    /// The agents' own files opened beside the match (debug logs, world models, commands).
+    pub agents: crate::agents::Agents,
 }
 
 impl Monitor {
@@ -134,6 +136,7 @@ impl Monitor {
             load_fraction: RwSignal::new(None),
             overlay: RwSignal::new(Overlay::None),
             analysis: StoredValue::new(None),
+            agents: crate::agents::Agents::new(),
         }
     }
 

@@ -35,9 +35,12 @@ pub const MAX_LINE: usize = 1 << 20;
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Index {
     pub kind: FileKind,
-    /// In file order; sorted by time unless `sorted` is false.
+    /// In file order; sorted by time unless `sorted` is false (a player's clock starts
+    /// over at kick-off: its log goes `0,110` then `0,0`).
     pub spans: Vec<Span>,
     pub sorted: bool,
+    /// When not sorted: the spans' positions in time order (equal times in file order).
+    by_time: Vec<u32>,
     /// Every category bit seen (debug logs).
     pub levels: u32,
     pub lines: u64,
@@ -47,27 +50,80 @@ pub struct Index {
 }
 
 impl Index {
-    /// The spans of a game time.
-    pub fn at(&self, time: Time) -> impl Iterator<Item = &Span> {
-        let range = if self.sorted {
-            let lo = self.spans.partition_point(|s| s.time < time);
-            let hi = self.spans.partition_point(|s| s.time <= time);
-            lo..hi
+    /// An index of `spans` (in file order), with the counts the pass made.
+    pub fn from_spans(
+        kind: FileKind,
+        spans: Vec<Span>,
+        levels: u32,
+        lines: u64,
+        bad_lines: u64,
+        bytes: u64,
+    ) -> Index {
+        let sorted = spans.windows(2).all(|w| w[0].time <= w[1].time);
+        let by_time = if sorted {
+            Vec::new()
         } else {
-            0..self.spans.len()
+            let mut order: Vec<u32> = (0..spans.len() as u32).collect();
+            order.sort_by_key(|&i| spans[i as usize].time);
+            order
         };
-        self.spans[range].iter().filter(move |s| s.time == time)
+        Index {
+            kind,
+            spans,
+            sorted,
+            by_time,
+            levels,
+            lines,
+            bad_lines,
+            bytes,
+        }
+    }
+
+    fn time_order(&self, k: usize) -> &Span {
+        if self.sorted {
+            &self.spans[k]
+        } else {
+            &self.spans[self.by_time[k] as usize]
+        }
+    }
+
+    /// The first position in time order whose time is not before `time`.
+    fn lower_bound(&self, time: Time, or_equal: bool) -> usize {
+        let (mut lo, mut hi) = (0, self.spans.len());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            let t = self.time_order(mid).time;
+            if t < time || (or_equal && t == time) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
+    /// The spans of a game time, in file order.
+    pub fn at(&self, time: Time) -> impl Iterator<Item = &Span> {
+        let lo = self.lower_bound(time, false);
+        let hi = self.lower_bound(time, true);
+        (lo..hi).map(move |k| self.time_order(k))
+    }
+
+    /// The latest game time in the file at or before `time`.
+    pub fn at_or_before(&self, time: Time) -> Option<Time> {
+        let k = self.lower_bound(time, true).checked_sub(1)?;
+        Some(self.time_order(k).time)
     }
 
     /// The first and last game time in the file.
     pub fn range(&self) -> Option<(Time, Time)> {
-        if self.sorted {
-            Some((self.spans.first()?.time, self.spans.last()?.time))
-        } else {
-            let min = self.spans.iter().map(|s| s.time).min()?;
-            let max = self.spans.iter().map(|s| s.time).max()?;
-            Some((min, max))
+        if self.spans.is_empty() {
+            return None;
         }
+        Some((
+            self.time_order(0).time,
+            self.time_order(self.spans.len() - 1).time,
+        ))
     }
 
     /// The span holding byte `offset`, if any.
@@ -80,13 +136,17 @@ impl Index {
 
     /// Bytes the index holds (what it costs a page to keep it).
     pub fn heap_bytes(&self) -> usize {
-        self.spans.capacity() * std::mem::size_of::<Span>()
+        self.spans.capacity() * std::mem::size_of::<Span>() + self.by_time.capacity() * 4
     }
 }
 
 /// Builds an [`Index`] from a file fed in chunks of any size.
 pub struct Indexer {
-    index: Index,
+    kind: FileKind,
+    spans: Vec<Span>,
+    levels: u32,
+    lines: u64,
+    bad_lines: u64,
     /// File offset of the byte after the last one pushed.
     offset: u64,
     /// The start of a line cut by a chunk's end.
@@ -101,15 +161,11 @@ pub struct Indexer {
 impl Indexer {
     pub fn new(kind: FileKind) -> Indexer {
         Indexer {
-            index: Index {
-                kind,
-                spans: Vec::new(),
-                sorted: true,
-                levels: 0,
-                lines: 0,
-                bad_lines: 0,
-                bytes: 0,
-            },
+            kind,
+            spans: Vec::new(),
+            levels: 0,
+            lines: 0,
+            bad_lines: 0,
             offset: 0,
             carry: Vec::new(),
             skipping: false,
@@ -130,8 +186,8 @@ impl Indexer {
                 self.skipping = false;
             } else if self.carry.len() + piece.len() > MAX_LINE {
                 self.carry.clear();
-                self.index.lines += 1;
-                self.index.bad_lines += 1;
+                self.lines += 1;
+                self.bad_lines += 1;
             } else if self.carry.is_empty() {
                 self.line(piece, end - piece.len() as u64 - 1, end);
             } else {
@@ -150,8 +206,8 @@ impl Indexer {
                 // Counted once, as one bad line, and dropped up to its newline.
                 self.carry.clear();
                 self.skipping = true;
-                self.index.lines += 1;
-                self.index.bad_lines += 1;
+                self.lines += 1;
+                self.bad_lines += 1;
             } else {
                 self.carry.extend_from_slice(rest);
             }
@@ -167,9 +223,15 @@ impl Indexer {
         if let Some(s) = self.current.take() {
             self.close(s);
         }
-        self.index.bytes = self.offset;
-        self.index.spans.shrink_to_fit();
-        self.index
+        self.spans.shrink_to_fit();
+        Index::from_spans(
+            self.kind,
+            self.spans,
+            self.levels,
+            self.lines,
+            self.bad_lines,
+            self.offset,
+        )
     }
 
     /// Bytes fed so far.
@@ -178,32 +240,32 @@ impl Indexer {
     }
 
     fn line(&mut self, line: &[u8], start: u64, end: u64) {
-        self.index.lines += 1;
-        let number = self.index.lines;
+        self.lines += 1;
+        let number = self.lines;
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         if line.is_empty() {
             self.extend(end);
             return;
         }
-        let time = match self.index.kind {
+        let time = match self.kind {
             FileKind::DebugLog => match Time::parse_prefix(line) {
                 Some((t, rest)) => {
                     if let Some(level) = level(rest) {
-                        self.index.levels |= level;
+                        self.levels |= level;
                     }
                     Some(t)
                 }
                 // A message's text with a newline in it: its own lines go with it.
                 None if self.current.is_some() => None,
                 None => {
-                    self.index.bad_lines += 1;
+                    self.bad_lines += 1;
                     None
                 }
             },
             FileKind::Commands => match Time::parse_prefix(line) {
                 Some((t, _)) => Some(t),
                 None => {
-                    self.index.bad_lines += 1;
+                    self.bad_lines += 1;
                     None
                 }
             },
@@ -219,7 +281,7 @@ impl Indexer {
                     });
                     Some(message_time(body).or(from_step).unwrap_or_default())
                 } else {
-                    self.index.bad_lines += 1;
+                    self.bad_lines += 1;
                     None
                 }
             }
@@ -252,12 +314,7 @@ impl Indexer {
     }
 
     fn close(&mut self, s: Span) {
-        if let Some(last) = self.index.spans.last() {
-            if last.time > s.time {
-                self.index.sorted = false;
-            }
-        }
-        self.index.spans.push(s);
+        self.spans.push(s);
     }
 }
 
@@ -372,6 +429,26 @@ mod tests {
         assert_eq!(whole.range(), Some((t(1, 0), t(3, 0))));
         assert_eq!(whole.span_at_offset(0).unwrap().time, t(1, 0));
         assert_eq!(whole.span_at_offset(30).unwrap().time, t(1, 1));
+    }
+
+    #[test]
+    fn a_clock_that_starts_over_is_still_found_by_time() {
+        let log = b"0,0 4 M a\n0,1 4 M b\n0,2 4 M c\n0,0 4 M d\n1,0 4 M e\n";
+        let ix = index(FileKind::DebugLog, log, 3);
+        assert!(!ix.sorted);
+        let t = |c, s| Time {
+            cycle: c,
+            stopped: s,
+        };
+        let at0: Vec<u64> = ix.at(t(0, 0)).map(|s| s.first_line).collect();
+        assert_eq!(at0, vec![1, 4]);
+        assert_eq!(ix.at(t(0, 2)).count(), 1);
+        assert_eq!(ix.at_or_before(t(0, 5)), Some(t(0, 2)));
+        assert_eq!(ix.at_or_before(t(5, 0)), Some(t(1, 0)));
+        assert_eq!(ix.range(), Some((t(0, 0), t(1, 0))));
+        let sorted = index(FileKind::DebugLog, b"1,0 4 M a\n3,0 4 M b\n", 100);
+        assert_eq!(sorted.at_or_before(t(2, 7)), Some(t(1, 0)));
+        assert_eq!(sorted.at_or_before(t(0, 7)), None);
     }
 
     #[test]

@@ -17,7 +17,9 @@
 //! - [`players`]: bodies, directions, cones, stamina, cards, highlights, labels, areas.
 //! - [`ball`]: the ball, its velocity, its path if untouched, trails.
 //! - [`offside`]: each team's offside line.
+//! - [`agent`]: the selected agent's drawings and beliefs (from its own files).
 
+pub mod agent;
 pub mod ball;
 pub mod motion;
 pub mod offside;
@@ -156,6 +158,14 @@ pub enum Tag {
     Ball,
     BallVelocity,
     BallPath,
+    /// What an agent drew in its debug log or debug-client messages.
+    AgentDrawing,
+    /// Where an agent believed something was.
+    Belief,
+    /// From a belief to the truth.
+    BeliefError,
+    /// An agent's target point.
+    TargetPoint,
 }
 
 /// Who a shape belongs to: a player slot, the ball, or nobody (the pitch).
@@ -258,6 +268,8 @@ pub struct Input<'a> {
     pub colours: &'a Colours,
     pub selected: Option<(Side, u8)>,
     pub view: &'a View,
+    /// The selected agent's drawings and beliefs, from its files.
+    pub agent: Option<&'a agent::AgentOverlay>,
 }
 
 /// Builds the scene: pitch first, then the overlays under the players (trails, cones, areas,
@@ -278,6 +290,10 @@ pub fn build(input: &Input) -> Scene {
     }
     players::build(&mut scene, input, frame);
     ball::build(&mut scene, input, frame);
+    if let Some(a) = input.agent {
+        // Beliefs against the truth on screen, not an interpolated one.
+        agent::build(&mut scene.shapes, a, input.frame.unwrap_or(frame));
+    }
     scene
 }
 

@@ -717,6 +717,7 @@ mod tests {
             colours: &Colours::default(),
             selected,
             view: &view,
+            agent: None,
         })
     }
 
@@ -945,6 +946,7 @@ mod tests {
                 colours: &Colours::default(),
                 selected: None,
                 view: &view,
+                agent: None,
             });
             for l in scene.with_tag(Tag::Label) {
                 let Geom::Text {

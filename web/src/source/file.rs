@@ -73,6 +73,8 @@ fn begin(m: Monitor, name: &str, log_url: Option<String>) -> u64 {
     m.notice.set(None);
     m.timings.set(None);
     m.clear();
+    // Agent files belong to the match they were opened with.
+    m.agents.clear();
     m.log_url.set(log_url);
     m.loading.set(true);
     m.load_fraction.set(Some(0.0));

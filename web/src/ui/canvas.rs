@@ -121,6 +121,8 @@ fn draw(m: Monitor, params: &FieldParams, glide: &Glide, target: &DrawCtx) -> bo
     let (from, alpha) = glide.progress(now());
     let camera = m.field.camera.get_untracked();
     let selected = m.field.selected.get_untracked();
+    // Read before the match is borrowed: it asks the match for team names and times.
+    let agent = selected.and_then(|(side, unum)| m.agents.overlay(m, index, side, unum));
     m.settings.with_untracked(|settings| {
         m.game.with_value(|g| {
             let frame = g.frames.get(index);
@@ -143,6 +145,7 @@ fn draw(m: Monitor, params: &FieldParams, glide: &Glide, target: &DrawCtx) -> bo
                 colours: &settings.colours,
                 selected,
                 view: &view,
+                agent: agent.as_ref(),
             });
             LAYER.with(|l| paint::scene(&ctx, &view, ratio, &scene, Some(&mut l.borrow_mut())));
             LAST.with(|l| *l.borrow_mut() = Some((scene, view)));
@@ -384,6 +387,11 @@ pub fn FieldCanvas() -> impl IntoView {
             m.settings.track();
             m.field.camera.track();
             m.field.selected.track();
+            m.agents.loaded.track();
+            m.agents.revision.track();
+            m.agents.hidden_levels.track();
+            m.agents.show_drawings.track();
+            m.agents.show_beliefs.track();
             size.track();
             // A file still loading adds frames behind the one on screen: only the frame on
             // screen appearing matters.
@@ -647,6 +655,7 @@ fn bench_tags(m: Monitor, n: u32, width: f64, height: f64) -> String {
                 colours: &settings.colours,
                 selected: Some((Side::Left, 1)),
                 view: &view,
+                agent: None,
             }));
         }
     });
@@ -740,6 +749,7 @@ fn bench(m: Monitor, n: u32, width: f64, height: f64, field: Option<&str>) -> St
                 colours: &settings.colours,
                 selected,
                 view: &view,
+                agent: None,
             });
             let t1 = now();
             paint::scene(&ctx, &view, 1.0, &scene, Some(&mut layer));

@@ -1,6 +1,7 @@
 //! The page's panels, one component per file. Each reads the [`crate::state::Monitor`] from
 //! the context the [`crate::App`] provides.
 
+pub mod agent;
 pub mod announce;
 pub mod archive;
 pub mod canvas;

@@ -1,6 +1,7 @@
 //! The one place to open a log: drop a file, choose one, or give a web address. The hidden
 //! file input lives outside the panel so that the picker (and tests) can reach it at any time.
 
+use crate::agents;
 use crate::source::{file, live};
 use crate::state::{Mode, Monitor, Overlay};
 use leptos::prelude::*;
@@ -11,13 +12,36 @@ use wasm_bindgen::JsCast;
 pub fn FileInput() -> impl IntoView {
     let m = expect_context::<Monitor>();
     let input = NodeRef::<leptos::html::Input>::new();
+    let folder = NodeRef::<leptos::html::Input>::new();
+    let take = move |el: web_sys::HtmlInputElement| {
+        let files: Vec<web_sys::File> = el
+            .files()
+            .map(|l| (0..l.length()).filter_map(|i| l.get(i)).collect())
+            .unwrap_or_default();
+        el.set_value("");
+        m.overlay.set(Overlay::None);
+        match files.as_slice() {
+            [] => {}
+            // One log: opened as always.
+            [one] if agents::looks_like_game_log(&one.name()) => file::open(m, one.clone()),
+            // A log with its agents' files, or agents' files for the match on screen.
+            _ => agents::open_files(m, files),
+        }
+    };
     let on_change = move |_| {
         if let Some(el) = input.get() {
-            if let Some(f) = el.files().and_then(|l| l.get(0)) {
-                m.overlay.set(Overlay::None);
-                file::open(m, f);
-            }
-            el.set_value("");
+            take(el.into());
+        }
+    };
+    // Chooses folders rather than files (every browser knows it by this name).
+    Effect::new(move |_| {
+        if let Some(el) = folder.get() {
+            let _ = el.set_attribute("webkitdirectory", "");
+        }
+    });
+    let on_folder = move |_| {
+        if let Some(el) = folder.get() {
+            take(el.into());
         }
     };
     view! {
@@ -25,10 +49,28 @@ pub fn FileInput() -> impl IntoView {
             id="file-input"
             class="hidden-input"
             type="file"
-            accept=".rcg,.gz,.rcg.gz,.json"
+            multiple
+            accept=".rcg,.gz,.rcg.gz,.json,.log,.dcl,.rcl"
             node_ref=input
             on:change=on_change
         />
+        <input
+            id="folder-input"
+            class="hidden-input"
+            type="file"
+            node_ref=folder
+            on:change=on_folder
+        />
+    }
+}
+
+fn choose_folder() {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("folder-input"))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        el.click();
     }
 }
 
@@ -69,6 +111,9 @@ pub fn OpenPanel() -> impl IntoView {
                     <button id="drop-zone" class="drop-zone" on:click=move |_| choose_file()>
                         <strong>"Drop a .rcg or .rcg.gz file here"</strong>
                         <span>"or click to choose one"</span>
+                    </button>
+                    <button id="choose-folder" class="link" on:click=move |_| choose_folder()>
+                        "Open a folder: a match's .rcg with its agents' .log, .dcl and the server's .rcl"
                     </button>
                     <form class="url-form" on:submit=submit>
                         <label for="log-url">"or a log on the web:"</label>

@@ -1,0 +1,576 @@
+//! The agents' own files beside the match: librcsc debug logs (`.log`), debug-client world
+//! models (`.dcl`) and the server's message log (`.rcl`), opened with the `.rcg` (dropped
+//! together, a folder, or picked).
+//!
+//! Each file is indexed by game time in a worker (`web/agents.js`, the same index as
+//! [`pitchside_shared::agent::index`]), so the page holds about 32 bytes per cycle of each file,
+//! not the file; the lines of the time on screen are read and decoded when that time is shown,
+//! and kept in a small cache. Files are paired with a team and a player by their names
+//! (`TEAM-UNUM.log`) and the match's team names; what cannot be paired is listed with why.
+
+use crate::scene::agent::AgentOverlay;
+use crate::state::Monitor;
+use leptos::prelude::*;
+use pitchside_shared::agent::commands;
+use pitchside_shared::agent::debuglog;
+use pitchside_shared::agent::files::{parse_name, Named, Owner};
+use pitchside_shared::agent::index::{FileKind, Index, Span};
+use pitchside_shared::agent::worldmodel::{self, WorldModel};
+use pitchside_shared::agent::{AgentLineError, Time};
+use pitchside_shared::Side;
+use std::collections::HashMap;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+/// Decoded times kept per file: what playback back and forth around the time on screen needs.
+const CACHE_TIMES: usize = 64;
+/// Search hits read back from a file at most.
+const SEARCH_LIMIT: u32 = 20_000;
+
+/// One agent file, indexed.
+pub struct AgentFile {
+    pub name: String,
+    pub named: Named,
+    /// The file, or its inflated text when it was gzip.
+    pub text: web_sys::Blob,
+    pub index: Index,
+    pub gzipped: bool,
+}
+
+/// What the lines of one time of one file hold.
+#[derive(Clone, Debug)]
+pub enum Decoded {
+    Log(Vec<debuglog::Entry>),
+    World(Vec<WorldModel>),
+    Commands(Vec<commands::Entry>),
+}
+
+/// A decoded time and the lines in it that could not be read.
+#[derive(Clone, Debug)]
+pub struct Cycle {
+    pub decoded: Decoded,
+    pub errors: Vec<AgentLineError>,
+}
+
+/// The page's agent files and what is shown of them.
+#[derive(Clone, Copy)]
+pub struct Agents {
+    pub files: StoredValue<Vec<AgentFile>, LocalStorage>,
+    /// Bumped when files are added or removed.
+    pub revision: RwSignal<u64>,
+    /// Indexing in progress, in words.
+    pub progress: RwSignal<Option<String>>,
+    /// Files that were not opened, or not paired, each with why.
+    pub problems: RwSignal<Vec<String>>,
+    /// How long indexing the last set took, and what the indexes hold (for the bench).
+    pub indexed: RwSignal<Option<IndexReport>>,
+    cache: StoredValue<HashMap<(usize, Time), Cycle>, LocalStorage>,
+    /// Bumped whenever a time's lines arrive in the cache: views of them follow it.
+    pub loaded: RwSignal<u64>,
+    /// Categories hidden (bits), for messages and drawings alike.
+    pub hidden_levels: RwSignal<u32>,
+    pub show_drawings: RwSignal<bool>,
+    pub show_beliefs: RwSignal<bool>,
+    /// The last search: its text and the times it was found at.
+    pub search: RwSignal<Option<(String, Vec<Time>)>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IndexReport {
+    pub files: usize,
+    pub bytes: f64,
+    pub ms: f64,
+    pub index_bytes: usize,
+}
+
+impl Agents {
+    pub fn new() -> Agents {
+        Agents {
+            files: StoredValue::new_local(Vec::new()),
+            revision: RwSignal::new(0),
+            progress: RwSignal::new(None),
+            problems: RwSignal::new(Vec::new()),
+            indexed: RwSignal::new(None),
+            cache: StoredValue::new_local(HashMap::new()),
+            loaded: RwSignal::new(0),
+            hidden_levels: RwSignal::new(0),
+            show_drawings: RwSignal::new(true),
+            show_beliefs: RwSignal::new(true),
+            search: RwSignal::new(None),
+        }
+    }
+
+    /// Forgets every agent file (a new match was opened).
+    pub fn clear(&self) {
+        self.files.set_value(Vec::new());
+        self.cache.set_value(HashMap::new());
+        self.problems.set(Vec::new());
+        self.search.set(None);
+        self.indexed.set(None);
+        self.revision.update(|r| *r += 1);
+    }
+
+    /// Indexes of the files of player `unum` of team `team`, by kind.
+    pub fn of_player(&self, team: &str, unum: u8) -> Vec<(usize, FileKind)> {
+        self.files.with_value(|files| {
+            files
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| {
+                    matches!(&f.named.owner, Owner::Player { team: t, unum: u } if t == team && *u == unum)
+                })
+                .map(|(i, f)| (i, f.named.kind))
+                .collect()
+        })
+    }
+
+    /// The server's message log, if one is open.
+    pub fn commands_file(&self) -> Option<usize> {
+        self.files.with_value(|files| {
+            files
+                .iter()
+                .position(|f| f.named.kind == FileKind::Commands)
+        })
+    }
+
+    /// The time of file `file` to show at `time`: `time` itself, or the last one of the same
+    /// cycle before it (an agent may write nothing while the clock stands still).
+    pub fn resolve(&self, file: usize, time: Time) -> Option<Time> {
+        self.files.with_value(|files| {
+            let t = files.get(file)?.index.at_or_before(time)?;
+            (t.cycle == time.cycle).then_some(t)
+        })
+    }
+
+    /// What the field shows of the agent of `(side, unum)` at frame `index`: its drawings
+    /// (in the categories shown) and its world model. Reads the cache and asks for what is
+    /// missing; `None` when it has no files.
+    pub fn overlay(&self, m: Monitor, index: usize, side: Side, unum: u8) -> Option<AgentOverlay> {
+        let team = team_name(m, side)?;
+        let files = self.of_player(&team, unum);
+        if files.is_empty() {
+            return None;
+        }
+        let time = time_of(m, index)?;
+        let hidden = self.hidden_levels.get_untracked();
+        let mut out = AgentOverlay {
+            side: Some(side),
+            unum,
+            ..AgentOverlay::default()
+        };
+        for (file, kind) in files {
+            let Some(t) = self.resolve(file, time) else {
+                continue;
+            };
+            match kind {
+                FileKind::DebugLog if self.show_drawings.get_untracked() => {
+                    if let Some(Cycle {
+                        decoded: Decoded::Log(entries),
+                        ..
+                    }) = self.cycle(file, t)
+                    {
+                        out.drawings
+                            .extend(entries.into_iter().filter_map(|e| match e.item {
+                                debuglog::Item::Drawing(d) if e.level & hidden == 0 => Some(d),
+                                _ => None,
+                            }));
+                    }
+                }
+                FileKind::WorldModel if self.show_beliefs.get_untracked() => {
+                    if let Some(Cycle {
+                        decoded: Decoded::World(mut w),
+                        ..
+                    }) = self.cycle(file, t)
+                    {
+                        out.world = w.pop();
+                    }
+                }
+                _ => {}
+            }
+        }
+        Some(out)
+    }
+
+    /// The decoded lines of `time` in file `file`, if they have been read; asks for them
+    /// otherwise (the `loaded` signal moves when they arrive).
+    pub fn cycle(&self, file: usize, time: Time) -> Option<Cycle> {
+        if let Some(c) = self.cache.with_value(|c| c.get(&(file, time)).cloned()) {
+            return Some(c);
+        }
+        self.fetch(file, time);
+        None
+    }
+
+    fn fetch(&self, file: usize, time: Time) {
+        let job = self.files.with_value(|files| {
+            let f = files.get(file)?;
+            let spans: Vec<Span> = f.index.at(time).copied().collect();
+            Some((f.text.clone(), f.named.kind, spans))
+        });
+        let Some((blob, kind, spans)) = job else {
+            return;
+        };
+        // Marked as on its way, so one request per time.
+        let empty = Cycle {
+            decoded: empty(kind),
+            errors: Vec::new(),
+        };
+        let me = *self;
+        me.cache.update_value(|c| {
+            if c.len() >= CACHE_TIMES * 8 {
+                c.clear();
+            }
+            c.insert((file, time), empty.clone());
+        });
+        if spans.is_empty() {
+            return;
+        }
+        let generation = self.revision.get_untracked();
+        wasm_bindgen_futures::spawn_local(async move {
+            let mut out = empty;
+            for s in spans {
+                let Some(bytes) = read_range(&blob, s.start, s.end).await else {
+                    continue;
+                };
+                append(&mut out, kind, &bytes, s.first_line);
+            }
+            if me.revision.get_untracked() != generation {
+                return;
+            }
+            me.cache.update_value(|c| {
+                c.insert((file, time), out);
+            });
+            me.loaded.update(|n| *n += 1);
+        });
+    }
+
+    /// Searches every file of `files` for `text`; the times it occurs at land in `search`.
+    pub fn find(&self, files: Vec<usize>, text: String) {
+        let me = *self;
+        let jobs: Vec<(web_sys::Blob, Index)> = self.files.with_value(|all| {
+            files
+                .iter()
+                .filter_map(|&i| all.get(i))
+                .map(|f| (f.text.clone(), f.index.clone()))
+                .collect()
+        });
+        me.search.set(Some((text.clone(), Vec::new())));
+        wasm_bindgen_futures::spawn_local(async move {
+            let mut times = Vec::new();
+            for (blob, index) in jobs {
+                let Ok(res) = JsFuture::from(search_agent_file(&blob, &text, SEARCH_LIMIT)).await
+                else {
+                    continue;
+                };
+                let offsets = js_sys::Reflect::get(&res, &"offsets".into())
+                    .ok()
+                    .and_then(|o| o.dyn_into::<js_sys::Float64Array>().ok())
+                    .map(|a| a.to_vec())
+                    .unwrap_or_default();
+                for o in offsets {
+                    if let Some(s) = index.span_at_offset(o as u64) {
+                        times.push(s.time);
+                    }
+                }
+            }
+            times.sort();
+            times.dedup();
+            me.search.set(Some((text, times)));
+        });
+    }
+}
+
+impl Default for Agents {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn empty(kind: FileKind) -> Decoded {
+    match kind {
+        FileKind::DebugLog => Decoded::Log(Vec::new()),
+        FileKind::WorldModel => Decoded::World(Vec::new()),
+        FileKind::Commands => Decoded::Commands(Vec::new()),
+    }
+}
+
+fn append(out: &mut Cycle, kind: FileKind, bytes: &[u8], first_line: u64) {
+    match (kind, &mut out.decoded) {
+        (FileKind::DebugLog, Decoded::Log(v)) => {
+            let (e, errs) = debuglog::decode(bytes, first_line);
+            v.extend(e);
+            out.errors.extend(errs);
+        }
+        (FileKind::WorldModel, Decoded::World(v)) => {
+            let (e, errs) = worldmodel::decode(bytes, first_line);
+            v.extend(e);
+            out.errors.extend(errs);
+        }
+        (FileKind::Commands, Decoded::Commands(v)) => {
+            let (e, errs) = commands::decode(bytes, first_line);
+            v.extend(e);
+            out.errors.extend(errs);
+        }
+        _ => {}
+    }
+}
+
+/// The game time of frame `index`: its cycle, and how many frames of the same cycle come
+/// before it (the server writes a show for every cycle the clock stands still, as agents count
+/// `STOPPED`).
+pub fn time_of(m: Monitor, index: usize) -> Option<Time> {
+    m.game.with_value(|g| {
+        let f = g.frames.get(index)?;
+        if let Some(stopped) = f.stime {
+            return Some(Time {
+                cycle: f.time,
+                stopped,
+            });
+        }
+        let first = m
+            .cycles
+            .with_value(|c| c.seek_cycle(f.time))
+            .unwrap_or(index);
+        Some(Time {
+            cycle: f.time,
+            stopped: index.saturating_sub(first) as u32,
+        })
+    })
+}
+
+/// The name of the team on `side` in the match on screen.
+pub fn team_name(m: Monitor, side: Side) -> Option<String> {
+    m.game
+        .with_value(|g| g.frames.last()?.teams[side.index()].name.clone())
+}
+
+/// The side of the team called `team` in the match on screen.
+pub fn side_of(m: Monitor, team: &str) -> Option<Side> {
+    m.game.with_value(|g| {
+        let f = g.frames.last()?;
+        [Side::Left, Side::Right]
+            .into_iter()
+            .find(|s| f.teams[s.index()].name.as_deref() == Some(team))
+    })
+}
+
+/// Splits what was dropped or chosen into the match's log and agent files; opens the log (if
+/// there is one) and indexes the agent files beside it.
+pub fn open_files(m: Monitor, files: Vec<web_sys::File>) {
+    let agents = m.agents;
+    let mut logs = Vec::new();
+    let mut agent = Vec::new();
+    let mut problems = Vec::new();
+    for f in files {
+        let name = f.name();
+        match parse_name(&name) {
+            Ok(named) => agent.push((f, named)),
+            Err(_) if looks_like_game_log(&name) => logs.push(f),
+            Err(e) => {
+                if !name.starts_with('.') {
+                    problems.push(format!("{name}: {e}"));
+                }
+            }
+        }
+    }
+    if logs.len() > 1 {
+        problems.push(format!(
+            "{} game logs were given; {} is opened (one match at a time)",
+            logs.len(),
+            logs[0].name()
+        ));
+    }
+    if let Some(log) = logs.into_iter().next() {
+        // Clears the agent files of the match before.
+        crate::source::file::open(m, log);
+    }
+    if agent.is_empty() {
+        agents.problems.update(|p| p.extend(problems));
+        return;
+    }
+    agents.problems.update(|p| p.extend(problems));
+    wasm_bindgen_futures::spawn_local(index_all(m, agents, agent));
+}
+
+/// A name the page opens as a game log.
+pub fn looks_like_game_log(name: &str) -> bool {
+    let n = name.strip_suffix(".gz").unwrap_or(name);
+    n.ends_with(".rcg") || n.ends_with(".json")
+}
+
+async fn index_all(m: Monitor, agents: Agents, files: Vec<(web_sys::File, Named)>) {
+    let started = now();
+    let total = files.len();
+    let mut bytes = 0.0;
+    for (k, (file, named)) in files.into_iter().enumerate() {
+        let name = file.name();
+        agents.progress.set(Some(format!(
+            "indexing agent files: {} of {total} ({name})",
+            k + 1
+        )));
+        let kind = match named.kind {
+            FileKind::DebugLog => 0,
+            FileKind::WorldModel => 1,
+            FileKind::Commands => 2,
+        };
+        let res = match JsFuture::from(index_agent_file(&file, kind, &JsValue::UNDEFINED)).await {
+            Ok(r) => r,
+            Err(e) => {
+                agents
+                    .problems
+                    .update(|p| p.push(format!("{name}: cannot be read ({e:?})")));
+                continue;
+            }
+        };
+        let get = |k: &str| js_sys::Reflect::get(&res, &k.into()).unwrap_or(JsValue::UNDEFINED);
+        let num = |k: &str| get(k).as_f64().unwrap_or(0.0);
+        if let Some(err) = get("error").as_string() {
+            if get("spans").is_undefined() {
+                agents
+                    .problems
+                    .update(|p| p.push(format!("{name}: cannot be read: {err}")));
+                continue;
+            }
+            agents.problems.update(|p| {
+                p.push(format!(
+                    "{name}: read up to a damaged part ({err}); the cycles before it are shown"
+                ))
+            });
+        }
+        let flat = get("spans")
+            .dyn_into::<js_sys::Float64Array>()
+            .map(|a| a.to_vec())
+            .unwrap_or_default();
+        let spans: Vec<Span> = flat
+            .chunks_exact(5)
+            .map(|s| Span {
+                time: Time {
+                    cycle: s[0] as u32,
+                    stopped: s[1] as u32,
+                },
+                start: s[2] as u64,
+                end: s[3] as u64,
+                first_line: s[4] as u64,
+            })
+            .collect();
+        let index = Index::from_spans(
+            named.kind,
+            spans,
+            num("levels") as u32,
+            num("lines") as u64,
+            num("bad") as u64,
+            num("bytes") as u64,
+        );
+        bytes += index.bytes as f64;
+        if index.spans.is_empty() {
+            agents.problems.update(|p| {
+                p.push(format!(
+                    "{name}: no line with a game time in it ({} lines), so nothing to show",
+                    index.lines
+                ))
+            });
+            continue;
+        }
+        let gzipped = get("gz").as_bool().unwrap_or(false);
+        let text = match get("text").dyn_into::<web_sys::Blob>() {
+            Ok(b) => b,
+            Err(_) => file.clone().into(),
+        };
+        agents.files.update_value(|f| {
+            f.push(AgentFile {
+                name,
+                named,
+                text,
+                index,
+                gzipped,
+            })
+        });
+        agents.revision.update(|r| *r += 1);
+    }
+    let index_bytes = agents
+        .files
+        .with_value(|f| f.iter().map(|f| f.index.heap_bytes()).sum());
+    agents.indexed.set(Some(IndexReport {
+        files: total,
+        bytes,
+        ms: now() - started,
+        index_bytes,
+    }));
+    agents.progress.set(None);
+    check_pairing(m, agents);
+}
+
+/// Says which files belong to no team of the match, or to no cycle of it.
+pub fn check_pairing(m: Monitor, agents: Agents) {
+    let last = m.game.with_value(|g| g.frames.last().map(|f| f.time));
+    let problems: Vec<String> = agents.files.with_value(|files| {
+        files
+            .iter()
+            .filter_map(|f| {
+                let team = match &f.named.owner {
+                    Owner::Player { team, .. } | Owner::Coach { team } => team,
+                    Owner::Server => return None,
+                };
+                if last.is_none() {
+                    return Some(format!("{}: no match is open to pair it with", f.name));
+                }
+                if side_of(m, team).is_none() {
+                    return Some(format!(
+                        "{}: its team {team} is not playing in this match",
+                        f.name
+                    ));
+                }
+                let (first, end) = f.index.range()?;
+                match last {
+                    Some(l) if first.cycle > l => Some(format!(
+                        "{}: its cycles {}–{} are not in this match (which ends at {l})",
+                        f.name, first.cycle, end.cycle
+                    )),
+                    _ => None,
+                }
+            })
+            .collect()
+    });
+    if !problems.is_empty() {
+        agents.problems.update(|p| p.extend(problems));
+    }
+}
+
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+async fn read_range(blob: &web_sys::Blob, start: u64, end: u64) -> Option<Vec<u8>> {
+    let v = JsFuture::from(read_range_js(blob, start as f64, end as f64))
+        .await
+        .ok()?;
+    Some(js_sys::Uint8Array::new(&v).to_vec())
+}
+
+/// Every file of a drop, folders walked. Starts at once (a drop's items can only be read
+/// while its event is handled) and finishes when awaited.
+pub fn dropped(
+    dt: &web_sys::DataTransfer,
+) -> impl std::future::Future<Output = Vec<web_sys::File>> {
+    let promise = dropped_files(dt);
+    async move {
+        let Ok(v) = JsFuture::from(promise).await else {
+            return Vec::new();
+        };
+        js_sys::Array::from(&v)
+            .iter()
+            .filter_map(|f| f.dyn_into::<web_sys::File>().ok())
+            .collect()
+    }
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen(module = "/agents.js")]
+extern "C" {
+    fn index_agent_file(file: &web_sys::File, kind: u32, progress: &JsValue) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = read_range)]
+    fn read_range_js(blob: &web_sys::Blob, start: f64, end: f64) -> js_sys::Promise;
+    fn search_agent_file(blob: &web_sys::Blob, needle: &str, limit: u32) -> js_sys::Promise;
+    fn dropped_files(dt: &web_sys::DataTransfer) -> js_sys::Promise;
+}

@@ -1,0 +1,325 @@
+//! The agent panel: what the selected player's agent wrote about the cycle on screen, from
+//! its own files (opened with the match): its debug-log messages by category, its beliefs
+//! against the truth, and the commands the server received from it; a search across the
+//! match; and which files could not be paired, with why. With no player selected it lists
+//! every agent's messages of the cycle ("both teams").
+
+use crate::agents::{self, Agents, Cycle, Decoded};
+use crate::scene::agent::belief_errors;
+use crate::state::Monitor;
+use leptos::prelude::*;
+use pitchside_shared::agent::commands::Sender;
+use pitchside_shared::agent::files::Owner;
+use pitchside_shared::agent::index::FileKind;
+use pitchside_shared::agent::{debuglog, level, Time};
+
+/// One message line of the panel.
+#[derive(Clone, Debug, PartialEq)]
+struct Line {
+    who: String,
+    category: String,
+    text: String,
+}
+
+/// What the panel shows for one moment.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Shown {
+    time: Option<Time>,
+    files: Vec<String>,
+    levels: u32,
+    messages: Vec<Line>,
+    beliefs: Vec<(String, String, String, String, String)>,
+    world_message: Option<String>,
+    commands: Vec<String>,
+    heard: Option<String>,
+    errors: Vec<String>,
+}
+
+fn fmt_p((x, y): (f64, f64)) -> String {
+    format!("({x:.1}, {y:.1})")
+}
+
+fn shown(m: Monitor, a: Agents) -> Shown {
+    let index = m.index.get_untracked();
+    let Some(time) = agents::time_of(m, index) else {
+        return Shown::default();
+    };
+    let hidden = a.hidden_levels.get_untracked();
+    let selected = m.field.selected.get_untracked();
+    let mut out = Shown {
+        time: Some(time),
+        ..Shown::default()
+    };
+    let files: Vec<(usize, FileKind, String, Owner, u32)> = a.files.with_value(|f| {
+        f.iter()
+            .enumerate()
+            .map(|(i, f)| {
+                (
+                    i,
+                    f.named.kind,
+                    f.name.clone(),
+                    f.named.owner.clone(),
+                    f.index.levels,
+                )
+            })
+            .collect()
+    });
+    let team = selected.and_then(|(s, _)| agents::team_name(m, s));
+    let mine = |o: &Owner| match (o, selected, &team) {
+        (Owner::Player { team: t, unum }, Some((_, u)), Some(team)) => t == team && *unum == u,
+        _ => false,
+    };
+    for (i, kind, name, owner, levels) in &files {
+        let who = match owner {
+            Owner::Player { team, unum } => format!("{team} {unum}"),
+            Owner::Coach { team } => format!("{team} coach"),
+            Owner::Server => "server".into(),
+        };
+        let this = mine(owner);
+        if this {
+            out.files.push(name.clone());
+        }
+        let wanted = match kind {
+            // Messages: the selected agent's, or everyone's when nobody is selected.
+            FileKind::DebugLog => this || selected.is_none(),
+            FileKind::WorldModel => this,
+            FileKind::Commands => selected.is_some(),
+        };
+        if !wanted {
+            continue;
+        }
+        if *kind == FileKind::DebugLog {
+            out.levels |= levels;
+        }
+        let Some(t) = a.resolve(*i, time) else {
+            continue;
+        };
+        let Some(Cycle { decoded, errors }) = a.cycle(*i, t) else {
+            continue;
+        };
+        out.errors
+            .extend(errors.iter().take(5).map(|e| format!("{name}: {e}")));
+        match decoded {
+            Decoded::Log(entries) => {
+                for e in entries {
+                    if e.level & hidden != 0 {
+                        continue;
+                    }
+                    if let debuglog::Item::Message(text) = e.item {
+                        out.messages.push(Line {
+                            who: who.clone(),
+                            category: level::name(e.level),
+                            text,
+                        });
+                    }
+                }
+            }
+            Decoded::World(mut w) => {
+                let (Some(wm), Some((side, _))) = (w.pop(), selected) else {
+                    continue;
+                };
+                out.world_message = wm.message.clone();
+                out.heard = wm.hear.clone();
+                m.game.with_value(|g| {
+                    if let Some(f) = g.frames.get(index) {
+                        for b in belief_errors(side, &wm, f) {
+                            out.beliefs.push((
+                                b.what,
+                                fmt_p(b.believed),
+                                b.truth.map(fmt_p).unwrap_or_else(|| "—".into()),
+                                b.error
+                                    .map(|e| format!("{e:.2}"))
+                                    .unwrap_or_else(|| "—".into()),
+                                b.age.map(|a| a.to_string()).unwrap_or_else(|| "—".into()),
+                            ));
+                        }
+                    }
+                });
+            }
+            Decoded::Commands(entries) => {
+                let Some((_, unum)) = selected else {
+                    continue;
+                };
+                for e in entries {
+                    match &e.sender {
+                        Sender::Player { team: t, unum: u }
+                            if Some(t) == team.as_ref() && *u == unum =>
+                        {
+                            out.commands.extend(e.commands.iter().cloned())
+                        }
+                        Sender::Referee => out
+                            .commands
+                            .extend(e.commands.iter().map(|c| format!("referee: {c}"))),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[component]
+pub fn AgentPanel() -> impl IntoView {
+    let m = expect_context::<Monitor>();
+    let a = m.agents;
+    let any = Memo::new(move |_| {
+        a.revision.track();
+        a.files.with_value(|f| !f.is_empty())
+    });
+    let view_of = Memo::new(move |_| {
+        m.index.track();
+        m.count.track();
+        m.field.selected.track();
+        a.revision.track();
+        a.loaded.track();
+        a.hidden_levels.track();
+        shown(m, a)
+    });
+    let query = RwSignal::new(String::new());
+    let search = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let q = query.get_untracked().trim().to_string();
+        if q.is_empty() {
+            return;
+        }
+        let selected = m.field.selected.get_untracked();
+        let team = selected.and_then(|(s, _)| agents::team_name(m, s));
+        let files: Vec<usize> = a.files.with_value(|f| {
+            f.iter()
+                .enumerate()
+                .filter(|(_, f)| f.named.kind == FileKind::DebugLog)
+                .filter(|(_, f)| match (&f.named.owner, selected, &team) {
+                    (Owner::Player { team: t, unum }, Some((_, u)), Some(team)) => {
+                        t == team && *unum == u
+                    }
+                    _ => selected.is_none(),
+                })
+                .map(|(i, _)| i)
+                .collect()
+        });
+        a.find(files, q);
+    };
+    let jump = move |t: Time| {
+        if let Some(i) = m.cycles.with_value(|c| c.frame_at_or_after(t.cycle)) {
+            m.playing.set(false);
+            m.follow.set(false);
+            m.index
+                .set((i + t.stopped as usize).min(m.count.get_untracked().saturating_sub(1)));
+        }
+    };
+    view! {
+        <Show when=move || any.get() || !a.problems.get().is_empty() || a.progress.get().is_some()>
+            <section id="agent-panel" class="panel agent" aria-label="What the agents thought">
+                <h2>{move || match (m.field.selected.get(), view_of.get().time) {
+                    (Some((s, u)), Some(t)) => format!("Agent {}{u} at {t}", s.letter()),
+                    (None, Some(t)) => format!("Agents at {t} (both teams: select a player for one)"),
+                    _ => "Agents".into(),
+                }}</h2>
+                {move || a.progress.get().map(|p| view! { <p class="progress">{p}</p> })}
+                <div class="agent-toggles">
+                    <label><input type="checkbox" id="agent-drawings"
+                        prop:checked=move || a.show_drawings.get()
+                        on:change=move |_| a.show_drawings.update(|v| *v = !*v)/>" drawings"</label>
+                    <label><input type="checkbox" id="agent-beliefs"
+                        prop:checked=move || a.show_beliefs.get()
+                        on:change=move |_| a.show_beliefs.update(|v| *v = !*v)/>" world model"</label>
+                </div>
+                <Show when=move || m.field.selected.get().is_some()>
+                    <p class="agent-files">{move || {
+                        let f = view_of.get().files;
+                        if f.is_empty() { "No files of this player's agent.".to_string() } else { f.join(" · ") }
+                    }}</p>
+                </Show>
+                <fieldset class="agent-levels">
+                    <legend>"Categories"</legend>
+                    {move || {
+                        let levels = view_of.get().levels;
+                        level::bits(levels).map(|bit| {
+                            let name = level::name(bit);
+                            view! {
+                                <label class="level">
+                                    <input type="checkbox" data-level=bit
+                                        prop:checked=move || a.hidden_levels.get() & bit == 0
+                                        on:change=move |_| a.hidden_levels.update(|h| *h ^= bit)/>
+                                    " " {name}
+                                </label>
+                            }
+                        }).collect_view()
+                    }}
+                </fieldset>
+                <ul id="agent-messages" class="agent-messages">
+                    {move || {
+                        let s = view_of.get();
+                        if s.messages.is_empty() {
+                            return view! { <li class="empty">"No messages this cycle."</li> }.into_any();
+                        }
+                        let both = m.field.selected.get_untracked().is_none();
+                        s.messages.into_iter().map(|l| view! {
+                            <li>
+                                {both.then(|| view! { <span class="who">{l.who}</span> })}
+                                <span class="cat">{l.category}</span>
+                                <span class="text">{l.text}</span>
+                            </li>
+                        }).collect_view().into_any()
+                    }}
+                </ul>
+                {move || view_of.get().world_message.map(|t| view! {
+                    <p class="agent-world-message"><strong>"message: "</strong>{t}</p>
+                })}
+                {move || {
+                    let rows = view_of.get().beliefs;
+                    (!rows.is_empty()).then(|| view! {
+                        <table id="agent-beliefs" class="agent-beliefs">
+                            <caption>"World model against the truth (error in metres, age in cycles)"</caption>
+                            <thead><tr><th>"what"</th><th>"believed"</th><th>"truth"</th><th>"error"</th><th>"age"</th></tr></thead>
+                            <tbody>
+                                {rows.into_iter().map(|(w, b, t, e, age)| view! {
+                                    <tr data-what=w.clone()><td>{w.clone()}</td><td>{b}</td><td>{t}</td><td class="err">{e}</td><td>{age}</td></tr>
+                                }).collect_view()}
+                            </tbody>
+                        </table>
+                    })
+                }}
+                {move || {
+                    let s = view_of.get();
+                    (!s.commands.is_empty() || s.heard.is_some()).then(|| view! {
+                        <div id="agent-commands" class="agent-commands">
+                            <h3>"Sent to the server"</h3>
+                            <ul>{s.commands.into_iter().map(|c| view! { <li><code>{c}</code></li> }).collect_view()}</ul>
+                            {s.heard.map(|h| view! { <p><strong>"heard: "</strong><code>{h}</code></p> })}
+                        </div>
+                    })
+                }}
+                <form class="agent-search" on:submit=search>
+                    <label for="agent-search-text">"Find in the messages: "</label>
+                    <input id="agent-search-text" type="search" placeholder="text"
+                        prop:value=move || query.get()
+                        on:input=move |ev| query.set(event_target_value(&ev))/>
+                    <button type="submit">"Find"</button>
+                </form>
+                {move || a.search.get().map(|(text, times)| {
+                    let n = times.len();
+                    view! {
+                        <p class="agent-found">{format!("\"{text}\": {n} cycle{}", if n == 1 { "" } else { "s" })}</p>
+                        <div id="agent-hits" class="agent-hits">
+                            {times.into_iter().take(200).map(|t| view! {
+                                <button class="link" on:click=move |_| jump(t)>{t.cycle.to_string()}</button>
+                            }).collect_view()}
+                        </div>
+                    }
+                })}
+                {move || {
+                    let mut p = a.problems.get();
+                    p.extend(view_of.get().errors);
+                    (!p.is_empty()).then(|| view! {
+                        <details id="agent-problems" class="agent-problems" open=true>
+                            <summary>{format!("{} file problem{}", p.len(), if p.len() == 1 { "" } else { "s" })}</summary>
+                            <ul>{p.into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}</ul>
+                        </details>
+                    })
+                }}
+            </section>
+        </Show>
+    }
+}
