@@ -59,7 +59,12 @@ function indexer(kind) {
     let time = null;
     if (kind === 0) {
       const t = prefix(buf, s, e);
-      if (t) { levels |= level(buf, t[2], e); time = t; }
+      if (t) {
+        // LEVEL_ANY (-1) is no category of its own.
+        const l = level(buf, t[2], e);
+        if (l !== -1 && l !== 4294967295) levels |= l;
+        time = t;
+      }
       else if (cur === null) bad++;
     } else if (kind === 2) {
       const t = prefix(buf, s, e);

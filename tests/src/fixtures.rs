@@ -33,6 +33,11 @@ pub const SHORT_V6: &str = "logs/short-v6/20261122132720-SHORT_L_a_0-vs-SHORT_R_
 pub const FULL_V6: &str = "logs/full-v6-realtime/20261122131124-HELIOS_L_2-vs-HELIOS_R_3.rcg.gz";
 /// A full 6000-cycle synch game as rcssserver 19 writes a JSON log (5.5 MB gzipped, 54 MB).
 pub const FULL_JSON: &str = "logs/full-json/20261125115357-HELIOS_A_3-vs-HELIOS_B_2.rcg.gz";
+/// A 100-cycle game with every agent's debug log and world-model log, the server's message
+/// log and live debug-client datagrams (`agents/agents-100`).
+pub const AGENTS_DIR: &str = "agents/agents-100";
+pub const AGENTS_RCG: &str = "agents/agents-100/20261125140048-HELIOS_A_0-vs-HELIOS_B_0.rcg.gz";
+pub const AGENTS_RCL: &str = "agents/agents-100/20261125140048-HELIOS_A_0-vs-HELIOS_B_0.rcl.gz";
 pub const V5_CAPTURE: &str = "captures/F1/v5-clean.dgrams.gz";
 pub const V5_COMPRESSED_CAPTURE: &str = "captures/F1/v5-compression-6-clean.dgrams.gz";
 

@@ -187,8 +187,9 @@ pub fn App() -> impl IntoView {
             <div class="field-row">
                 <FieldCanvas/>
                 <div class="panels">
-                    <PlayerPanel/>
+                    // First when agent files are open: what a team developer opened them for.
                     <ui::agent::AgentPanel/>
+                    <PlayerPanel/>
                     <EventList/>
                     <MessageBoard/>
                     <StatsPanel/>

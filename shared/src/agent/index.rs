@@ -41,7 +41,7 @@ pub struct Index {
     pub sorted: bool,
     /// When not sorted: the spans' positions in time order (equal times in file order).
     by_time: Vec<u32>,
-    /// Every category bit seen (debug logs).
+    /// Every category bit seen (debug logs), lines written under any category (-1) aside.
     pub levels: u32,
     pub lines: u64,
     /// Lines that start with no time where one was needed, or over [`MAX_LINE`].
@@ -250,7 +250,8 @@ impl Indexer {
         let time = match self.kind {
             FileKind::DebugLog => match Time::parse_prefix(line) {
                 Some((t, rest)) => {
-                    if let Some(level) = level(rest) {
+                    // LEVEL_ANY (-1) is no category of its own.
+                    if let Some(level) = level(rest).filter(|&l| l != u32::MAX) {
                         self.levels |= level;
                     }
                     Some(t)
@@ -479,7 +480,7 @@ mod tests {
     #[test]
     fn overlong_and_timeless_lines_are_counted_and_skipped() {
         let mut text = b"1,0 4 M a\n".to_vec();
-        text.extend(std::iter::repeat(b'x').take(MAX_LINE + 10));
+        text.extend(std::iter::repeat_n(b'x', MAX_LINE + 10));
         text.extend_from_slice(b"\n2,0 4 M b\n");
         let ix = index(FileKind::DebugLog, &text, 4096);
         assert_eq!(ix.spans.len(), 2);

@@ -29,8 +29,12 @@ pub const NAMED: [(u32, &str); 22] = [
 ];
 
 /// The name of a level: a named category, `level N` for another single bit (N counted from
-/// 1, as librcsc's `LEVEL_N`), or the bits in hexadecimal.
+/// 1, as librcsc's `LEVEL_N`), `any` for LEVEL_ANY (-1), or the bits in hexadecimal.
 pub fn name(level: u32) -> String {
+    if level == u32::MAX {
+        // LEVEL_ANY: written whatever categories are on.
+        return "any".to_string();
+    }
     if let Some((_, n)) = NAMED.iter().find(|(bit, _)| *bit == level) {
         return (*n).to_string();
     }
@@ -38,6 +42,12 @@ pub fn name(level: u32) -> String {
         return format!("level {}", level.trailing_zeros() + 1);
     }
     format!("{level:#x}")
+}
+
+/// Whether a line of `level` is shown while the categories `hidden` are hidden: a line under
+/// several categories shows while any of them does, and one under none (`0`) always does.
+pub fn shown(level: u32, hidden: u32) -> bool {
+    level == 0 || level & !hidden != 0
 }
 
 /// Every single bit set in `levels`, lowest first.
@@ -50,6 +60,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_line_shows_while_any_of_its_categories_does() {
+        // TEAM|ACTION shows while either does; LEVEL_ANY while anything does.
+        assert!(shown(0x10008, 0x10000));
+        assert!(!shown(0x10008, 0x10008));
+        assert!(shown(u32::MAX, 0x20));
+        assert!(shown(0, u32::MAX));
+    }
+
+    #[test]
     fn names_as_librcsc_gives_them() {
         assert_eq!(name(0x20), "kick");
         assert_eq!(name(0x80000), "action chain");
@@ -57,6 +76,7 @@ mod tests {
         // LEVEL_23 is bit 22 (LEVEL_01 is bit 0).
         assert_eq!(name(1 << 22), "level 23");
         assert_eq!(name(0x30), "0x30");
+        assert_eq!(name(u32::MAX), "any");
         assert_eq!(
             bits(0x8000_0021).collect::<Vec<_>>(),
             vec![1, 0x20, 0x8000_0000]

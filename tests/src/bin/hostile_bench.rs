@@ -10,37 +10,13 @@
 //! ```
 
 use fantoccini::Locator;
-use pitchside_tests::browser::Browser;
+use pitchside_tests::browser::{chromium_pss, Browser};
 use pitchside_tests::{fixtures, relay_harness};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// Proportional set size of every Chromium process, in bytes.
-fn chromium_pss() -> u64 {
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return 0;
-    };
-    let mut total = 0;
-    for e in dir.flatten() {
-        let p = e.path();
-        let name = std::fs::read_to_string(p.join("comm")).unwrap_or_default();
-        if !name.starts_with("chrom") || name.starts_with("chromedriver") {
-            continue;
-        }
-        let rollup = std::fs::read_to_string(p.join("smaps_rollup")).unwrap_or_default();
-        total += rollup
-            .lines()
-            .find(|l| l.starts_with("Pss:"))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|v| v.parse::<u64>().ok())
-            .unwrap_or(0)
-            * 1024;
-    }
-    total
-}
 
 fn make_files(dir: &Path) -> Vec<(String, PathBuf)> {
     let full = fixtures::read(fixtures::FULL_V6);

@@ -16,7 +16,7 @@ use pitchside_shared::agent::debuglog;
 use pitchside_shared::agent::files::{parse_name, Named, Owner};
 use pitchside_shared::agent::index::{FileKind, Index, Span};
 use pitchside_shared::agent::worldmodel::{self, WorldModel};
-use pitchside_shared::agent::{AgentLineError, Time};
+use pitchside_shared::agent::{level, AgentLineError, Time};
 use pitchside_shared::Side;
 use std::collections::HashMap;
 use wasm_bindgen::{JsCast, JsValue};
@@ -171,7 +171,9 @@ impl Agents {
                     {
                         out.drawings
                             .extend(entries.into_iter().filter_map(|e| match e.item {
-                                debuglog::Item::Drawing(d) if e.level & hidden == 0 => Some(d),
+                                debuglog::Item::Drawing(d) if level::shown(e.level, hidden) => {
+                                    Some(d)
+                                }
                                 _ => None,
                             }));
                     }
@@ -273,8 +275,9 @@ impl Agents {
                     }
                 }
             }
+            // One hit per cycle: a jump goes to the cycle's first frame.
             times.sort();
-            times.dedup();
+            times.dedup_by_key(|t| t.cycle);
             me.search.set(Some((text, times)));
         });
     }

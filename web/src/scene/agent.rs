@@ -353,16 +353,17 @@ fn beliefs(shapes: &mut Vec<Shape>, side: Side, owner: Owner, wm: &WorldModel, f
             )
             .stroke(Stroke::dashed(colour, 2.0, crate::scene::Dash::Dashed)),
         );
-        // How old the belief is, in cycles, beside anything not seen this cycle.
-        if let Some(age) = b.age.filter(|a| *a > 0) {
+        // How old the belief is, in cycles, beside anything not seen for a while (most are
+        // seen every cycle or two: labelling those would only hide the players' numbers).
+        if let Some(age) = b.age.filter(|a| *a >= 3) {
             shapes.push(
                 Shape::new(
                     Tag::Belief,
                     owner,
                     Geom::Text {
                         at: b.believed,
-                        offset: (8.0, -8.0),
-                        text: age.to_string(),
+                        offset: (9.0, 10.0),
+                        text: format!("{age}c"),
                         size: 10.0,
                         align: Align::Left,
                         bold: false,
@@ -402,6 +403,136 @@ fn beliefs(shapes: &mut Vec<Shape>, side: Side, owner: Owner, wm: &WorldModel, f
         for mut s in one {
             s.owner = owner;
             shapes.push(s);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::testutil;
+    use pitchside_shared::agent::index::{FileKind, Indexer};
+    use pitchside_shared::agent::{worldmodel, Time};
+    use std::io::Read;
+
+    fn dcl(name: &str) -> Vec<u8> {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/fixtures/agents/agents-100/agent-logs")
+            .join(name);
+        let raw = std::fs::read(&path).unwrap();
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(&raw[..])
+            .read_to_end(&mut out)
+            .unwrap();
+        out
+    }
+
+    /// The right 7's world model at cycle 60 of the real game, against that frame.
+    #[test]
+    fn a_right_side_agents_beliefs_are_turned_and_matched_with_the_truth() {
+        let game = testutil::agents_100();
+        let bytes = dcl("HELIOS_B-7.dcl.gz");
+        let mut ix = Indexer::new(FileKind::WorldModel);
+        ix.push(&bytes);
+        let ix = ix.finish();
+        let t = Time {
+            cycle: 60,
+            stopped: 0,
+        };
+        let s = ix.at(t).next().unwrap();
+        let (wms, errors) = worldmodel::decode(&bytes[s.start as usize..s.end as usize], 1);
+        assert!(errors.is_empty());
+        let wm = wms.last().unwrap();
+        let frame = game.frames.iter().find(|f| f.time == 60).unwrap();
+        let rows = belief_errors(Side::Right, wm, frame);
+        let me = rows.iter().find(|r| r.what == "me").unwrap();
+        assert!(me.error.unwrap() < 0.5, "{me:?}");
+        let ball = rows.iter().find(|r| r.what == "ball").unwrap();
+        assert!(ball.error.unwrap() < 3.0, "{ball:?}");
+        // Team-mates are right players, opponents left ones, each matched with the truth.
+        assert!(rows
+            .iter()
+            .any(|r| r.what.starts_with('r') && r.what != "r7"));
+        assert!(rows.iter().any(|r| r.what.starts_with('l')));
+        let numbered: Vec<_> = rows
+            .iter()
+            .filter(|r| r.what.starts_with(['l', 'r']))
+            .collect();
+        let close = numbered.iter().filter(|r| r.error.unwrap() < 3.0).count();
+        assert!(close * 4 >= numbered.len() * 3, "{numbered:?}");
+
+        // Turned the wrong way, the agent would be tens of metres off.
+        let wrong = belief_errors(Side::Left, wm, frame);
+        let me_wrong = wrong.iter().find(|r| r.what == "me").unwrap();
+        assert!(me_wrong.truth.is_none() || me_wrong.error.unwrap() > 5.0);
+
+        let mut shapes = Vec::new();
+        let overlay = AgentOverlay {
+            side: Some(Side::Right),
+            unum: 7,
+            drawings: Vec::new(),
+            world: Some(wm.clone()),
+        };
+        build(&mut shapes, &overlay, frame);
+        let count = |tag| shapes.iter().filter(|s| s.tag == tag).count();
+        assert!(count(Tag::Belief) >= rows.len());
+        assert_eq!(
+            count(Tag::BeliefError),
+            rows.iter().filter(|r| r.truth.is_some()).count()
+        );
+        assert_eq!(count(Tag::AgentDrawing), wm.drawings.len());
+        assert!(shapes
+            .iter()
+            .all(|s| s.owner == Owner::Player(Side::Right, 7)));
+    }
+
+    #[test]
+    fn every_kind_of_drawing_becomes_a_shape_in_the_field_frame() {
+        use pitchside_shared::agent::debuglog::{parse_line, Item};
+        let lines = [
+            "1,0 4 p 1.0 2.0 red",
+            "1,0 4 l 0 0 10 0 #00ff00",
+            "1,0 4 a 0 0 5 0 90",
+            "1,0 4 C 3 3 1",
+            "1,0 4 T 0 0 1 0 0 1",
+            "1,0 4 r -1 -1 2 2",
+            "1,0 4 S 0 0 1 3 -30 60 blue",
+            "1,0 4 m 5 5 (c red) here",
+        ];
+        let drawings: Vec<Drawing> = lines
+            .iter()
+            .map(|l| match parse_line(l.as_bytes()).unwrap().item {
+                Item::Drawing(d) => d,
+                Item::Message(_) => unreachable!(),
+            })
+            .collect();
+        let frame = &testutil::agents_100().frames[50];
+        for side in [Side::Left, Side::Right] {
+            let mut shapes = Vec::new();
+            let overlay = AgentOverlay {
+                side: Some(side),
+                unum: 3,
+                drawings: drawings.clone(),
+                world: None,
+            };
+            build(&mut shapes, &overlay, frame);
+            assert_eq!(shapes.len(), lines.len());
+            let sign = if side == Side::Left { 1.0 } else { -1.0 };
+            assert_eq!(
+                shapes[1].geom,
+                Geom::Line {
+                    from: (0.0, 0.0),
+                    to: (10.0 * sign, 0.0)
+                }
+            );
+            assert_eq!(shapes[1].stroke.unwrap().colour, Rgba([0, 255, 0, 255]));
+            match &shapes[7].geom {
+                Geom::Text { at, text, .. } => {
+                    assert_eq!((*at, text.as_str()), ((5.0 * sign, 5.0 * sign), "here"))
+                }
+                g => panic!("{g:?}"),
+            }
+            assert!(shapes[3].fill.is_some() && shapes[2].fill.is_none());
         }
     }
 }

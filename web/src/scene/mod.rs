@@ -443,6 +443,12 @@ pub(crate) mod testutil {
         static M: OnceLock<Match> = OnceLock::new();
         M.get_or_init(|| load("full-v6-realtime/20261122131124-HELIOS_L_2-vs-HELIOS_R_3.rcg.gz"))
     }
+    pub fn agents_100() -> &'static Match {
+        static M: OnceLock<Match> = OnceLock::new();
+        M.get_or_init(|| {
+            load("../agents/agents-100/20261125140048-HELIOS_A_0-vs-HELIOS_B_0.rcg.gz")
+        })
+    }
     pub fn penalties() -> &'static Match {
         static M: OnceLock<Match> = OnceLock::new();
         M.get_or_init(|| load("penalty-shootout-v6/20261122132810-PEN_L_0_4-vs-PEN_R_0_2.rcg.gz"))

@@ -102,7 +102,7 @@ fn shown(m: Monitor, a: Agents) -> Shown {
         match decoded {
             Decoded::Log(entries) => {
                 for e in entries {
-                    if e.level & hidden != 0 {
+                    if !level::shown(e.level, hidden) {
                         continue;
                     }
                     if let debuglog::Item::Message(text) = e.item {
@@ -209,6 +209,15 @@ pub fn AgentPanel() -> impl IntoView {
         }
     };
     view! {
+        // For the agents bench: how long indexing took and what the indexes hold.
+        <span
+            id="agent-index"
+            hidden
+            data-files=move || a.indexed.get().map(|r| r.files.to_string()).unwrap_or_default()
+            data-bytes=move || a.indexed.get().map(|r| format!("{:.0}", r.bytes)).unwrap_or_default()
+            data-ms=move || a.indexed.get().map(|r| format!("{:.1}", r.ms)).unwrap_or_default()
+            data-index-bytes=move || a.indexed.get().map(|r| r.index_bytes.to_string()).unwrap_or_default()
+        ></span>
         <Show when=move || any.get() || !a.problems.get().is_empty() || a.progress.get().is_some()>
             <section id="agent-panel" class="panel agent" aria-label="What the agents thought">
                 <h2>{move || match (m.field.selected.get(), view_of.get().time) {
@@ -218,10 +227,10 @@ pub fn AgentPanel() -> impl IntoView {
                 }}</h2>
                 {move || a.progress.get().map(|p| view! { <p class="progress">{p}</p> })}
                 <div class="agent-toggles">
-                    <label><input type="checkbox" id="agent-drawings"
+                    <label><input type="checkbox" id="agent-show-drawings"
                         prop:checked=move || a.show_drawings.get()
                         on:change=move |_| a.show_drawings.update(|v| *v = !*v)/>" drawings"</label>
-                    <label><input type="checkbox" id="agent-beliefs"
+                    <label><input type="checkbox" id="agent-show-beliefs"
                         prop:checked=move || a.show_beliefs.get()
                         on:change=move |_| a.show_beliefs.update(|v| *v = !*v)/>" world model"</label>
                 </div>

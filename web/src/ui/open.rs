@@ -30,7 +30,7 @@ pub fn FileInput() -> impl IntoView {
     };
     let on_change = move |_| {
         if let Some(el) = input.get() {
-            take(el.into());
+            take(el);
         }
     };
     // Chooses folders rather than files (every browser knows it by this name).
@@ -41,7 +41,7 @@ pub fn FileInput() -> impl IntoView {
     });
     let on_folder = move |_| {
         if let Some(el) = folder.get() {
-            take(el.into());
+            take(el);
         }
     };
     view! {

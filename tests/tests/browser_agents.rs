@@ -1,0 +1,275 @@
+//! What the agents thought, in the real page: a real game's `.rcg` chosen together with every
+//! agent's debug log and world-model log (gzipped) and the server's message log. The page pairs
+//! them with the players, lists what it could not pair, and for a selected player shows his
+//! messages, drawings, beliefs against the truth and commands at a chosen cycle, all checked
+//! against what the shared library reads from the same files. Screenshots go to
+//! `tests/artifacts/`.
+
+use fantoccini::Locator;
+use pitchside_shared::agent::debuglog::{self, Item};
+use pitchside_shared::agent::index::{FileKind, Indexer, Search};
+use pitchside_shared::agent::worldmodel;
+use pitchside_shared::agent::Time;
+use pitchside_tests::browser::Browser;
+use pitchside_tests::{fixtures, relay_harness};
+use relay::Source;
+use serde_json::Value;
+use std::time::Duration;
+
+/// The cycle looked at: mid-game, the ball in play.
+const CYCLE: u32 = 60;
+
+/// The summary of the last scene drawn (the page hands it over as JSON text).
+async fn scene(b: &Browser) -> Value {
+    match b
+        .eval("return window.__pitchside_scene && window.__pitchside_scene()")
+        .await
+    {
+        Value::String(s) => serde_json::from_str(&s).unwrap(),
+        other => panic!("no scene yet: {other:?}"),
+    }
+}
+
+fn shapes(s: &Value, tag: &str) -> u64 {
+    s["shapes"][tag].as_u64().unwrap_or(0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_opened_with_its_agents_files_shows_what_each_agent_thought() {
+    let index = relay_harness::dist().join("index.html");
+    assert!(
+        index.is_file(),
+        "{} is missing: build the web app first",
+        index.display()
+    );
+    let script =
+        relay::replay::Script::from_log(relay::replay::BUNDLED_NAME, relay::replay::BUNDLED_LOG)
+            .unwrap();
+    let relay = relay_harness::start(Source::Replay {
+        script,
+        step: Duration::from_millis(500),
+    })
+    .await;
+
+    // A file of a team that is not in this match, to be listed as not paired.
+    let stray_dir = std::env::temp_dir().join(format!("pitchside-agents-{}", std::process::id()));
+    std::fs::create_dir_all(&stray_dir).unwrap();
+    let stray = stray_dir.join("OTHER_TEAM-3.log");
+    std::fs::write(&stray, "5,0 4 M hello\n").unwrap();
+
+    let logs = fixtures::path(&format!("{}/agent-logs", fixtures::AGENTS_DIR));
+    let mut paths = vec![
+        fixtures::path(fixtures::AGENTS_RCG),
+        fixtures::path(fixtures::AGENTS_RCL),
+        stray.clone(),
+    ];
+    let mut agent_files: Vec<_> = std::fs::read_dir(&logs)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    agent_files.sort();
+    paths.extend(agent_files);
+
+    let b = Browser::start().await;
+    b.client
+        .goto(&format!("http://{}/", relay.addr))
+        .await
+        .unwrap();
+    b.wait_text("#source", "the replay badge", |t| t.starts_with("Replay"))
+        .await;
+    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
+    let list: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    input.send_keys(&list.join("\n")).await.unwrap();
+    b.wait_text("#source", "the match's log", |t| {
+        t.contains("HELIOS_A_0-vs-HELIOS_B_0")
+    })
+    .await;
+    // Indexing done: the panel lists its one problem, the stray file.
+    let problems = b
+        .wait_text("#agent-problems", "the unpaired file", |t| {
+            t.contains("OTHER_TEAM-3.log")
+        })
+        .await;
+    assert!(
+        problems.contains("its team OTHER_TEAM is not playing in this match"),
+        "{problems}"
+    );
+    assert!(problems.contains("1 file problem"), "{problems}");
+
+    // Go to the cycle, paused, and select the left 7.
+    if b.text("#play").await.contains("❚❚") {
+        b.click("#play").await;
+    }
+    b.wait_text("#play", "playback stopped", |t| t.contains("▶"))
+        .await;
+    b.keys("t").await;
+    let boxed = b.client.active_element().await.unwrap();
+    boxed
+        .send_keys(&format!("{CYCLE}{}", fantoccini::key::Key::Enter))
+        .await
+        .unwrap();
+    b.wait_text("#cycle", "the chosen cycle", |t| t == CYCLE.to_string())
+        .await;
+    let s = scene(&b).await;
+    let l7 = s["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "l7")
+        .unwrap()
+        .clone();
+    let origin = b
+        .eval("const r = document.getElementById('field').getBoundingClientRect(); return [r.left, r.top];")
+        .await;
+    b.click_at(
+        origin[0].as_f64().unwrap() + l7["px"].as_f64().unwrap(),
+        origin[1].as_f64().unwrap() + l7["py"].as_f64().unwrap(),
+    )
+    .await;
+    b.wait_text("#agent-panel h2", "the agent's title", |t| {
+        t.starts_with(&format!("Agent l7 at {CYCLE},0"))
+    })
+    .await;
+
+    // What the library reads from the same file at that time.
+    let log = fixtures::read(&format!(
+        "{}/agent-logs/HELIOS_A-7.log.gz",
+        fixtures::AGENTS_DIR
+    ));
+    let mut ix = Indexer::new(FileKind::DebugLog);
+    ix.push(&log);
+    let ix = ix.finish();
+    let time = Time {
+        cycle: CYCLE,
+        stopped: 0,
+    };
+    let span = ix.at(time).next().unwrap();
+    let (entries, _) = debuglog::decode(&log[span.start as usize..span.end as usize], 1);
+    let messages: Vec<&str> = entries
+        .iter()
+        .filter_map(|e| match &e.item {
+            Item::Message(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect();
+    let drawings = entries
+        .iter()
+        .filter(|e| matches!(e.item, Item::Drawing(_)))
+        .count() as u64;
+    assert!(!messages.is_empty() && drawings > 0);
+    let shown = b
+        .wait_text("#agent-messages", "the agent's messages", |t| {
+            !t.contains("No messages")
+        })
+        .await;
+    for m in messages.iter().take(20) {
+        assert!(shown.contains(m.trim()), "{m:?} not in the panel");
+    }
+    let count = b
+        .eval("return document.querySelectorAll('#agent-messages li').length")
+        .await;
+    assert_eq!(count.as_u64(), Some(messages.len() as u64));
+
+    // The drawings, and the world model against the truth.
+    let dcl = fixtures::read(&format!(
+        "{}/agent-logs/HELIOS_A-7.dcl.gz",
+        fixtures::AGENTS_DIR
+    ));
+    let mut wix = Indexer::new(FileKind::WorldModel);
+    wix.push(&dcl);
+    let wix = wix.finish();
+    let ws = wix.at(time).next().unwrap();
+    let (wms, _) = worldmodel::decode(&dcl[ws.start as usize..ws.end as usize], 1);
+    let wm = wms.last().unwrap();
+    let beliefs = 1 + usize::from(wm.ball.is_some()) + wm.players.len();
+    let dcl_drawings = wm.drawings.len() as u64;
+    let mut s = scene(&b).await;
+    for _ in 0..100 {
+        if shapes(&s, "agent_drawing") == drawings + dcl_drawings {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        s = scene(&b).await;
+    }
+    assert_eq!(shapes(&s, "agent_drawing"), drawings + dcl_drawings, "{s}");
+    assert!(shapes(&s, "belief") >= beliefs as u64, "{s}");
+    assert!(shapes(&s, "belief_error") as usize >= beliefs - 1, "{s}");
+    let table = b
+        .wait_text("#agent-beliefs", "the belief table", |t| t.contains("ball"))
+        .await;
+    assert!(table.contains("me"), "{table}");
+    let me_error: f64 = b
+        .eval(
+            "return document.querySelector('#agent-beliefs tr[data-what=\"me\"] .err').textContent",
+        )
+        .await
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(me_error < 1.0, "the agent knows where it is: {me_error}");
+    let commands = b.text("#agent-commands").await;
+    assert!(
+        commands.contains("(dash") || commands.contains("(turn"),
+        "{commands}"
+    );
+    let shot = b.screenshot("agents-l7").await;
+    eprintln!("screenshot: {}", shot.display());
+
+    // Hiding the categories of the drawings takes them off the field (a drawing under several
+    // categories, or under any, stays while one of them is shown).
+    let hidden: u32 = entries
+        .iter()
+        .filter(|e| matches!(e.item, Item::Drawing(_)))
+        .fold(0, |a, e| a | e.level)
+        & ix.levels;
+    for bit in pitchside_shared::agent::level::bits(hidden) {
+        b.click(&format!("#agent-panel input[data-level=\"{bit}\"]"))
+            .await;
+    }
+    let staying = entries
+        .iter()
+        .filter(|e| matches!(e.item, Item::Drawing(_)))
+        .filter(|e| pitchside_shared::agent::level::shown(e.level, hidden))
+        .count() as u64;
+    assert!(staying < drawings);
+    let mut s = scene(&b).await;
+    for _ in 0..50 {
+        if shapes(&s, "agent_drawing") == staying + dcl_drawings {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        s = scene(&b).await;
+    }
+    assert_eq!(shapes(&s, "agent_drawing"), staying + dcl_drawings, "{s}");
+
+    // A search across the match finds the cycles the library finds.
+    let needle = "updateTheirDefenseLine";
+    let mut search = Search::new(&ix, needle);
+    search.push(&log);
+    let cycles = search.finish().len();
+    assert!(cycles > 10);
+    let field = b
+        .client
+        .find(Locator::Css("#agent-search-text"))
+        .await
+        .unwrap();
+    field.send_keys(needle).await.unwrap();
+    b.click(".agent-search button").await;
+    let found = b
+        .wait_text(".agent-found", "the search's result", |t| {
+            t.contains(" cycle")
+        })
+        .await;
+    // The panel counts cycles; the library's search counts game times (a stoppage repeats a
+    // cycle), so the panel's figure is at most the library's.
+    let n: usize = found
+        .split(": ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(n > 10 && n <= cycles, "{found} against {cycles}");
+    b.screenshot("agents-search").await;
+    b.close().await;
+}
