@@ -36,6 +36,7 @@ for t in $targets; do
   # datagram, a command), and each byte more slows every run.
   case "$t" in
     control|fragment|team_graphic|envelope) len=4096 ;;
+    agent) len=16384 ;;
     *) len=65536 ;;
   esac
   start=$(date +%s)

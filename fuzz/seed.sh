@@ -30,6 +30,13 @@ for f in sorted(fx.glob("captures/*/*.dgrams.gz")):
             (out / f"{f.name}-{i}").write_bytes(d)
         i += 1
 PY
+# The agents' files: a kind byte (0 debug log, 1 world models, 2 message log), a slicing
+# byte, then the head of a real file; and single live datagrams.
+mkdir -p "$here/corpus/agent"
+for f in "$fx"/agents/*/agent-logs/*-7.*.gz "$fx"/agents/*/*.rcl.gz; do
+  case "$f" in *.log.gz) k='\000' ;; *.dcl.gz) k='\001' ;; *) k='\002' ;; esac
+  { printf "$k\\007"; zcat "$f" | head -c 12000; } > "$here/corpus/agent/$(basename "$f")-head" || true
+done
 # Wire packets of real logs, written by the wire tests in the fuzz target's framing.
 mkdir -p "$here/corpus/wire"
 (cd "$here/.." && PITCHSIDE_WIRE_SEEDS="$here/corpus/wire" cargo test -q -p pitchside-shared --test wire write_fuzz_seeds >/dev/null)
@@ -45,4 +52,4 @@ done
 find "$here/corpus/team_graphic" -empty -delete
 printf '#t=1234&view=top\001https://example.org/logs/a b&c.rcg.gz' > "$here/corpus/fragment/log-and-cycle"
 printf '#control=0123456789abcdef&t=5\001?log=x' > "$here/corpus/fragment/control"
-echo "corpus: $(ls "$here/corpus/log_decoder" | wc -l) logs, $(ls "$here/corpus/datagram" | wc -l) datagrams, $(ls "$here/corpus/wire" | wc -l) wire streams, $(ls "$here/corpus/analysis" | wc -l) analysis, $(ls "$here/corpus/team_graphic" | wc -l) team graphics"
+echo "corpus: $(ls "$here/corpus/agent" | wc -l) agent files, $(ls "$here/corpus/log_decoder" | wc -l) logs, $(ls "$here/corpus/datagram" | wc -l) datagrams, $(ls "$here/corpus/wire" | wc -l) wire streams, $(ls "$here/corpus/analysis" | wc -l) analysis, $(ls "$here/corpus/team_graphic" | wc -l) team graphics"

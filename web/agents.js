@@ -5,8 +5,8 @@
 //
 // The index is the one `shared/src/agent/index.rs` makes (`Indexer`), line for line: the same
 // spans, levels and counts; the browser test checks the two against each other on real files.
-// A gzip file is inflated as it is indexed and its text kept as a Blob, which the browser may
-// hold on disk rather than in memory.
+// A gzip file is inflated as it is indexed and its text kept in blocks compressed one by one,
+// so that the range on screen is read by inflating one block, not the whole file.
 
 const WORKER = `
 const MAX_LINE = 1 << 20;
@@ -139,39 +139,67 @@ async function index(job) {
   if (gz) stream = stream.pipeThrough(new DecompressionStream('gzip'));
   const reader = stream.getReader();
   const ix = indexer(job.kind);
-  const blocks = [];
-  let parts = [], partLen = 0, error = null, lastReport = 0, read = 0;
-  const keep = () => { if (partLen) { blocks.push(new Blob(parts)); parts = []; partLen = 0; } };
+  // A gzip file's text is kept in blocks, each compressed again on its own so that any block
+  // can be inflated alone: held at about the size of the .gz, not of its text.
+  const blocks = [], packing = [];
+  let parts = [], partLen = 0, blockStart = 0, error = null, lastReport = 0, read = 0;
+  const keep = async () => {
+    if (!partLen) return;
+    const start = blockStart, end = blockStart + partLen, raw = new Blob(parts);
+    parts = []; partLen = 0; blockStart = end;
+    const i = blocks.length;
+    blocks.push(null);
+    packing.push(new Response(raw.stream().pipeThrough(new CompressionStream('deflate-raw')))
+      .blob().then((blob) => { blocks[i] = { start, end, blob }; }));
+    // At most a few blocks waiting to be packed, so their text is not all held at once.
+    if (packing.length >= 4) await packing.shift();
+  };
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       ix.push(value);
       read += value.length;
-      if (gz) { parts.push(value); partLen += value.length; if (partLen >= BLOCK) keep(); }
+      if (gz) { parts.push(value); partLen += value.length; if (partLen >= BLOCK) await keep(); }
       if (read - lastReport >= (8 << 20)) { lastReport = read; postMessage({ id: job.id, progress: read }); }
     }
   } catch (e) {
     error = String((e && e.message) || e);
   }
-  keep();
+  await keep();
+  await Promise.all(packing);
   const out = ix.finish();
   out.id = job.id;
   out.error = error;
   out.gz = gz;
-  out.text = gz ? new Blob(blocks) : null;
+  out.text = gz ? { packed: true, blocks } : null;
   postMessage(out, [out.spans.buffer]);
+}
+
+// The text of a file: a Blob as it is, or the inflated blocks of a packed gzip file.
+async function* chunks(text) {
+  if (text instanceof Blob) {
+    const reader = text.stream().getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  }
+  for (const b of text.blocks) yield await inflate(b);
+}
+
+async function inflate(block) {
+  const buf = await new Response(block.blob.stream().pipeThrough(new DecompressionStream('deflate-raw'))).arrayBuffer();
+  return new Uint8Array(buf);
 }
 
 async function search(job) {
   const needle = new TextEncoder().encode(job.needle.toLowerCase());
-  const reader = job.text.stream().getReader();
   const hits = [];
   let tail = new Uint8Array(0), offset = 0;
   const lower = (b) => { for (let i = 0; i < b.length; i++) { const c = b[i]; if (c >= 65 && c <= 90) b[i] = c + 32; } return b; };
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
+  for await (const value of chunks(job.text)) {
     const hay = new Uint8Array(tail.length + value.length);
     hay.set(tail, 0);
     hay.set(lower(value.slice()), tail.length);
@@ -238,19 +266,42 @@ function run(job, progress) {
 
 // Indexes `file` (kind 0: debug log, 1: world models, 2: message log). Resolves to
 // `{spans: Float64Array [cycle, stopped, start, end, firstLine]…, levels, lines, bad,
-// bytes, gz, text: Blob|null, error}`; `text` is the inflated file when it was gzip.
+// bytes, gz, text, error}`; `text` holds a gzip file's text in packed blocks (null for a
+// plain file, whose text is the file).
 export function index_agent_file(file, kind, progress) {
   return run({ file, kind }, progress);
 }
 
-// Bytes `start..end` of a Blob (the file, or the inflated text of a gzip file).
-export async function read_range(blob, start, end) {
-  return new Uint8Array(await blob.slice(start, end).arrayBuffer());
+// One packed block's text (the worker has its own copy of this: it runs from a string).
+async function inflate(block) {
+  const buf = await new Response(block.blob.stream().pipeThrough(new DecompressionStream('deflate-raw'))).arrayBuffer();
+  return new Uint8Array(buf);
 }
 
-// Offsets (at most `limit`) where `needle` occurs in `blob`, ASCII letters in any case.
-export function search_agent_file(blob, needle, limit) {
-  return run({ text: blob, needle, limit });
+// Bytes `start..end` of a file's text: a slice of the file, or of the inflated blocks of a
+// packed gzip file (the last blocks inflated are kept: playback reads neighbouring ranges).
+const inflated = new Map();
+export async function read_range(text, start, end) {
+  if (text instanceof Blob) return new Uint8Array(await text.slice(start, end).arrayBuffer());
+  const out = new Uint8Array(Math.max(0, end - start));
+  for (const b of text.blocks) {
+    if (b.end <= start || b.start >= end) continue;
+    let bytes = inflated.get(b.blob);
+    if (!bytes) {
+      bytes = await inflate(b);
+      inflated.set(b.blob, bytes);
+      while (inflated.size > 8) inflated.delete(inflated.keys().next().value);
+    }
+    const from = Math.max(start, b.start), to = Math.min(end, b.end);
+    out.set(bytes.subarray(from - b.start, to - b.start), from - start);
+  }
+  return out;
+}
+
+// Offsets (at most `limit`) where `needle` occurs in a file's text, ASCII letters in any
+// case.
+export function search_agent_file(text, needle, limit) {
+  return run({ text, needle, limit });
 }
 
 // Every file of a drop, folders walked (one level of nesting and more): a folder of a match's

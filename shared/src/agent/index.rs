@@ -104,9 +104,20 @@ impl Index {
 
     /// The spans of a game time, in file order.
     pub fn at(&self, time: Time) -> impl Iterator<Item = &Span> {
+        self.positions_at(time).map(move |i| &self.spans[i])
+    }
+
+    /// Where in [`Index::spans`] the spans of a game time are, in file order.
+    pub fn positions_at(&self, time: Time) -> impl Iterator<Item = usize> + '_ {
         let lo = self.lower_bound(time, false);
         let hi = self.lower_bound(time, true);
-        (lo..hi).map(move |k| self.time_order(k))
+        (lo..hi).map(move |k| {
+            if self.sorted {
+                k
+            } else {
+                self.by_time[k] as usize
+            }
+        })
     }
 
     /// The latest game time in the file at or before `time`.
@@ -443,6 +454,7 @@ mod tests {
         };
         let at0: Vec<u64> = ix.at(t(0, 0)).map(|s| s.first_line).collect();
         assert_eq!(at0, vec![1, 4]);
+        assert_eq!(ix.positions_at(t(0, 0)).collect::<Vec<_>>(), vec![0, 3]);
         assert_eq!(ix.at(t(0, 2)).count(), 1);
         assert_eq!(ix.at_or_before(t(0, 5)), Some(t(0, 2)));
         assert_eq!(ix.at_or_before(t(5, 0)), Some(t(1, 0)));

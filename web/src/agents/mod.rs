@@ -22,8 +22,12 @@ use std::collections::HashMap;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-/// Decoded times kept per file: what playback back and forth around the time on screen needs.
-const CACHE_TIMES: usize = 64;
+/// Decoded times kept, of all files: past this the ones far from the time asked for go.
+const CACHE_TIMES: usize = 1024;
+/// How far from the time asked for (in cycles) decoded times are kept when the cache is full.
+const CACHE_REACH: u32 = 20;
+/// Spans read ahead of the one asked for, in one read: playback asks for the next ones next.
+const READ_AHEAD: usize = 12;
 /// Search hits read back from a file at most.
 const SEARCH_LIMIT: u32 = 20_000;
 
@@ -31,8 +35,8 @@ const SEARCH_LIMIT: u32 = 20_000;
 pub struct AgentFile {
     pub name: String,
     pub named: Named,
-    /// The file, or its inflated text when it was gzip.
-    pub text: web_sys::Blob,
+    /// The file (a Blob), or a gzip file's text in packed blocks (`web/agents.js`).
+    pub text: JsValue,
     pub index: Index,
     pub gzipped: bool,
 }
@@ -50,6 +54,8 @@ pub enum Decoded {
 pub struct Cycle {
     pub decoded: Decoded,
     pub errors: Vec<AgentLineError>,
+    /// Still being read.
+    pub pending: bool,
 }
 
 /// The page's agent files and what is shown of them.
@@ -204,43 +210,70 @@ impl Agents {
     }
 
     fn fetch(&self, file: usize, time: Time) {
+        // The spans of `time` and the ones after it in the file: one contiguous read.
         let job = self.files.with_value(|files| {
             let f = files.get(file)?;
-            let spans: Vec<Span> = f.index.at(time).copied().collect();
+            let first = f.index.positions_at(time).next()?;
+            let last = (first + READ_AHEAD).min(f.index.spans.len() - 1);
+            let spans = f.index.spans[first..=last].to_vec();
             Some((f.text.clone(), f.named.kind, spans))
         });
-        let Some((blob, kind, spans)) = job else {
-            return;
-        };
-        // Marked as on its way, so one request per time.
-        let empty = Cycle {
-            decoded: empty(kind),
-            errors: Vec::new(),
-        };
         let me = *self;
-        me.cache.update_value(|c| {
-            if c.len() >= CACHE_TIMES * 8 {
-                c.clear();
-            }
-            c.insert((file, time), empty.clone());
-        });
-        if spans.is_empty() {
+        let Some((blob, kind, spans)) = job else {
+            // Nothing at that time: an empty cycle, so it is not asked for again.
+            me.cache.update_value(|c| {
+                c.insert(
+                    (file, time),
+                    Cycle {
+                        decoded: empty(kind_of(me, file)),
+                        errors: Vec::new(),
+                        pending: false,
+                    },
+                );
+            });
             return;
-        }
+        };
+        // Marked as on their way, so each time is asked for once.
+        me.cache.update_value(|c| {
+            if c.len() >= CACHE_TIMES {
+                c.retain(|(_, t), _| t.cycle.abs_diff(time.cycle) <= CACHE_REACH);
+            }
+            for s in &spans {
+                c.entry((file, s.time)).or_insert_with(|| Cycle {
+                    decoded: empty(kind),
+                    errors: Vec::new(),
+                    pending: true,
+                });
+            }
+        });
         let generation = self.revision.get_untracked();
         wasm_bindgen_futures::spawn_local(async move {
-            let mut out = empty;
-            for s in spans {
-                let Some(bytes) = read_range(&blob, s.start, s.end).await else {
-                    continue;
-                };
-                append(&mut out, kind, &bytes, s.first_line);
-            }
+            let (start, end) = (spans[0].start, spans[spans.len() - 1].end);
+            let bytes = read_range(&blob, start, end).await;
             if me.revision.get_untracked() != generation {
                 return;
             }
+            let mut got: HashMap<Time, Cycle> = HashMap::new();
+            for s in &spans {
+                let out = got.entry(s.time).or_insert_with(|| Cycle {
+                    decoded: empty(kind),
+                    errors: Vec::new(),
+                    pending: false,
+                });
+                let from = (s.start - start) as usize;
+                let to = (s.end - start) as usize;
+                if let Some(text) = bytes.as_ref().and_then(|b| b.get(from..to)) {
+                    append(out, kind, text, s.first_line);
+                }
+            }
             me.cache.update_value(|c| {
-                c.insert((file, time), out);
+                for (t, cycle) in got {
+                    // A time already read (ahead, by another request) stays as it is.
+                    let slot = c.entry((file, t)).or_insert_with(|| cycle.clone());
+                    if slot.pending {
+                        *slot = cycle;
+                    }
+                }
             });
             me.loaded.update(|n| *n += 1);
         });
@@ -249,7 +282,7 @@ impl Agents {
     /// Searches every file of `files` for `text`; the times it occurs at land in `search`.
     pub fn find(&self, files: Vec<usize>, text: String) {
         let me = *self;
-        let jobs: Vec<(web_sys::Blob, Index)> = self.files.with_value(|all| {
+        let jobs: Vec<(JsValue, Index)> = self.files.with_value(|all| {
             files
                 .iter()
                 .filter_map(|&i| all.get(i))
@@ -287,6 +320,11 @@ impl Default for Agents {
     fn default() -> Self {
         Self::new()
     }
+}
+
+fn kind_of(a: Agents, file: usize) -> FileKind {
+    a.files
+        .with_value(|f| f.get(file).map_or(FileKind::DebugLog, |f| f.named.kind))
 }
 
 fn empty(kind: FileKind) -> Decoded {
@@ -475,9 +513,9 @@ async fn index_all(m: Monitor, agents: Agents, files: Vec<(web_sys::File, Named)
             continue;
         }
         let gzipped = get("gz").as_bool().unwrap_or(false);
-        let text = match get("text").dyn_into::<web_sys::Blob>() {
-            Ok(b) => b,
-            Err(_) => file.clone().into(),
+        let text = match get("text") {
+            t if t.is_object() => t,
+            _ => JsValue::from(file.clone()),
         };
         agents.files.update_value(|f| {
             f.push(AgentFile {
@@ -545,7 +583,7 @@ fn now() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
-async fn read_range(blob: &web_sys::Blob, start: u64, end: u64) -> Option<Vec<u8>> {
+async fn read_range(blob: &JsValue, start: u64, end: u64) -> Option<Vec<u8>> {
     let v = JsFuture::from(read_range_js(blob, start as f64, end as f64))
         .await
         .ok()?;
@@ -573,7 +611,7 @@ pub fn dropped(
 extern "C" {
     fn index_agent_file(file: &web_sys::File, kind: u32, progress: &JsValue) -> js_sys::Promise;
     #[wasm_bindgen(js_name = read_range)]
-    fn read_range_js(blob: &web_sys::Blob, start: f64, end: f64) -> js_sys::Promise;
-    fn search_agent_file(blob: &web_sys::Blob, needle: &str, limit: u32) -> js_sys::Promise;
+    fn read_range_js(text: &JsValue, start: f64, end: f64) -> js_sys::Promise;
+    fn search_agent_file(text: &JsValue, needle: &str, limit: u32) -> js_sys::Promise;
     fn dropped_files(dt: &web_sys::DataTransfer) -> js_sys::Promise;
 }

@@ -33,6 +33,8 @@ struct Shown {
     commands: Vec<String>,
     heard: Option<String>,
     errors: Vec<String>,
+    /// Some of the files' lines for this time are still being read.
+    pending: bool,
 }
 
 fn fmt_p((x, y): (f64, f64)) -> String {
@@ -94,9 +96,16 @@ fn shown(m: Monitor, a: Agents) -> Shown {
         let Some(t) = a.resolve(*i, time) else {
             continue;
         };
-        let Some(Cycle { decoded, errors }) = a.cycle(*i, t) else {
+        let Some(Cycle {
+            decoded,
+            errors,
+            pending,
+        }) = a.cycle(*i, t)
+        else {
+            out.pending = true;
             continue;
         };
+        out.pending |= pending;
         out.errors
             .extend(errors.iter().take(5).map(|e| format!("{name}: {e}")));
         match decoded {
@@ -261,7 +270,8 @@ pub fn AgentPanel() -> impl IntoView {
                     {move || {
                         let s = view_of.get();
                         if s.messages.is_empty() {
-                            return view! { <li class="empty">"No messages this cycle."</li> }.into_any();
+                            let text = if s.pending { "Reading…" } else { "No messages this cycle." };
+                            return view! { <li class="empty">{text}</li> }.into_any();
                         }
                         let both = m.field.selected.get_untracked().is_none();
                         s.messages.into_iter().map(|l| view! {
