@@ -50,6 +50,8 @@ const LOGGED_CAP: usize = 4096;
 /// Descriptors kept for everything that is not a client connection: the listener, each
 /// match's UDP socket and recording, NATS, static files being served, the runtime's own.
 pub const RESERVED_FDS: u64 = 64;
+/// Evicted sockets still closing beyond which newcomers are refused: half the reserve.
+const MAX_CLOSING: usize = (RESERVED_FDS / 2) as usize;
 /// Reserved in addition per match.
 pub const RESERVED_FDS_PER_MATCH: u64 = 4;
 /// Longest request head accepted (hyper's buffer for it): a browser's is under 2 KB.
@@ -173,6 +175,10 @@ struct Inner {
     per_key: HashMap<IpAddr, usize>,
     logged: HashMap<IpAddr, Instant>,
     next_id: u64,
+    /// Evicted connections whose sockets are not closed yet: their tasks close them when
+    /// next scheduled, which on a busy machine takes a while, and until then they hold
+    /// descriptors the table no longer counts.
+    closing: usize,
 }
 
 /// Every open client connection, and the counts `/metrics` gives.
@@ -197,6 +203,7 @@ impl Table {
                 per_key: HashMap::new(),
                 logged: HashMap::new(),
                 next_id: 0,
+                closing: 0,
             }),
             open: AtomicUsize::new(0),
             counts: Default::default(),
@@ -250,6 +257,13 @@ impl Table {
             return Err(Reason::PerAddress);
         }
         if inner.conns.len() >= self.max {
+            // Evicting faster than evicted sockets close would spend the reserve: past
+            // half of it, a newcomer is refused (its socket closed at once) instead.
+            if inner.closing >= MAX_CLOSING {
+                drop(inner);
+                self.refused(ip, key, Reason::Full);
+                return Err(Reason::Full);
+            }
             let victim = inner
                 .conns
                 .values()
@@ -263,6 +277,7 @@ impl Table {
                 // place at once, and a burst evicts a different one each time.
                 Some(v) => {
                     Self::forget(&mut inner, &v);
+                    inner.closing += 1;
                     self.open.fetch_sub(1, Ordering::Relaxed);
                     self.counted(Reason::Evicted);
                     v.evict.notify_one();
@@ -356,6 +371,9 @@ impl Drop for Guard {
         let mut inner = self.table.lock();
         if Table::forget(&mut inner, &self.conn) {
             self.table.open.fetch_sub(1, Ordering::Relaxed);
+        } else {
+            // Evicted earlier; its socket (dropped just before this guard) is closed now.
+            inner.closing = inner.closing.saturating_sub(1);
         }
     }
 }
@@ -546,6 +564,7 @@ impl Table {
             .cloned();
         if let Some(v) = victim {
             Self::forget(&mut inner, &v);
+            inner.closing += 1;
             self.open.fetch_sub(1, Ordering::Relaxed);
             self.counted(Reason::Evicted);
             v.evict.notify_one();
