@@ -402,6 +402,7 @@ pub fn open_files(m: Monitor, files: Vec<web_sys::File>) {
     let mut logs = Vec::new();
     let mut agent = Vec::new();
     let mut problems = Vec::new();
+    let mut others = Vec::new();
     for f in files {
         let name = f.name();
         match parse_name(&name) {
@@ -411,8 +412,16 @@ pub fn open_files(m: Monitor, files: Vec<web_sys::File>) {
                 if !name.starts_with('.') {
                     problems.push(format!("{name}: {e}"));
                 }
+                others.push(f);
             }
         }
+    }
+    // Nothing the page knows by its name: opened as a log, which says what it is not.
+    if logs.is_empty() && agent.is_empty() {
+        if let Some(f) = others.into_iter().next() {
+            crate::source::file::open(m, f);
+        }
+        return;
     }
     if logs.len() > 1 {
         problems.push(format!(
