@@ -16,8 +16,10 @@
 #   bash fuzz/run-all.sh 3600 10000000 datagram    # one target, up to 10 million runs
 #   RESULTS=slow.md bash fuzz/run-all.sh …          # the table elsewhere (runs side by side)
 #
-# The committed corpora (fuzz/corpora/TARGET) are minimised with
-#   cargo +nightly fuzz cmin -O TARGET corpus/TARGET -- -max_len=LEN   (then copied there)
+# The committed corpora (fuzz/corpora/TARGET, or TARGET.tar.xz for the large ones) are
+# minimised with
+#   cargo +nightly fuzz cmin -O -s none --target-dir target/none TARGET corpus/TARGET -- -max_len=LEN
+# then copied there (or packed: tar -C corpus -cf - TARGET | xz -9 > corpora/TARGET.tar.xz).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 secs="${1:-60}"
@@ -45,6 +47,12 @@ for t in $targets; do
   # committed with the code, read as seeds.
   seeds=()
   [ -d "corpora/$t" ] && seeds=("corpora/$t")
+  # Large corpora are committed packed (xz makes 17 MB of wire packets 0.3 MB).
+  if [ -f "corpora/$t.tar.xz" ]; then
+    mkdir -p "target/seeds"
+    [ -d "target/seeds/$t" ] || tar -C target/seeds -xJf "corpora/$t.tar.xz"
+    seeds=("target/seeds/$t")
+  fi
   if cargo +nightly fuzz run -O -s "$san" --target-dir "target/$san" "$t" "corpus/$t" "${seeds[@]}" -- -max_total_time="$secs" -runs="$runs_cap" -max_len="$len" \
       -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=256 -print_final_stats=1 >"$log" 2>&1; then
     result="no crash, hang or allocation over the caps (sanitizer: $san)"

@@ -77,8 +77,8 @@ pub struct Agents {
     pub hidden_levels: RwSignal<u32>,
     pub show_drawings: RwSignal<bool>,
     pub show_beliefs: RwSignal<bool>,
-    /// The last search: its text and the times it was found at.
-    pub search: RwSignal<Option<(String, Vec<Time>)>>,
+    /// The last search: its text and the times it was found at (`None` while it runs).
+    pub search: RwSignal<Option<(String, Option<Vec<Time>>)>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -289,7 +289,7 @@ impl Agents {
                 .map(|f| (f.text.clone(), f.index.clone()))
                 .collect()
         });
-        me.search.set(Some((text.clone(), Vec::new())));
+        me.search.set(Some((text.clone(), None)));
         wasm_bindgen_futures::spawn_local(async move {
             let mut times = Vec::new();
             for (blob, index) in jobs {
@@ -311,7 +311,7 @@ impl Agents {
             // One hit per cycle: a jump goes to the cycle's first frame.
             times.sort();
             times.dedup_by_key(|t| t.cycle);
-            me.search.set(Some((text, times)));
+            me.search.set(Some((text, Some(times))));
         });
     }
 }

@@ -318,6 +318,9 @@ pub fn AgentPanel() -> impl IntoView {
                     <button type="submit">"Find"</button>
                 </form>
                 {move || a.search.get().map(|(text, times)| {
+                    let Some(times) = times else {
+                        return view! { <p class="agent-found">{format!("Searching for \"{text}\"…")}</p> }.into_any();
+                    };
                     let n = times.len();
                     view! {
                         <p class="agent-found">{format!("\"{text}\": {n} cycle{}", if n == 1 { "" } else { "s" })}</p>
@@ -326,7 +329,7 @@ pub fn AgentPanel() -> impl IntoView {
                                 <button class="link" on:click=move |_| jump(t)>{t.cycle.to_string()}</button>
                             }).collect_view()}
                         </div>
-                    }
+                    }.into_any()
                 })}
                 {move || {
                     let mut p = a.problems.get();
