@@ -424,3 +424,30 @@ pub fn chromium_pss() -> u64 {
     }
     total
 }
+
+/// The peak of [`chromium_pss`] while it runs: sampled every 100 ms from when it starts to
+/// when it is stopped.
+pub struct PssPeak {
+    peak: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl PssPeak {
+    pub fn start() -> PssPeak {
+        let peak = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(chromium_pss()));
+        let p = peak.clone();
+        let task = tokio::spawn(async move {
+            loop {
+                p.fetch_max(chromium_pss(), std::sync::atomic::Ordering::Relaxed);
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+        });
+        PssPeak { peak, task }
+    }
+
+    /// Stops sampling; the highest figure seen, in bytes.
+    pub fn stop(self) -> u64 {
+        self.task.abort();
+        self.peak.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}

@@ -27,6 +27,26 @@ pub fn replay(rel: &str, name: &str, step: Duration) -> MatchSpec {
 }
 
 /// One match with the default settings.
+/// A relay replaying the log bundled with it, slowly (a frame every 500 ms), serving the built
+/// web app: what the browser tests open a page on before they open files in it. Fails with
+/// what to do when the web app is not built.
+pub async fn start_bundled_replay() -> RunningRelay {
+    let index = dist().join("index.html");
+    assert!(
+        index.is_file(),
+        "{} is missing: build the web app first (scripts/build-web.sh)",
+        index.display()
+    );
+    let script =
+        relay::replay::Script::from_log(relay::replay::BUNDLED_NAME, relay::replay::BUNDLED_LOG)
+            .expect("the bundled log");
+    start(Source::Replay {
+        script,
+        step: std::time::Duration::from_millis(500),
+    })
+    .await
+}
+
 pub async fn start(source: Source) -> RunningRelay {
     start_with(Settings::new(vec![source.into_spec()])).await
 }

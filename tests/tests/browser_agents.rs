@@ -12,7 +12,6 @@ use pitchside_shared::agent::worldmodel;
 use pitchside_shared::agent::Time;
 use pitchside_tests::browser::Browser;
 use pitchside_tests::{fixtures, relay_harness};
-use relay::Source;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -36,20 +35,7 @@ fn shapes(s: &Value, tag: &str) -> u64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_match_opened_with_its_agents_files_shows_what_each_agent_thought() {
-    let index = relay_harness::dist().join("index.html");
-    assert!(
-        index.is_file(),
-        "{} is missing: build the web app first",
-        index.display()
-    );
-    let script =
-        relay::replay::Script::from_log(relay::replay::BUNDLED_NAME, relay::replay::BUNDLED_LOG)
-            .unwrap();
-    let relay = relay_harness::start(Source::Replay {
-        script,
-        step: Duration::from_millis(500),
-    })
-    .await;
+    let relay = relay_harness::start_bundled_replay().await;
 
     // A file of a team that is not in this match, to be listed as not paired.
     let stray_dir = std::env::temp_dir().join(format!("pitchside-agents-{}", std::process::id()));

@@ -11,11 +11,9 @@
 //! Without DIR it opens the 100-cycle fixture (`tests/fixtures/agents/agents-100`).
 
 use fantoccini::Locator;
-use pitchside_tests::browser::{chromium_pss, Browser};
+use pitchside_tests::browser::{chromium_pss, Browser, PssPeak};
 use pitchside_tests::{fixtures, relay_harness};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 fn files_in(dir: &Path) -> Vec<PathBuf> {
@@ -51,15 +49,7 @@ async fn main() {
         .iter()
         .map(|f| std::fs::metadata(f).map(|m| m.len()).unwrap_or(0))
         .sum();
-    let relay = relay_harness::start(relay::Source::Replay {
-        script: relay::replay::Script::from_log(
-            relay::replay::BUNDLED_NAME,
-            relay::replay::BUNDLED_LOG,
-        )
-        .expect("bundled log"),
-        step: Duration::from_millis(500),
-    })
-    .await;
+    let relay = relay_harness::start_bundled_replay().await;
     let b = Browser::start().await;
     b.client
         .goto(&format!("http://{}/", relay.addr))
@@ -69,16 +59,7 @@ async fn main() {
         .await;
     tokio::time::sleep(Duration::from_secs(1)).await;
     let before = chromium_pss();
-    let peak = Arc::new(AtomicU64::new(before));
-    let sampler = {
-        let peak = peak.clone();
-        tokio::spawn(async move {
-            loop {
-                peak.fetch_max(chromium_pss(), Ordering::Relaxed);
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
-        })
-    };
+    let sampler = PssPeak::start();
     let list: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
     let started = Instant::now();
     b.client
@@ -115,7 +96,7 @@ async fn main() {
     }
     let wall = started.elapsed();
     tokio::time::sleep(Duration::from_secs(2)).await;
-    sampler.abort();
+    let peak = sampler.stop();
     let after = chromium_pss();
     let problems = b.text("#agent-problems").await;
     b.screenshot("agents-bench").await;
@@ -131,7 +112,7 @@ async fn main() {
             wall.as_secs_f64(),
             ix[2].as_str().unwrap_or("0").parse::<f64>().unwrap_or(0.0) / 1e6,
             before as f64 / 1e6,
-            peak.load(Ordering::Relaxed) as f64 / 1e6,
+            peak as f64 / 1e6,
             after as f64 / 1e6
         ),
         None => println!("indexing did not finish in 20 minutes"),

@@ -10,12 +10,10 @@
 //! ```
 
 use fantoccini::Locator;
-use pitchside_tests::browser::{chromium_pss, Browser};
+use pitchside_tests::browser::{chromium_pss, Browser, PssPeak};
 use pitchside_tests::{fixtures, relay_harness};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 fn make_files(dir: &Path) -> Vec<(String, PathBuf)> {
@@ -109,16 +107,7 @@ async fn main() {
             .await;
         tokio::time::sleep(Duration::from_millis(500)).await;
         let before = chromium_pss();
-        let peak = Arc::new(AtomicU64::new(before));
-        let sampler = {
-            let peak = peak.clone();
-            tokio::spawn(async move {
-                loop {
-                    peak.fetch_max(chromium_pss(), Ordering::Relaxed);
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
-            })
-        };
+        let sampler = PssPeak::start();
         let started = Instant::now();
         b.client
             .find(Locator::Css("#file-input"))
@@ -137,7 +126,7 @@ async fn main() {
         }
         let took = started.elapsed();
         tokio::time::sleep(Duration::from_secs(1)).await;
-        sampler.abort();
+        let peak = sampler.stop();
         let after = chromium_pss();
         let frames = b.text("#frames").await;
         if name.starts_with("1 GB") {
@@ -151,7 +140,7 @@ async fn main() {
             frames.rsplit('/').next().unwrap_or("").trim(),
             took.as_secs_f64(),
             before as f64 / 1e6,
-            peak.load(Ordering::Relaxed) as f64 / 1e6,
+            peak as f64 / 1e6,
             after as f64 / 1e6
         );
         b.close().await;
