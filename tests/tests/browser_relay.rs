@@ -189,8 +189,11 @@ async fn a_page_opened_late_shows_live_at_once_and_can_seek_back() {
         assert!(Instant::now() < deadline, "the violation was not reported");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert!(live_after < Duration::from_secs(5), "{live_after:?}");
-    assert!(seek_after < Duration::from_secs(3), "{seek_after:?}");
+    // Bounds that tell "at once" from "after the match so far": 5,000 cycles played out at
+    // the relay's pace would take minutes. How fast it really is belongs to the benches (a
+    // loaded CI machine once took 5.9 s here).
+    assert!(live_after < Duration::from_secs(20), "{live_after:?}");
+    assert!(seek_after < Duration::from_secs(15), "{seek_after:?}");
     b.close().await;
 }
 
