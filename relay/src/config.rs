@@ -189,6 +189,24 @@ pub struct Cli {
     #[arg(long, env = "PITCHSIDE_CONTROL_TOKEN_FILE", value_name = "FILE")]
     pub control_token_file: Option<PathBuf>,
 
+    /// Be the agents' debug server: receive librcsc agents' debug-client messages (their
+    /// `--debug_server_port`) on this UDP port (PORT, or ADDR:PORT; PORT binds the HTTP
+    /// listener's address) for the first live match, and show them to pages with the team's
+    /// key. Off unless given.
+    #[arg(long, env = "PITCHSIDE_DEBUG_PORT", value_name = "PORT")]
+    pub debug_port: Option<String>,
+
+    /// A team's key for its agents' debug stream, TEAM=KEY (repeat for each team; a team
+    /// without one gets a random key, logged when it is first seen).
+    #[arg(
+        long = "team-key",
+        env = "PITCHSIDE_TEAM_KEYS",
+        value_name = "TEAM=KEY",
+        value_delimiter = ',',
+        hide_env_values = true
+    )]
+    pub team_keys: Vec<String>,
+
     /// Also publish every match to NATS with JetStream (an origin, for edge relays); serve
     /// this relay's own spectators as ever. Only to a NATS on a private network unless it
     /// asks for credentials.
@@ -249,6 +267,8 @@ pub struct FileConfig {
     pub tls_key: Option<PathBuf>,
     pub control_token: Option<String>,
     pub control_token_file: Option<PathBuf>,
+    pub debug_port: Option<String>,
+    pub team_keys: Option<std::collections::BTreeMap<String, String>>,
     pub header_timeout: Option<f64>,
     pub idle_timeout: Option<f64>,
     pub tls_handshake_timeout: Option<f64>,
@@ -321,6 +341,10 @@ pub enum ConfigError {
     Token { rule: String },
     #[error("give the control token once: --control-token or --control-token-file, not both")]
     TokenTwice,
+    #[error("--debug-port {0:?}: a UDP port (6032) or ADDR:PORT (0.0.0.0:6032)")]
+    DebugPort(String),
+    #[error("--team-key {0:?}: TEAM=KEY, the key {1}")]
+    TeamKey(String, String),
     #[error(
         "--cors-origin {0:?}: an origin is scheme://host[:port], e.g. https://tournament.example"
     )]
@@ -376,6 +400,10 @@ pub struct Settings {
     pub cors_origins: Vec<String>,
     /// Who may frame the embed view; empty: anyone.
     pub embed_origins: Vec<String>,
+    /// `--debug-port`: where the agents' debug-client messages arrive.
+    pub debug_port: Option<SocketAddr>,
+    /// `--team-key`: each team's key to its debug stream.
+    pub team_keys: Vec<(String, String)>,
 }
 
 impl Settings {
@@ -398,6 +426,8 @@ impl Settings {
             limits: crate::connections::Limits::default(),
             cors_origins: Vec::new(),
             embed_origins: Vec::new(),
+            debug_port: None,
+            team_keys: Vec::new(),
         }
     }
 }
@@ -412,6 +442,16 @@ fn valid_origin(origin: &str) -> bool {
         && rest
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']'))
+}
+
+/// `--debug-port`: a port on the listener's address, or an address of its own.
+fn debug_address(text: &str, listen: SocketAddr) -> Result<SocketAddr, ConfigError> {
+    let text = text.trim();
+    if let Ok(port) = text.parse::<u16>() {
+        return Ok(SocketAddr::new(listen.ip(), port));
+    }
+    text.parse()
+        .map_err(|_| ConfigError::DebugPort(text.to_owned()))
 }
 
 /// The longest match name.
@@ -772,6 +812,29 @@ impl Cli {
         if let Some(t) = &settings.control_token {
             crate::control::check_token(t).map_err(|rule| ConfigError::Token { rule })?;
         }
+        settings.debug_port = match self.debug_port.or(file.debug_port) {
+            None => None,
+            Some(text) => Some(debug_address(&text, settings.listen)?),
+        };
+        let mut keys: Vec<(String, String)> = file
+            .team_keys
+            .clone()
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
+        for pair in &self.team_keys {
+            let Some((team, key)) = pair.split_once('=') else {
+                return Err(ConfigError::TeamKey(pair.clone(), "is missing".into()));
+            };
+            keys.retain(|(t, _)| t != team);
+            keys.push((team.to_owned(), key.to_owned()));
+        }
+        for (team, key) in &keys {
+            crate::control::check_token(key).map_err(|rule| {
+                ConfigError::TeamKey(format!("{team}=…"), format!("must have {rule}"))
+            })?;
+        }
+        settings.team_keys = keys;
         if edge_url.is_some() || publish_url.is_some() {
             let user = self.nats_user.or(file.nats_user);
             let password = self.nats_password.or(file.nats_password);

@@ -160,6 +160,23 @@ pub fn bearer(header: Option<&str>) -> Option<&str> {
 /// The link the relay prints for the operator: the listen address, or 127.0.0.1 (`[::1]`)
 /// when it listens on every interface; `https` when the relay serves TLS.
 pub fn operator_link(https: bool, listen: std::net::SocketAddr, name: &str, token: &str) -> String {
+    link_with(
+        https,
+        listen,
+        name,
+        pitchside_shared::link::CONTROL_KEY,
+        token,
+    )
+}
+
+/// A match's page with `#KEY=TOKEN`: the operator's link, or a team's ([`crate::agents`]).
+pub fn link_with(
+    https: bool,
+    listen: std::net::SocketAddr,
+    name: &str,
+    fragment_key: &str,
+    token: &str,
+) -> String {
     let host = match listen.ip() {
         IpAddr::V4(ip) if ip.is_unspecified() => "127.0.0.1".to_owned(),
         IpAddr::V6(ip) if ip.is_unspecified() => "[::1]".to_owned(),
@@ -168,9 +185,8 @@ pub fn operator_link(https: bool, listen: std::net::SocketAddr, name: &str, toke
     };
     let scheme = if https { "https" } else { "http" };
     format!(
-        "{scheme}://{host}:{}/m/{name}#{}={token}",
-        listen.port(),
-        pitchside_shared::link::CONTROL_KEY
+        "{scheme}://{host}:{}/m/{name}#{fragment_key}={token}",
+        listen.port()
     )
 }
 
@@ -201,6 +217,21 @@ impl Gate {
         authorization: Option<&str>,
         now: Instant,
     ) -> Result<(), Refusal> {
+        self.check_with(ip, authorization, now, |given| {
+            same_token(self.token.as_bytes(), given.as_bytes()).then_some(())
+        })
+    }
+
+    /// [`Gate::check`] for another set of keys (the teams' keys of [`crate::agents`]):
+    /// `accept` says what a key grants, and failures count against the same addresses, so
+    /// guessing any key costs the same lock-out.
+    pub fn check_with<T>(
+        &self,
+        ip: IpAddr,
+        authorization: Option<&str>,
+        now: Instant,
+        accept: impl FnOnce(&str) -> Option<T>,
+    ) -> Result<T, Refusal> {
         let key = crate::connections::address_key(ip);
         let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
         let recent = failures.get_mut(&key).map(|list| {
@@ -219,8 +250,8 @@ impl Gate {
             }
         }
         let given = bearer(authorization);
-        if given.is_some_and(|g| same_token(self.token.as_bytes(), g.as_bytes())) {
-            return Ok(());
+        if let Some(granted) = given.and_then(accept) {
+            return Ok(granted);
         }
         if failures.len() >= MAX_TRACKED && !failures.contains_key(&key) {
             failures.retain(|_, l| {

@@ -3,6 +3,7 @@
 //! `pitchside_shared::wire`, serving the web app beside it.
 //!
 //! Layout:
+//! - [`agents`]: the agents' debug server (`--debug-port`): their world models, per-team keys.
 //! - [`config`]: command line, environment and TOML config, merged into [`config::Settings`].
 //! - [`control`]: refereeing from the page: the control token, its checks, the commands.
 //! - [`monitor`]: the UDP client that talks to rcssserver (every protocol, compression,
@@ -26,6 +27,7 @@
 //! writes the match's [`hub::Hub`]. [`run`] takes an already bound listener, so tests bind
 //! port 0 and learn the address.
 
+pub mod agents;
 pub mod archive;
 pub mod config;
 pub mod connections;
@@ -169,6 +171,8 @@ pub enum RunError {
     Token(getrandom::Error),
     #[error("{0}")]
     Nats(#[from] nats::NatsError),
+    #[error("cannot listen for the agents' debug messages on UDP {0}: {1}")]
+    DebugPort(std::net::SocketAddr, std::io::Error),
 }
 
 /// Serves until `shutdown` completes; then every match says goodbye to its server, every
@@ -241,6 +245,49 @@ pub async fn run(
             flood: control::Flood::default(),
         });
     }
+    // --debug-port: the agents' debug server, for the first live match (or the first match).
+    let debug = match settings.debug_port {
+        Some(addr) => {
+            let m = matches
+                .iter()
+                .find(|m| m.kind == "live")
+                .or(matches.first());
+            match m {
+                Some(m) => {
+                    let socket = tokio::net::UdpSocket::bind(addr)
+                        .await
+                        .map_err(|e| RunError::DebugPort(addr, e))?;
+                    let keys = Arc::new(agents::TeamKeys::new(settings.team_keys.clone()));
+                    let log = Arc::new(agents::DebugLog::new(
+                        m.hub.clone(),
+                        keys,
+                        agents::HISTORY_CAP,
+                    ));
+                    tracing::info!(
+                        "debug server for {} on UDP {}",
+                        m.hub.name,
+                        socket.local_addr().unwrap_or(addr)
+                    );
+                    for (team, _) in &settings.team_keys {
+                        tracing::info!(
+                            "debug link for team {team}: {} (its key in place of KEY)",
+                            agents::team_link(settings.tls.is_some(), listen, &m.hub.name, "KEY")
+                        );
+                    }
+                    let record = settings.record.as_deref().map(agents::DclRecorder::new);
+                    tasks.push(tokio::spawn(agents::run(
+                        socket,
+                        log.clone(),
+                        record,
+                        stop_rx.clone(),
+                    )));
+                    Some(log)
+                }
+                None => None,
+            }
+        }
+        None => None,
+    };
     // --publish and --edge: NATS, connected in the background (the relay serves either way).
     let (nats_tx, nats_rx) = watch::channel(false);
     let nats_client = match settings.publish.as_ref().or(settings.edge.as_ref()) {
@@ -289,6 +336,7 @@ pub async fn run(
         spectators: AtomicUsize::new(0),
         refused: AtomicU64::new(0),
         gate,
+        debug,
         edge: settings
             .edge
             .as_ref()

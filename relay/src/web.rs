@@ -43,6 +43,8 @@ pub struct Shared {
     pub refused: AtomicU64,
     /// The operator's token and the failed attempts to give it.
     pub gate: crate::control::Gate,
+    /// `--debug-port`: the agents' debug messages of one match, for its teams' keys.
+    pub debug: Option<Arc<crate::agents::DebugLog>>,
     /// Set at an edge relay (`--edge`): its link to the origin, for operator commands.
     pub edge: Option<EdgeLink>,
     /// The logs below `--archive` and `--record`.
@@ -78,6 +80,7 @@ pub fn app(state: AppState, dist: PathBuf) -> Router {
         .route("/ws", get(first_ws))
         .route("/m/{name}/ws", get(match_ws))
         .route("/m/{name}/match.rcg", get(download))
+        .route("/m/{name}/agents", get(agents_poll))
         .route(
             "/m/{name}",
             get(move |s: State<AppState>, p: Path<String>, req: Request| {
@@ -567,6 +570,63 @@ async fn control_command(
     answer(control_answer(&app, &name, client, auth.as_deref(), Some(&body), "").await)
 }
 
+/// `GET /m/NAME/agents?from=SEQ` with a team's key (or the operator's token): that team's
+/// agents' debug messages from `SEQ` on (README, "The agents' debug stream"). 404 when the
+/// relay is not this match's debug server; 401 and 429 as for the control endpoint.
+async fn agents_poll(
+    State(app): State<AppState>,
+    Path(name): Path<String>,
+    req: Request,
+) -> Response {
+    let Some(log) = app.debug.as_ref().filter(|l| l.hub.name == name) else {
+        return control_reply(
+            404,
+            serde_json::json!({
+                "error": format!("no agents' debug stream for {name}: the relay was not started with --debug-port for it")
+            }),
+            None,
+        );
+    };
+    let grant = app.gate.check_with(
+        client_ip(&req),
+        authorization(&req),
+        std::time::Instant::now(),
+        |given| {
+            if crate::control::same_token(app.gate.token().as_bytes(), given.as_bytes()) {
+                return Some(crate::agents::Grant::All);
+            }
+            log.keys.team_of(given).map(crate::agents::Grant::Team)
+        },
+    );
+    let grant = match grant {
+        Ok(g) => g,
+        Err(crate::control::Refusal::Unauthorized) => {
+            return control_reply(
+                401,
+                serde_json::json!({
+                    "error": "no team key, or not one of this relay's: open the team's link the relay printed"
+                }),
+                None,
+            )
+        }
+        Err(r) => return refusal(&r),
+    };
+    let from = req
+        .uri()
+        .query()
+        .and_then(|q| {
+            q.split('&')
+                .find_map(|kv| kv.strip_prefix("from="))
+                .and_then(|v| v.parse::<u64>().ok())
+        })
+        .unwrap_or(0);
+    let answer = log.poll(&grant, from);
+    let mut res = control_reply(200, serde_json::to_value(&answer).unwrap_or_default(), None);
+    res.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    res
+}
+
 async fn matches(State(app): State<AppState>) -> Response {
     let list: Vec<_> = app
         .matches
@@ -743,6 +803,31 @@ async fn metrics(State(app): State<AppState>) -> Response {
     );
     if let Some(edge) = &app.edge {
         edge_metrics(&mut out, edge);
+    }
+    if let Some(debug) = &app.debug {
+        let st = &debug.stats;
+        let _ = writeln!(
+            out,
+            "# HELP pitchside_debug_datagrams_total The agents' debug-client datagrams, by what became of them.\n# TYPE pitchside_debug_datagrams_total counter"
+        );
+        for (result, v) in [
+            ("kept", &st.kept),
+            ("unreadable", &st.unreadable),
+            ("no_team", &st.no_team),
+        ] {
+            let _ = writeln!(
+                out,
+                "pitchside_debug_datagrams_total{{match=\"{}\",result=\"{result}\"}} {}",
+                debug.hub.name,
+                v.load(Ordering::Relaxed)
+            );
+        }
+        let _ = writeln!(
+            out,
+            "# HELP pitchside_debug_dropped_total Debug messages let go to keep the history within its cap.\n# TYPE pitchside_debug_dropped_total counter\npitchside_debug_dropped_total{{match=\"{}\"}} {}",
+            debug.hub.name,
+            st.dropped_old.load(Ordering::Relaxed)
+        );
     }
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], out).into_response()
 }

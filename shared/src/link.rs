@@ -4,13 +4,16 @@
 //!
 //! - `?log=URL` names a log on the web for the page to open.
 //! - The fragment holds `key=value` pairs joined by `&`. The page owns `t=CYCLE` (the cycle on
-//!   screen); other keys are kept exactly as written, except `control=`: the operator's
-//!   secret, which is never written back to the address or put in a shared link.
+//!   screen); other keys are kept exactly as written, except `control=` (the operator's
+//!   secret) and `team=` (a team's key to its agents' debug stream), which are never written
+//!   back to the address or put in a shared link.
 
 /// The fragment key this page writes: the cycle on screen.
 pub const CYCLE_KEY: &str = "t";
 /// The operator's key: read, never written back, never copied.
 pub const CONTROL_KEY: &str = "control";
+/// A team's key to its agents' debug stream: as secret as the operator's, never shared.
+pub const TEAM_KEY: &str = "team";
 /// The query key naming a log to open.
 pub const LOG_KEY: &str = "log";
 /// The query key asking for the embed view (field and score only), on any page address.
@@ -94,7 +97,7 @@ impl Fragment {
         let body = self
             .pairs
             .iter()
-            .filter(|(k, _)| k != CONTROL_KEY)
+            .filter(|(k, _)| k != CONTROL_KEY && k != TEAM_KEY)
             .map(|(k, v)| {
                 if v.is_empty() {
                     k.clone()
@@ -207,6 +210,9 @@ mod tests {
         f.remove(CYCLE_KEY);
         assert_eq!(f.to_shareable(), "#view=top&flag");
         assert_eq!(Fragment::parse("#control=x").to_shareable(), "");
+        let team = Fragment::parse("#team=k3y&t=5");
+        assert_eq!(team.get(TEAM_KEY), Some("k3y"));
+        assert_eq!(team.to_shareable(), "#t=5", "a team's key is never shared");
         let mut g = Fragment::parse("");
         g.set(CYCLE_KEY, "7");
         assert_eq!(g.to_shareable(), "#t=7");

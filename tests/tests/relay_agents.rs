@@ -1,0 +1,237 @@
+//! The relay as the agents' debug server (`--debug-port`): real helios-base debug-client
+//! datagrams (captured live, `agents/agents-100/debug-client.dgrams.gz`) sent to the relay
+//! while it plays the same match reach the holders of that team's key, and nobody else, and
+//! are recorded as `.dcl` files the page opens.
+
+use pitchside_shared::agent::files::{parse_name, Owner};
+use pitchside_shared::agent::index::FileKind;
+use pitchside_shared::agent::worldmodel;
+use pitchside_tests::fixtures;
+use pitchside_tests::relay_harness;
+use pitchside_tests::spectator::{http_request, Spectator};
+use relay::config::{Settings, SourceSpec};
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+const KEY_A: &str = "helios-a-debug-key-0001";
+const KEY_B: &str = "helios-b-debug-key-0002";
+const OPERATOR: &str = "operator-token-of-this-test";
+
+/// The captured datagrams in arrival order: (who, bytes), who as `l7`, `r7`, `lc`, or `?` for
+/// the ones that do not say whose they are.
+fn datagrams() -> Vec<(String, Vec<u8>)> {
+    let raw = fixtures::read(&format!("{}/debug-client.dgrams.gz", fixtures::AGENTS_DIR));
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at + 4 <= raw.len() {
+        let n = u32::from_be_bytes(raw[at..at + 4].try_into().unwrap()) as usize;
+        let d = raw[at + 4..at + 4 + n].to_vec();
+        at += 4 + n;
+        let w = worldmodel::parse_message(&d).expect("a real datagram reads");
+        let who = match (&w.me, w.coach) {
+            (Some(me), _) => format!("{}{}", me.side.letter(), me.unum),
+            (None, Some(s)) => format!("{}c", s.letter()),
+            (None, None) => "?".into(),
+        };
+        out.push((who, d));
+    }
+    out
+}
+
+fn text(d: &[u8]) -> String {
+    String::from_utf8_lossy(d)
+        .trim_end_matches('\0')
+        .trim()
+        .to_owned()
+}
+
+/// Every message `auth` may read, polled from the start until `want` arrived (or 20 s).
+async fn read_all(addr: SocketAddr, auth: &str, want: usize) -> Vec<serde_json::Value> {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut from = 0;
+    let mut got = Vec::new();
+    loop {
+        let header = format!("Bearer {auth}");
+        let (status, _, body) = http_request(
+            addr,
+            "GET",
+            &format!("/m/field-a/agents?from={from}"),
+            &[("Authorization", &header)],
+            b"",
+        )
+        .await;
+        assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+        let answer: serde_json::Value = serde_json::from_slice(&body).expect("JSON");
+        assert_eq!(answer["v"], 1);
+        got.extend(answer["messages"].as_array().cloned().unwrap_or_default());
+        from = answer["next"].as_u64().expect("next");
+        if got.len() >= want && answer["more"] == false {
+            return got;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{} of {want} messages arrived",
+            got.len()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_teams_debug_stream_reaches_its_key_and_nobody_else_and_is_recorded() {
+    let dir = std::env::temp_dir().join(format!("pitchside-debug-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let port = {
+        let s = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        s.local_addr().unwrap()
+    };
+    let mut spec = relay_harness::replay(fixtures::AGENTS_RCG, "field-a", Duration::from_millis(2));
+    let shows = match &mut spec.source {
+        SourceSpec::Replay(rc) => {
+            rc.looping = false;
+            rc.script.shows()
+        }
+        SourceSpec::Server(_) => unreachable!(),
+    };
+    let mut settings = Settings::new(vec![spec]);
+    settings.debug_port = Some(port);
+    settings.team_keys = vec![
+        ("HELIOS_A".into(), KEY_A.into()),
+        ("HELIOS_B".into(), KEY_B.into()),
+    ];
+    settings.control_token = Some(OPERATOR.into());
+    settings.record = Some(dir.clone());
+    let relay = relay_harness::start_with(settings).await;
+
+    // The match is played (once) before the agents speak: the relay knows both teams.
+    let mut spectator = Spectator::connect(relay.addr, "/m/field-a/ws").await;
+    spectator
+        .until(30, "the whole match", |s| s.frames().len() >= shows)
+        .await;
+
+    // Three agents, each from its own port, as they came.
+    let all = datagrams();
+    let senders: HashMap<&str, std::net::UdpSocket> = ["l7", "r7", "lc", "?"]
+        .into_iter()
+        .map(|w| (w, std::net::UdpSocket::bind("127.0.0.1:0").unwrap()))
+        .collect();
+    for (i, (who, d)) in all.iter().enumerate() {
+        senders[who.as_str()].send_to(d, port).unwrap();
+        if i % 8 == 7 {
+            // A cycle's worth at a time, as agents send them: loopback drops a burst.
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+    }
+    let of = |w: &[&str]| -> Vec<String> {
+        all.iter()
+            .filter(|(who, _)| w.contains(&who.as_str()))
+            .map(|(_, d)| text(d))
+            .collect()
+    };
+    let team_a = of(&["l7", "lc"]);
+    let team_b = of(&["r7"]);
+    assert!(team_a.len() > 180 && team_b.len() > 90);
+
+    // Each key gets its own team's messages, every one, in order, as the agents sent them.
+    for (key, team, side, want) in [
+        (KEY_A, "HELIOS_A", "l", &team_a),
+        (KEY_B, "HELIOS_B", "r", &team_b),
+    ] {
+        let got = read_all(relay.addr, key, want.len()).await;
+        let texts: Vec<String> = got
+            .iter()
+            .map(|m| m["text"].as_str().unwrap_or_default().to_owned())
+            .collect();
+        assert_eq!(&texts, want, "{team}'s stream");
+        assert!(got.iter().all(|m| m["team"] == team && m["side"] == side));
+        let coach = got.iter().filter(|m| m["unum"].is_null()).count();
+        assert_eq!(coach, of(&[if side == "l" { "lc" } else { "rc" }]).len());
+        let seqs: Vec<u64> = got.iter().filter_map(|m| m["seq"].as_u64()).collect();
+        assert!(seqs.windows(2).all(|s| s[0] < s[1]));
+    }
+    // The operator's token opens both.
+    let both = read_all(relay.addr, OPERATOR, team_a.len() + team_b.len()).await;
+    assert_eq!(both.len(), team_a.len() + team_b.len());
+    // The datagrams that do not say whose they are were counted, not kept.
+    let (_, _, metrics) = http_request(relay.addr, "GET", "/metrics", &[], b"").await;
+    let metrics = String::from_utf8(metrics).unwrap();
+    let unknown = all.iter().filter(|(w, _)| w == "?").count();
+    assert!(metrics.contains(&format!(
+        "pitchside_debug_datagrams_total{{match=\"field-a\",result=\"unreadable\"}} {unknown}"
+    )));
+
+    // A spectator never got any of it.
+    let seen = format!("{:?}", spectator.events);
+    assert!(!seen.contains("format-version") && !seen.contains("AttCurSender"));
+
+    // Recorded beside the match's log as the agents' own .dcl files, which read back to the
+    // same world models, named so that the page pairs them.
+    let folder = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "agents"))
+        .expect("a folder of .dcl files beside the .rcg");
+    let stem = folder.file_stem().unwrap().to_string_lossy().to_string();
+    assert!(
+        stem.ends_with("-HELIOS_A-vs-HELIOS_B") && stem.len() == 14 + "-HELIOS_A-vs-HELIOS_B".len(),
+        "{stem}"
+    );
+    for (file, who) in [
+        ("HELIOS_A-7.dcl", "l7"),
+        ("HELIOS_B-7.dcl", "r7"),
+        ("HELIOS_A-coach.dcl", "lc"),
+    ] {
+        let named = parse_name(file).expect("a name the page pairs");
+        assert_eq!(named.kind, FileKind::WorldModel);
+        assert!(matches!(
+            named.owner,
+            Owner::Player { .. } | Owner::Coach { .. }
+        ));
+        let bytes = std::fs::read(folder.join(file)).unwrap();
+        let (models, errors) = worldmodel::decode(&bytes, 1);
+        assert!(errors.is_empty(), "{file}: {errors:?}");
+        let sent: Vec<_> = all
+            .iter()
+            .filter(|(w, _)| w == who)
+            .map(|(_, d)| worldmodel::parse_message(d).unwrap())
+            .collect();
+        assert_eq!(models, sent, "{file}");
+    }
+
+    // Without a key, or with a wrong one, nothing; and guessing locks the address out.
+    let (status, _, _) = http_request(relay.addr, "GET", "/m/field-a/agents", &[], b"").await;
+    assert_eq!(status, 401);
+    let mut statuses = Vec::new();
+    for _ in 0..6 {
+        let (status, _, _) = http_request(
+            relay.addr,
+            "GET",
+            "/m/field-a/agents",
+            &[("Authorization", "Bearer not-a-key-of-this-relay")],
+            b"",
+        )
+        .await;
+        statuses.push(status);
+    }
+    assert!(
+        statuses.contains(&401) && statuses.last() == Some(&429),
+        "{statuses:?}"
+    );
+    let (status, _, _) = http_request(
+        relay.addr,
+        "GET",
+        "/m/field-a/agents",
+        &[("Authorization", &format!("Bearer {KEY_A}"))],
+        b"",
+    )
+    .await;
+    assert_eq!(status, 429, "locked out, right key or not");
+    // A match the relay is not the debug server of has no stream.
+    let (status, _, _) = http_request(relay.addr, "GET", "/m/other/agents", &[], b"").await;
+    assert_eq!(status, 404);
+    relay.stop().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
