@@ -221,9 +221,41 @@ async function search(job) {
   postMessage({ id: job.id, offsets }, [offsets.buffer]);
 }
 
+// The whole lines (at most \`job.limit\`) that hold \`job.grep\` as written: the says of a
+// message log, read in one pass without keeping the file.
+async function grep(job) {
+  const needle = new TextEncoder().encode(job.grep);
+  const dec = new TextDecoder();
+  const lines = [];
+  let tail = new Uint8Array(0);
+  const scan = (buf, s, e) => {
+    for (let k = buf.indexOf(needle[0], s); k >= 0 && k + needle.length <= e; k = buf.indexOf(needle[0], k + 1)) {
+      let ok = true;
+      for (let j = 1; j < needle.length; j++) if (buf[k + j] !== needle[j]) { ok = false; break; }
+      if (ok) return true;
+    }
+    return false;
+  };
+  for await (const value of chunks(job.text)) {
+    const buf = new Uint8Array(tail.length + value.length);
+    buf.set(tail, 0);
+    buf.set(value, tail.length);
+    let s = 0;
+    for (let n = buf.indexOf(10, s); n >= 0; n = buf.indexOf(10, s)) {
+      if (scan(buf, s, n) && lines.length < job.limit) lines.push(dec.decode(buf.subarray(s, n)));
+      s = n + 1;
+    }
+    // A line longer than any real one is not kept whole: its start goes.
+    tail = buf.length - s > MAX_LINE ? new Uint8Array(0) : buf.slice(s);
+    if (lines.length >= job.limit) break;
+  }
+  if (tail.length && lines.length < job.limit && scan(tail, 0, tail.length)) lines.push(dec.decode(tail));
+  postMessage({ id: job.id, lines });
+}
+
 onmessage = (e) => {
   const job = e.data;
-  (job.needle !== undefined ? search(job) : index(job)).catch((err) =>
+  (job.grep !== undefined ? grep(job) : job.needle !== undefined ? search(job) : index(job)).catch((err) =>
     postMessage({ id: job.id, error: String((err && err.message) || err) }));
 };
 `;
@@ -302,6 +334,11 @@ export async function read_range(text, start, end) {
 // case.
 export function search_agent_file(text, needle, limit) {
   return run({ text, needle, limit });
+}
+
+// The lines of a file's text that hold `needle` (as written), at most `limit`: `{lines}`.
+export function grep_agent_file(text, needle, limit) {
+  return run({ text, grep: needle, limit });
 }
 
 // Every file of a drop, folders walked (one level of nesting and more): a folder of a match's

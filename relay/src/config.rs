@@ -267,7 +267,8 @@ pub struct FileConfig {
     pub tls_key: Option<PathBuf>,
     pub control_token: Option<String>,
     pub control_token_file: Option<PathBuf>,
-    pub debug_port: Option<String>,
+    /// `6032` or `"0.0.0.0:6032"`.
+    pub debug_port: Option<ProtocolValue>,
     pub team_keys: Option<std::collections::BTreeMap<String, String>>,
     pub header_timeout: Option<f64>,
     pub idle_timeout: Option<f64>,
@@ -812,7 +813,10 @@ impl Cli {
         if let Some(t) = &settings.control_token {
             crate::control::check_token(t).map_err(|rule| ConfigError::Token { rule })?;
         }
-        settings.debug_port = match self.debug_port.or(file.debug_port) {
+        settings.debug_port = match self
+            .debug_port
+            .or_else(|| file.debug_port.as_ref().map(ProtocolValue::text))
+        {
             None => None,
             Some(text) => Some(debug_address(&text, settings.listen)?),
         };
@@ -1072,6 +1076,59 @@ replay = "{log}"
         let s = parse(&["--server", "a=h:1,b=h:2"]).unwrap();
         let names: Vec<_> = s.matches.iter().map(|m| m.name.as_str()).collect();
         assert_eq!(names, ["a", "b"]);
+    }
+
+    #[test]
+    fn the_debug_port_and_team_keys_are_read_from_every_place() {
+        let s = parse(&[]).unwrap();
+        assert_eq!(s.debug_port, None, "off unless given");
+        assert!(s.team_keys.is_empty());
+        let s = parse(&["--listen", "10.0.0.5:8080", "--debug-port", "6032"]).unwrap();
+        assert_eq!(s.debug_port, Some("10.0.0.5:6032".parse().unwrap()));
+        let s = parse(&["--debug-port", "0.0.0.0:7000"]).unwrap();
+        assert_eq!(s.debug_port, Some("0.0.0.0:7000".parse().unwrap()));
+        assert!(matches!(
+            parse(&["--debug-port", "sixty"]),
+            Err(ConfigError::DebugPort(_))
+        ));
+        let s = parse(&[
+            "--team-key",
+            "HELIOS_A=key-of-helios-a-0001",
+            "--team-key",
+            "HELIOS_B=key-of-helios-b-0002",
+        ])
+        .unwrap();
+        assert_eq!(
+            s.team_keys,
+            vec![
+                ("HELIOS_A".to_owned(), "key-of-helios-a-0001".to_owned()),
+                ("HELIOS_B".to_owned(), "key-of-helios-b-0002".to_owned())
+            ]
+        );
+        for bad in ["HELIOS_A", "HELIOS_A=short", "HELIOS_A=has space in it ok"] {
+            let e = parse(&["--team-key", bad]).err().expect(bad).to_string();
+            assert!(e.contains("--team-key"), "{e}");
+            assert!(
+                !e.contains("short") && !e.contains("space"),
+                "keys stay out of messages: {e}"
+            );
+        }
+        let dir =
+            std::env::temp_dir().join(format!("pitchside-debug-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("relay.toml");
+        std::fs::write(
+            &path,
+            "debug_port = 6032\n[team_keys]\nHELIOS_A = \"file-key-of-helios-a\"\n",
+        )
+        .unwrap();
+        let s = parse(&["--config", path.to_str().unwrap()]).unwrap();
+        assert_eq!(s.debug_port, Some("127.0.0.1:6032".parse().unwrap()));
+        assert_eq!(
+            s.team_keys,
+            vec![("HELIOS_A".to_owned(), "file-key-of-helios-a".to_owned())]
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

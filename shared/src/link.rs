@@ -2,7 +2,8 @@
 //! page (which reads and rewrites them); README, "Links". Pure string handling, so it is
 //! tested natively and fuzzed.
 //!
-//! - `?log=URL` names a log on the web for the page to open.
+//! - `?log=URL` names a log on the web for the page to open; `&agents=URL` a list of the
+//!   agents' files to open beside it.
 //! - The fragment holds `key=value` pairs joined by `&`. The page owns `t=CYCLE` (the cycle on
 //!   screen); other keys are kept exactly as written, except `control=` (the operator's
 //!   secret) and `team=` (a team's key to its agents' debug stream), which are never written
@@ -16,6 +17,9 @@ pub const CONTROL_KEY: &str = "control";
 pub const TEAM_KEY: &str = "team";
 /// The query key naming a log to open.
 pub const LOG_KEY: &str = "log";
+/// The query key naming a list of the agents' files to open beside the `log=` match (one
+/// URL per line, relative to the list's own).
+pub const AGENTS_KEY: &str = "agents";
 /// The query key asking for the embed view (field and score only), on any page address.
 pub const EMBED_KEY: &str = "embed";
 

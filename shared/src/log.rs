@@ -557,6 +557,9 @@ fn detect(buf: &[u8], at_end: bool) -> Detect {
                 };
                 let header = match buf.get(4) {
                     Some(b'\n') => 5,
+                    // A CR whose LF has not come yet: fed byte by byte, the same log must read
+                    // as it does whole (found by fuzzing).
+                    Some(b'\r') if need(6) => return Detect::NeedMore,
                     Some(b'\r') if buf.get(5) == Some(&b'\n') => 6,
                     None => 4,
                     _ => return Detect::Unknown(excerpt(buf, 0)),

@@ -228,3 +228,20 @@ fn a_v1_look_alike_is_judged_the_same_whatever_the_slicing() {
         assert!(decode_in(&v1, || step) == whole, "v1 in slices of {step}");
     }
 }
+
+/// Found by fuzzing: a ULG header ended by CR LF (a log saved on Windows) was refused as an
+/// unknown format when the CR came without its LF, byte by byte, and read when it came whole.
+#[test]
+fn a_crlf_header_reads_the_same_whatever_the_slicing() {
+    let short = common::read("logs/short-v6/20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz");
+    let body = short.strip_prefix(b"ULG6\n").expect("a ULG6 log");
+    let mut crlf = b"ULG6\r\n".to_vec();
+    crlf.extend_from_slice(body);
+    let whole = one_shot(&crlf);
+    assert!(whole.1.is_none() && whole.0.len() > 100, "{:?}", whole.1);
+    for step in [1, 2, 5, 6] {
+        assert!(decode_in(&crlf, || step) == whole, "slices of {step}");
+    }
+    // The header alone, fed byte by byte, is a log with nothing in it, as it is whole.
+    assert_eq!(decode_in(b"ULG6\r\n", || 1), one_shot(b"ULG6\r\n"));
+}

@@ -7,6 +7,7 @@
 //! - [`fixtures`]: paths to the real logs and captures copied into `tests/fixtures/`.
 //! - [`browser`]: headless Chromium driven through chromedriver.
 //! - [`capture`]: reads the `.dgrams` capture format (4-byte big-endian length + payload).
+//! - [`debug_client`]: the agents' captured debug-client datagrams, replayed to a debug port.
 //! - [`fake_server`]: answers `(dispinit …)` from a new port and replays a capture.
 //! - [`relay_harness`]: starts the relay against a source and returns its address.
 //! - [`static_server`]: serves the fixtures over HTTP, with and without CORS, for `?log=`.
@@ -16,6 +17,7 @@
 pub mod bench;
 pub mod browser;
 pub mod capture;
+pub mod debug_client;
 pub mod fake_server;
 pub mod fixtures;
 pub mod nats_server;

@@ -6,12 +6,14 @@
 //! `tests/artifacts/`.
 
 use fantoccini::Locator;
+use pitchside_shared::agent::commands;
 use pitchside_shared::agent::debuglog::{self, Item};
 use pitchside_shared::agent::index::{FileKind, Indexer, Search};
 use pitchside_shared::agent::worldmodel;
 use pitchside_shared::agent::Time;
 use pitchside_tests::browser::Browser;
-use pitchside_tests::{fixtures, relay_harness};
+use pitchside_tests::static_server::StaticServer;
+use pitchside_tests::{debug_client, fixtures, relay_harness};
 use serde_json::Value;
 use std::time::Duration;
 
@@ -31,6 +33,43 @@ async fn scene(b: &Browser) -> Value {
 
 fn shapes(s: &Value, tag: &str) -> u64 {
     s["shapes"][tag].as_u64().unwrap_or(0)
+}
+
+/// Stops playback and goes to `cycle` as a user does (`t`, the cycle, Enter).
+async fn go_to(b: &Browser, cycle: u32) {
+    if b.text("#play").await.contains("❚❚") {
+        b.click("#play").await;
+    }
+    b.wait_text("#play", "playback stopped", |t| t.contains("▶"))
+        .await;
+    b.keys("t").await;
+    let boxed = b.client.active_element().await.unwrap();
+    boxed
+        .send_keys(&format!("{cycle}{}", fantoccini::key::Key::Enter))
+        .await
+        .unwrap();
+    b.wait_text("#cycle", "the chosen cycle", |t| t == cycle.to_string())
+        .await;
+}
+
+/// Clicks player `id` (`l7`) where the last scene drew him.
+async fn select(b: &Browser, id: &str) {
+    let s = scene(b).await;
+    let p = s["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == id)
+        .unwrap_or_else(|| panic!("{id} on the field: {s}"))
+        .clone();
+    let origin = b
+        .eval("const r = document.getElementById('field').getBoundingClientRect(); return [r.left, r.top];")
+        .await;
+    b.click_at(
+        origin[0].as_f64().unwrap() + p["px"].as_f64().unwrap(),
+        origin[1].as_f64().unwrap() + p["py"].as_f64().unwrap(),
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -83,35 +122,8 @@ async fn a_match_opened_with_its_agents_files_shows_what_each_agent_thought() {
     assert!(problems.contains("1 file problem"), "{problems}");
 
     // Go to the cycle, paused, and select the left 7.
-    if b.text("#play").await.contains("❚❚") {
-        b.click("#play").await;
-    }
-    b.wait_text("#play", "playback stopped", |t| t.contains("▶"))
-        .await;
-    b.keys("t").await;
-    let boxed = b.client.active_element().await.unwrap();
-    boxed
-        .send_keys(&format!("{CYCLE}{}", fantoccini::key::Key::Enter))
-        .await
-        .unwrap();
-    b.wait_text("#cycle", "the chosen cycle", |t| t == CYCLE.to_string())
-        .await;
-    let s = scene(&b).await;
-    let l7 = s["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["id"] == "l7")
-        .unwrap()
-        .clone();
-    let origin = b
-        .eval("const r = document.getElementById('field').getBoundingClientRect(); return [r.left, r.top];")
-        .await;
-    b.click_at(
-        origin[0].as_f64().unwrap() + l7["px"].as_f64().unwrap(),
-        origin[1].as_f64().unwrap() + l7["py"].as_f64().unwrap(),
-    )
-    .await;
+    go_to(&b, CYCLE).await;
+    select(&b, "l7").await;
     b.wait_text("#agent-panel h2", "the agent's title", |t| {
         t.starts_with(&format!("Agent l7 at {CYCLE},0"))
     })
@@ -202,6 +214,38 @@ async fn a_match_opened_with_its_agents_files_shows_what_each_agent_thought() {
     let shot = b.screenshot("agents-l7").await;
     eprintln!("screenshot: {}", shot.display());
 
+    // The message board has the players' says from the message log: at this frame, the ones
+    // sent before it, the last of them last.
+    let rcl = fixtures::read(fixtures::AGENTS_RCL);
+    let (sent, _) = commands::decode(&rcl, 1);
+    let says: Vec<(Time, String)> = sent
+        .iter()
+        .filter(|e| matches!(e.sender, commands::Sender::Player { .. }))
+        .flat_map(|e| {
+            e.commands
+                .iter()
+                .filter(|c| commands::name(c) == "say")
+                .map(move |c| (e.time, c.clone()))
+        })
+        .collect();
+    let heard: Vec<&(Time, String)> = says.iter().filter(|(t, _)| *t < time).collect();
+    assert!(heard.len() > 100, "{}", heard.len());
+    b.click("#messages-toggle").await;
+    b.wait_js(
+        "return document.querySelectorAll('#messages li[data-kind=\"say\"]').length",
+        "the says on the board",
+        |v| v.as_u64().unwrap_or(0) > 0,
+    )
+    .await;
+    let last = b
+        .eval("const l = document.querySelectorAll('#messages li[data-kind=\"say\"] .text'); return l[l.length - 1].textContent")
+        .await;
+    assert_eq!(last.as_str(), Some(heard[heard.len() - 1].1.as_str()));
+    b.eval("document.getElementById('messages').scrollIntoView(); return true")
+        .await;
+    b.screenshot("agents-says").await;
+    b.click("#messages-toggle").await;
+
     // Hiding the categories of the drawings takes them off the field (a drawing under several
     // categories, or under any, stays while one of them is shown).
     let hidden: u32 = entries
@@ -257,5 +301,152 @@ async fn a_match_opened_with_its_agents_files_shows_what_each_agent_thought() {
         .unwrap();
     assert!(n > 10 && n <= cycles, "{found} against {cycles}");
     b.screenshot("agents-search").await;
+    b.close().await;
+}
+
+/// Live: the relay is the agents' debug server for the match it plays; the captured
+/// helios-base datagrams sent to its debug port reach the page opened with the left team's
+/// link, which shows the left 7's beliefs as it does from his file, and not the right 7's;
+/// a page without the key gets no agent panel at all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_agents_debug_stream_reaches_the_page_with_the_teams_key_only() {
+    const KEY: &str = "helios-a-team-key-for-this-test";
+    let port = debug_client::free_port();
+    let mut spec =
+        relay_harness::replay(fixtures::AGENTS_RCG, "field-a", Duration::from_millis(20));
+    if let relay::config::SourceSpec::Replay(rc) = &mut spec.source {
+        rc.looping = false;
+    }
+    let mut settings = relay::config::Settings::new(vec![spec]);
+    settings.debug_port = Some(port);
+    settings.team_keys = vec![("HELIOS_A".into(), KEY.into())];
+    let relay = relay_harness::start_with(settings).await;
+    // The relay knows the teams once frames came; then the agents speak.
+    let mut spectator =
+        pitchside_tests::spectator::Spectator::connect(relay.addr, "/m/field-a/ws").await;
+    spectator
+        .until(30, "the first frames", |s| s.frames().len() > 10)
+        .await;
+    let all = debug_client::datagrams();
+    debug_client::send_all(&all, port).await;
+
+    let b = Browser::start().await;
+    b.client
+        .goto(&format!("http://{}/m/field-a#team={KEY}", relay.addr))
+        .await
+        .unwrap();
+    b.wait_js(
+        "return !!document.querySelector('#agent-panel')",
+        "the agent panel (the stream arrived)",
+        |v| v == &Value::Bool(true),
+    )
+    .await;
+    assert!(
+        !b.url().await.contains(KEY),
+        "the key is taken out of the address"
+    );
+    go_to(&b, CYCLE).await;
+    select(&b, "l7").await;
+    b.wait_text("#agent-panel h2", "the agent's title", |t| {
+        t.starts_with(&format!("Agent l7 at {CYCLE},0"))
+    })
+    .await;
+    // His world model at that time, as he sent it.
+    let wm = all
+        .iter()
+        .filter(|(who, _)| who == "l7")
+        .map(|(_, d)| worldmodel::parse_message(d).unwrap())
+        .find(|w| w.time.cycle == CYCLE)
+        .expect("the left 7 spoke at that cycle");
+    let beliefs = 1 + usize::from(wm.ball.is_some()) + wm.players.len();
+    let table = b
+        .wait_text("#agent-beliefs", "the belief table", |t| t.contains("ball"))
+        .await;
+    assert!(table.contains("me"), "{table}");
+    let rows = b
+        .eval("return document.querySelectorAll('#agent-beliefs tr[data-what]').length")
+        .await;
+    assert_eq!(rows.as_u64(), Some(beliefs as u64), "{table}");
+    if let Some(msg) = &wm.message {
+        let shown = b.text("#agent-panel").await;
+        assert!(shown.contains(msg.as_str()), "its message line: {shown}");
+    }
+    let s = scene(&b).await;
+    assert!(shapes(&s, "belief") >= beliefs as u64, "{s}");
+    assert_eq!(shapes(&s, "agent_drawing"), wm.drawings.len() as u64, "{s}");
+    let shot = b.screenshot("agents-live").await;
+    eprintln!("screenshot: {}", shot.display());
+
+    // The other team's agent: nothing of his reached this page.
+    select(&b, "r7").await;
+    b.wait_text("#agent-panel h2", "the other agent's title", |t| {
+        t.starts_with("Agent r7")
+    })
+    .await;
+    let none = b
+        .eval("return document.querySelector('#agent-beliefs') === null")
+        .await;
+    assert_eq!(none, Value::Bool(true), "no beliefs of the other team");
+
+    // The same match without the key (this tab's memory of it cleared): no agents at all.
+    b.eval("sessionStorage.clear(); return true").await;
+    b.client
+        .goto(&format!("http://{}/m/field-a", relay.addr))
+        .await
+        .unwrap();
+    b.wait_text("#cycle", "frames", |t| !t.is_empty()).await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let panel = b
+        .eval("return document.querySelector('#agent-panel') === null")
+        .await;
+    assert_eq!(panel, Value::Bool(true), "a spectator sees no agent panel");
+    b.close().await;
+}
+
+/// By address: `?log=` names the match and `&agents=` the list of its agents' files (the
+/// fixture's `agents.txt`, relative names), both on another site; the page downloads them,
+/// pairs every one and shows the left 7's beliefs as when the files are dropped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_and_its_agents_files_open_by_address() {
+    let relay = relay_harness::start_bundled_replay().await;
+    let files = StaticServer::start().await;
+    let log = files.url(fixtures::AGENTS_RCG, true);
+    let list = files.url(&format!("{}/agents.txt", fixtures::AGENTS_DIR), true);
+    let listed = std::fs::read_to_string(fixtures::path(&format!(
+        "{}/agents.txt",
+        fixtures::AGENTS_DIR
+    )))
+    .unwrap()
+    .lines()
+    .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    .count();
+    let b = Browser::start().await;
+    b.client
+        .goto(&format!("http://{}/?log={log}&agents={list}", relay.addr))
+        .await
+        .unwrap();
+    let indexed = b
+        .wait_js(
+            "return document.getElementById('agent-index') && document.getElementById('agent-index').dataset.files",
+            "the agents' files indexed",
+            |v| v.as_str().is_some_and(|s| !s.is_empty()),
+        )
+        .await;
+    assert_eq!(indexed.as_str(), Some(listed.to_string().as_str()));
+    let problems = b
+        .eval("const p = document.getElementById('agent-problems'); return p ? p.textContent : ''")
+        .await;
+    assert_eq!(problems.as_str(), Some(""), "every file paired: {problems}");
+    go_to(&b, CYCLE).await;
+    select(&b, "l7").await;
+    b.wait_text("#agent-panel h2", "the agent's title", |t| {
+        t.starts_with(&format!("Agent l7 at {CYCLE},0"))
+    })
+    .await;
+    let table = b
+        .wait_text("#agent-beliefs", "the belief table", |t| t.contains("ball"))
+        .await;
+    assert!(table.contains("me"), "{table}");
+    b.screenshot("agents-by-address").await;
     b.close().await;
 }

@@ -6,45 +6,17 @@
 use pitchside_shared::agent::files::{parse_name, Owner};
 use pitchside_shared::agent::index::FileKind;
 use pitchside_shared::agent::worldmodel;
+use pitchside_tests::debug_client::{self, text};
 use pitchside_tests::fixtures;
 use pitchside_tests::relay_harness;
 use pitchside_tests::spectator::{http_request, Spectator};
 use relay::config::{Settings, SourceSpec};
-use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 const KEY_A: &str = "helios-a-debug-key-0001";
 const KEY_B: &str = "helios-b-debug-key-0002";
 const OPERATOR: &str = "operator-token-of-this-test";
-
-/// The captured datagrams in arrival order: (who, bytes), who as `l7`, `r7`, `lc`, or `?` for
-/// the ones that do not say whose they are.
-fn datagrams() -> Vec<(String, Vec<u8>)> {
-    let raw = fixtures::read(&format!("{}/debug-client.dgrams.gz", fixtures::AGENTS_DIR));
-    let mut out = Vec::new();
-    let mut at = 0;
-    while at + 4 <= raw.len() {
-        let n = u32::from_be_bytes(raw[at..at + 4].try_into().unwrap()) as usize;
-        let d = raw[at + 4..at + 4 + n].to_vec();
-        at += 4 + n;
-        let w = worldmodel::parse_message(&d).expect("a real datagram reads");
-        let who = match (&w.me, w.coach) {
-            (Some(me), _) => format!("{}{}", me.side.letter(), me.unum),
-            (None, Some(s)) => format!("{}c", s.letter()),
-            (None, None) => "?".into(),
-        };
-        out.push((who, d));
-    }
-    out
-}
-
-fn text(d: &[u8]) -> String {
-    String::from_utf8_lossy(d)
-        .trim_end_matches('\0')
-        .trim()
-        .to_owned()
-}
 
 /// Every message `auth` may read, polled from the start until `want` arrived (or 20 s).
 async fn read_all(addr: SocketAddr, auth: &str, want: usize) -> Vec<serde_json::Value> {
@@ -83,10 +55,7 @@ async fn a_teams_debug_stream_reaches_its_key_and_nobody_else_and_is_recorded() 
     let dir = std::env::temp_dir().join(format!("pitchside-debug-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let port = {
-        let s = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
-        s.local_addr().unwrap()
-    };
+    let port = debug_client::free_port();
     let mut spec = relay_harness::replay(fixtures::AGENTS_RCG, "field-a", Duration::from_millis(2));
     let shows = match &mut spec.source {
         SourceSpec::Replay(rc) => {
@@ -112,18 +81,8 @@ async fn a_teams_debug_stream_reaches_its_key_and_nobody_else_and_is_recorded() 
         .await;
 
     // Three agents, each from its own port, as they came.
-    let all = datagrams();
-    let senders: HashMap<&str, std::net::UdpSocket> = ["l7", "r7", "lc", "?"]
-        .into_iter()
-        .map(|w| (w, std::net::UdpSocket::bind("127.0.0.1:0").unwrap()))
-        .collect();
-    for (i, (who, d)) in all.iter().enumerate() {
-        senders[who.as_str()].send_to(d, port).unwrap();
-        if i % 8 == 7 {
-            // A cycle's worth at a time, as agents send them: loopback drops a burst.
-            tokio::time::sleep(Duration::from_millis(2)).await;
-        }
-    }
+    let all = debug_client::datagrams();
+    debug_client::send_all(&all, port).await;
     let of = |w: &[&str]| -> Vec<String> {
         all.iter()
             .filter(|(who, _)| w.contains(&who.as_str()))

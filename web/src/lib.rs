@@ -102,8 +102,14 @@ pub fn App() -> impl IntoView {
     }
     source::file::prepare();
     let playlist = playlist::startup_query();
+    let live = link::startup_log().is_none() && playlist.is_none();
     match link::startup_log() {
-        Some(url) => source::file::open_url(m, url),
+        Some(url) => {
+            source::file::open_url(m, url);
+            if let Some(list) = link::startup_agents() {
+                agents::manifest::start(m, list);
+            }
+        }
         // The playlist opens its first log once it has the list.
         None if playlist.is_some() => {}
         None => source::live::connect(m),
@@ -118,6 +124,10 @@ pub fn App() -> impl IntoView {
     pwa::register();
     // The operator's panel exists only for a page opened with the relay's operator link.
     ui::operator::start(m);
+    // What the agents thought, live, for a page opened with its team's link.
+    if live && !ui::embed::embed_mode() {
+        agents::live::start(m);
+    }
     if ui::embed::embed_mode() {
         // Inside another site's page the shortcuts would take that page's keys.
         return view! { <ui::embed::EmbedView/> }.into_any();

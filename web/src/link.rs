@@ -18,7 +18,8 @@ use leptos::prelude::*;
 use std::cell::RefCell;
 
 pub use pitchside_shared::link::{
-    percent_decode, query_value, with_query_value, Fragment, CONTROL_KEY, CYCLE_KEY, LOG_KEY,
+    percent_decode, query_value, with_query_value, Fragment, AGENTS_KEY, CONTROL_KEY, CYCLE_KEY,
+    LOG_KEY, TEAM_KEY,
 };
 
 /// Shortest time between two writes of the address.
@@ -76,6 +77,8 @@ thread_local! {
     /// The operator's key as last given in the address (at start, or typed in later): read by
     /// whoever needs it after the address no longer shows it.
     static CONTROL: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// A team's key to its agents' debug stream, kept aside the same way.
+    static TEAM: RefCell<Option<String>> = const { RefCell::new(None) };
     /// The fragment as last written, so a rewrite keeps other keys.
     static CURRENT: RefCell<Fragment> = RefCell::new(Fragment::default());
     static THROTTLE: RefCell<Throttle> = RefCell::new(Throttle::default());
@@ -106,8 +109,13 @@ fn remember(f: &Fragment) {
         let key = percent_decode(key);
         CONTROL.with(|c| *c.borrow_mut() = Some(key));
     }
+    if let Some(key) = f.get(TEAM_KEY) {
+        let key = percent_decode(key);
+        TEAM.with(|c| *c.borrow_mut() = Some(key));
+    }
     let mut rest = f.clone();
     rest.remove(CONTROL_KEY);
+    rest.remove(TEAM_KEY);
     CURRENT.with(|c| *c.borrow_mut() = rest);
 }
 
@@ -115,6 +123,18 @@ fn remember(f: &Fragment) {
 pub fn control_key() -> Option<String> {
     startup_fragment();
     CONTROL.with(|c| c.borrow().clone())
+}
+
+/// The `?agents=` URL the page was opened with: the list of the agents' files.
+pub fn startup_agents() -> Option<String> {
+    let search = location()?.search().ok()?;
+    query_value(&search, AGENTS_KEY).filter(|u| !u.trim().is_empty())
+}
+
+/// A team's key to its agents' debug stream, from the address (`#team=KEY`).
+pub fn team_key() -> Option<String> {
+    startup_fragment();
+    TEAM.with(|c| c.borrow().clone())
 }
 
 /// The `?log=` URL the page was opened with.

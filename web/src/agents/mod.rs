@@ -8,6 +8,9 @@
 //! and kept in a small cache. Files are paired with a team and a player by their names
 //! (`TEAM-UNUM.log`) and the match's team names; what cannot be paired is listed with why.
 
+pub mod live;
+pub mod manifest;
+
 use crate::scene::agent::AgentOverlay;
 use crate::state::Monitor;
 use leptos::prelude::*;
@@ -18,7 +21,8 @@ use pitchside_shared::agent::index::{FileKind, Index, Span};
 use pitchside_shared::agent::worldmodel::{self, WorldModel};
 use pitchside_shared::agent::{level, AgentLineError, Time};
 use pitchside_shared::Side;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -39,6 +43,9 @@ pub struct AgentFile {
     pub text: JsValue,
     pub index: Index,
     pub gzipped: bool,
+    /// A stream from the relay's debug server ([`live`]): the messages by time, as they came
+    /// (decoded when shown, like a file's lines). `None` for a file.
+    pub live: Option<BTreeMap<Time, Rc<str>>>,
 }
 
 /// What the lines of one time of one file hold.
@@ -79,6 +86,20 @@ pub struct Agents {
     pub show_beliefs: RwSignal<bool>,
     /// The last search: its text and the times it was found at (`None` while it runs).
     pub search: RwSignal<Option<(String, Option<Vec<Time>>)>>,
+    /// What the players and coaches said, from the server's message log, for the message
+    /// board.
+    pub says: RwSignal<Vec<Say>>,
+}
+
+/// One `(say …)` of the server's message log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Say {
+    pub time: Time,
+    pub team: String,
+    /// `None` for a coach.
+    pub unum: Option<u8>,
+    /// The command as sent: `(say "…")`.
+    pub text: String,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -103,6 +124,7 @@ impl Agents {
             show_drawings: RwSignal::new(true),
             show_beliefs: RwSignal::new(true),
             search: RwSignal::new(None),
+            says: RwSignal::new(Vec::new()),
         }
     }
 
@@ -112,6 +134,7 @@ impl Agents {
         self.cache.set_value(HashMap::new());
         self.problems.set(Vec::new());
         self.search.set(None);
+        self.says.set(Vec::new());
         self.indexed.set(None);
         self.revision.update(|r| *r += 1);
     }
@@ -143,7 +166,11 @@ impl Agents {
     /// cycle before it (an agent may write nothing while the clock stands still).
     pub fn resolve(&self, file: usize, time: Time) -> Option<Time> {
         self.files.with_value(|files| {
-            let t = files.get(file)?.index.at_or_before(time)?;
+            let f = files.get(file)?;
+            let t = match &f.live {
+                Some(by_time) => *by_time.range(..=time).next_back()?.0,
+                None => f.index.at_or_before(time)?,
+            };
             (t.cycle == time.cycle).then_some(t)
         })
     }
@@ -205,8 +232,96 @@ impl Agents {
         if let Some(c) = self.cache.with_value(|c| c.get(&(file, time)).cloned()) {
             return Some(c);
         }
+        // A live stream's message is in memory already: decoded now.
+        let live = self.files.with_value(|files| {
+            files
+                .get(file)
+                .and_then(|f| f.live.as_ref().map(|l| l.get(&time).cloned()))
+        });
+        if let Some(text) = live {
+            let mut cycle = Cycle {
+                decoded: empty(FileKind::WorldModel),
+                errors: Vec::new(),
+                pending: false,
+            };
+            if let Some(text) = text {
+                match worldmodel::parse_message(text.as_bytes()) {
+                    Ok(w) => cycle.decoded = Decoded::World(vec![w]),
+                    Err(what) => cycle.errors.push(AgentLineError { line: 0, what }),
+                }
+            }
+            self.cache.update_value(|c| {
+                if c.len() >= CACHE_TIMES {
+                    c.retain(|(_, t), _| t.cycle.abs_diff(time.cycle) <= CACHE_REACH);
+                }
+                c.insert((file, time), cycle.clone());
+            });
+            return Some(cycle);
+        }
         self.fetch(file, time);
         None
+    }
+
+    /// Adds one message of the relay's debug stream ([`live`]) to its agent's stream, which
+    /// is made the first time; views follow once `loaded` moves.
+    pub fn add_live(&self, team: &str, unum: Option<u8>, time: Time, text: Rc<str>) {
+        let owner = match unum {
+            Some(unum) => Owner::Player {
+                team: team.to_owned(),
+                unum,
+            },
+            None => Owner::Coach {
+                team: team.to_owned(),
+            },
+        };
+        let mut added = None;
+        self.files.update_value(|files| {
+            let i = match files
+                .iter()
+                .position(|f| f.live.is_some() && f.named.owner == owner)
+            {
+                Some(i) => i,
+                None => {
+                    let who = unum.map_or("coach".to_owned(), |u| u.to_string());
+                    files.push(AgentFile {
+                        name: format!("{team}-{who} (live)"),
+                        named: Named {
+                            kind: FileKind::WorldModel,
+                            owner,
+                            gzipped: false,
+                        },
+                        text: JsValue::NULL,
+                        index: Index::from_spans(FileKind::WorldModel, Vec::new(), 0, 0, 0, 0),
+                        gzipped: false,
+                        live: Some(BTreeMap::new()),
+                    });
+                    added = Some(files.len() - 1);
+                    files.len() - 1
+                }
+            };
+            if let Some(l) = files[i].live.as_mut() {
+                l.insert(time, text);
+            }
+            self.cache.update_value(|c| {
+                c.remove(&(i, time));
+            });
+        });
+        if added.is_some() {
+            self.revision.update(|r| *r += 1);
+        }
+    }
+
+    /// Forgets the live streams (the relay started another match).
+    pub fn drop_live(&self) {
+        let mut had = false;
+        self.files.update_value(|files| {
+            had = files.iter().any(|f| f.live.is_some());
+            files.retain(|f| f.live.is_none());
+        });
+        if had {
+            self.cache.set_value(HashMap::new());
+            self.revision.update(|r| *r += 1);
+        }
     }
 
     fn fetch(&self, file: usize, time: Time) {
@@ -533,6 +648,7 @@ async fn index_all(m: Monitor, agents: Agents, files: Vec<(web_sys::File, Named)
                 text,
                 index,
                 gzipped,
+                live: None,
             })
         });
         agents.revision.update(|r| *r += 1);
@@ -548,6 +664,64 @@ async fn index_all(m: Monitor, agents: Agents, files: Vec<(web_sys::File, Named)
     }));
     agents.progress.set(None);
     check_pairing(m, agents);
+    load_says(agents).await;
+}
+
+/// Says read from the message log at most: a whole game of helios-base players saying every
+/// cycle is about 130,000.
+const SAYS_LIMIT: u32 = 300_000;
+
+/// Reads every say of the server's message log (one more pass over it, in the worker) for
+/// the message board.
+async fn load_says(agents: Agents) {
+    let Some(file) = agents.commands_file() else {
+        return;
+    };
+    let Some(text) = agents
+        .files
+        .with_value(|f| f.get(file).map(|f| f.text.clone()))
+    else {
+        return;
+    };
+    let generation = agents.revision.get_untracked();
+    let Ok(res) = JsFuture::from(grep_agent_file(&text, "(say ", SAYS_LIMIT)).await else {
+        return;
+    };
+    if agents.revision.get_untracked() != generation {
+        return;
+    }
+    let lines = js_sys::Reflect::get(&res, &"lines".into())
+        .ok()
+        .and_then(|l| l.dyn_into::<js_sys::Array>().ok())
+        .map(|a| a.iter().filter_map(|v| v.as_string()).collect::<Vec<_>>())
+        .unwrap_or_default();
+    agents.says.set(says_of(&lines));
+}
+
+/// The says in message-log lines, in their order.
+pub fn says_of(lines: &[String]) -> Vec<Say> {
+    let mut out = Vec::new();
+    for line in lines {
+        let Ok(entry) = commands::parse_line(line.as_bytes()) else {
+            continue;
+        };
+        let (team, unum) = match entry.sender {
+            commands::Sender::Player { team, unum } => (team, Some(unum)),
+            commands::Sender::Coach { team } => (team, None),
+            _ => continue,
+        };
+        for c in &entry.commands {
+            if commands::name(c) == "say" {
+                out.push(Say {
+                    time: entry.time,
+                    team: team.clone(),
+                    unum,
+                    text: c.clone(),
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Says which files belong to no team of the match, or to no cycle of it.
@@ -622,5 +796,6 @@ extern "C" {
     #[wasm_bindgen(js_name = read_range)]
     fn read_range_js(text: &JsValue, start: f64, end: f64) -> js_sys::Promise;
     fn search_agent_file(text: &JsValue, needle: &str, limit: u32) -> js_sys::Promise;
+    fn grep_agent_file(text: &JsValue, needle: &str, limit: u32) -> js_sys::Promise;
     fn dropped_files(dt: &web_sys::DataTransfer) -> js_sys::Promise;
 }

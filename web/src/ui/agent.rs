@@ -249,6 +249,8 @@ pub fn AgentPanel() -> impl IntoView {
                         if f.is_empty() { "No files of this player's agent.".to_string() } else { f.join(" · ") }
                     }}</p>
                 </Show>
+                // A live stream or a world-model file alone has no categories to choose.
+                <Show when=move || view_of.get().levels != 0>
                 <fieldset class="agent-levels">
                     <legend>"Categories"</legend>
                     {move || {
@@ -266,6 +268,7 @@ pub fn AgentPanel() -> impl IntoView {
                         }).collect_view()
                     }}
                 </fieldset>
+                </Show>
                 <ul id="agent-messages" class="agent-messages">
                     {move || {
                         let s = view_of.get();

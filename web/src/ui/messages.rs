@@ -1,7 +1,8 @@
 //! The message board: every message the source holds (referee, player talk, coach, commands
 //! the server received, player-type changes, team-graphic tiles, server replies, the result),
 //! the referee's decisions derived from play-mode changes and cards (marked as derived: a live
-//! server does not send referee messages to monitors by default), and the relay's notices.
+//! server does not send referee messages to monitors by default), the relay's notices, and the
+//! players' and coaches' says from the server's message log (`.rcl`) when one is open.
 //! Filterable by kind and team; follows playback, newest at the bottom.
 //!
 //! The text of real messages is cleaned first: rcssserver writes stack garbage after the text
@@ -338,6 +339,31 @@ fn classify_all(g: &Match, teams: &[Option<String>; 2]) -> Vec<Entry> {
         .collect()
 }
 
+/// The says of the server's message log as board entries: each is reached with the first
+/// frame after the time it was sent (when the others hear it).
+pub fn says_entries(g: &Match, says: &[crate::agents::Say]) -> Vec<Entry> {
+    let teams = team_names(g);
+    says.iter()
+        .map(|say| {
+            let position = g.frames.partition_point(|f| {
+                (f.time, f.stime.unwrap_or(0)) <= (say.time.cycle, say.time.stopped)
+            });
+            Entry {
+                time: say.time.cycle,
+                position,
+                kind: if say.unum.is_some() {
+                    Kind::Say
+                } else {
+                    Kind::Coach
+                },
+                side: side_of_name(&say.team, &teams),
+                unum: say.unum,
+                text: say.text.clone(),
+            }
+        })
+        .collect()
+}
+
 /// All entries in the order they happened. Stable: within a frame the source's messages come
 /// first, then the decisions, then the relay's notices.
 fn merge(
@@ -427,9 +453,26 @@ pub fn MessageBoard() -> impl IntoView {
             })
         })
     });
+    // The says of the server's message log, when one is open with the match.
+    let says = Memo::new(move |_| {
+        m.revision.track();
+        let says = m.agents.says.get();
+        if !open.get() || says.is_empty() {
+            return Vec::new();
+        }
+        m.game.with_value(|g| says_entries(g, &says))
+    });
     let all = Memo::new(move |_| {
         let notices = m.board.notices.get();
-        messages.with(|ms| decided.with(|ds| merge(ms.clone(), ds.clone(), &notices)))
+        messages.with(|ms| {
+            says.with(|ss| {
+                decided.with(|ds| {
+                    let mut ms = ms.clone();
+                    ms.extend(ss.iter().cloned());
+                    merge(ms, ds.clone(), &notices)
+                })
+            })
+        })
     });
     let list = NodeRef::<leptos::html::Ol>::new();
     let matching = Memo::new(move |_| {

@@ -93,7 +93,7 @@ fn storage() -> Option<web_sys::Storage> {
 }
 
 /// The match this page is for: its path's, or the relay's first.
-async fn match_name() -> Option<String> {
+pub(crate) async fn match_name() -> Option<String> {
     match crate::source::live::match_name() {
         Some(n) => Some(n),
         None => super::lobby::fetch_matches()
