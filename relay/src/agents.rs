@@ -146,6 +146,8 @@ pub struct DebugLog {
     cap: usize,
     pub stats: DebugStats,
     pub keys: Arc<TeamKeys>,
+    /// The team link without its key (`http://HOST:PORT/m/NAME#team=`), for the log.
+    pub link_prefix: String,
 }
 
 /// The answer to one poll.
@@ -181,6 +183,7 @@ impl DebugLog {
             cap,
             stats: DebugStats::default(),
             keys,
+            link_prefix: String::new(),
         }
     }
 
@@ -209,9 +212,8 @@ impl DebugLog {
         };
         if let Some((key, true)) = self.keys.ensure(&team) {
             tracing::info!(
-                "debug link for team {team} (give it to that team only): /m/{}#{}={key}",
-                self.hub.name,
-                pitchside_shared::link::TEAM_KEY
+                "debug link for team {team} (give it to that team only): {}{key}",
+                self.link_prefix
             );
         }
         let text = String::from_utf8_lossy(datagram);
@@ -253,14 +255,26 @@ impl DebugLog {
     pub fn poll(&self, grant: &Grant, from: u64) -> Answer {
         let summary = self.hub.summary();
         let st = self.store.lock().unwrap_or_else(|e| e.into_inner());
-        let first = st.entries.front().map_or(st.next, |e| e.seq);
+        // A new match began and its agents have not spoken yet: what is kept is the last
+        // match's, which the page must not take for this one's.
+        let stale = st.number != summary.match_number;
+        let first = match st.entries.front() {
+            Some(e) if !stale => e.seq,
+            _ => st.next,
+        };
         let start = from.max(first);
         // Sequence numbers are consecutive in the deque: index straight to `start`.
-        let skip = usize::try_from(start - first).unwrap_or(usize::MAX);
+        let skip = if stale {
+            st.entries.len()
+        } else {
+            usize::try_from(start - first)
+                .unwrap_or(usize::MAX)
+                .min(st.entries.len())
+        };
         let mut messages = Vec::new();
         let mut bytes = 0;
         let mut next = st.next;
-        for e in st.entries.iter().skip(skip) {
+        for e in st.entries.range(skip..) {
             if bytes >= ANSWER_CAP {
                 next = e.seq;
                 break;
@@ -273,7 +287,7 @@ impl DebugLog {
         Answer {
             v: VERSION,
             name: self.hub.name.clone(),
-            number: st.number.max(summary.match_number),
+            number: summary.match_number,
             teams: summary
                 .teams
                 .iter()
@@ -428,6 +442,64 @@ mod tests {
         assert!(!Grant::Team("A".into()).allows("B"));
         assert!(!Grant::Team("A".into()).allows("AB"));
         assert!(Grant::All.allows("B"));
+    }
+
+    fn teams_playing(hub: &Hub) {
+        let mut f = pitchside_shared::Frame {
+            time: 1,
+            ..Default::default()
+        };
+        f.teams[0].name = Some("HELIOS_A".into());
+        f.teams[1].name = Some("HELIOS_B".into());
+        hub.publish(&[pitchside_shared::Record::Show(f)]);
+    }
+
+    fn datagram(side: char, unum: u8, cycle: u32) -> Vec<u8> {
+        format!(
+            "((debug (format-version 5)) (time {cycle},0) (s {side} {unum} 0 1 2 0 0 0 0) (message \"{}\"))\0",
+            "x".repeat(100)
+        )
+        .into_bytes()
+    }
+
+    #[test]
+    fn the_history_keeps_its_cap_says_where_it_starts_and_starts_over_with_a_match() {
+        let hub = Arc::new(Hub::new("m", 1 << 20, 64));
+        teams_playing(&hub);
+        // Room for about ten of these messages.
+        let log = DebugLog::new(hub.clone(), Arc::new(TeamKeys::new(Vec::new())), 1500);
+        for c in 0..30 {
+            let side = if c % 2 == 0 { 'l' } else { 'r' };
+            assert!(log.receive(&datagram(side, 7, c)).is_some());
+        }
+        let all = log.poll(&Grant::All, 0);
+        let kept: usize = all.messages.iter().map(|m| m.text.len()).sum();
+        assert!(
+            kept <= 1500 && kept + all.messages[0].text.len() > 1500,
+            "{kept}"
+        );
+        assert_eq!(all.first, all.messages[0].seq);
+        assert_eq!(all.next, 31);
+        assert!(all.messages.iter().all(|m| m.seq >= all.first));
+        assert_eq!(all.messages.last().map(|m| m.cycle), Some(29));
+        assert!(log.stats.dropped_old.load(Ordering::Relaxed) >= 19);
+        // One team's key sees its side only, in order, and asking from `next` gets nothing.
+        let a = log.poll(&Grant::Team("HELIOS_A".into()), 0);
+        assert!(a
+            .messages
+            .iter()
+            .all(|m| &*m.team == "HELIOS_A" && m.side == "l"));
+        assert_eq!(a.teams, vec!["HELIOS_A".to_owned()]);
+        assert!(log.poll(&Grant::All, all.next).messages.is_empty());
+        // A new match: nothing of the last one is given for it, and its own messages are.
+        hub.new_match();
+        teams_playing(&hub);
+        let fresh = log.poll(&Grant::All, 0);
+        assert!(fresh.messages.is_empty() && fresh.number != all.number);
+        assert!(log.receive(&datagram('l', 9, 0)).is_some());
+        let fresh = log.poll(&Grant::All, 0);
+        assert_eq!(fresh.messages.len(), 1);
+        assert_eq!(fresh.messages[0].unum, Some(9));
     }
 
     #[test]

@@ -258,11 +258,10 @@ pub async fn run(
                         .await
                         .map_err(|e| RunError::DebugPort(addr, e))?;
                     let keys = Arc::new(agents::TeamKeys::new(settings.team_keys.clone()));
-                    let log = Arc::new(agents::DebugLog::new(
-                        m.hub.clone(),
-                        keys,
-                        agents::HISTORY_CAP,
-                    ));
+                    let mut log = agents::DebugLog::new(m.hub.clone(), keys, agents::HISTORY_CAP);
+                    log.link_prefix =
+                        agents::team_link(settings.tls.is_some(), listen, &m.hub.name, "");
+                    let log = Arc::new(log);
                     tracing::info!(
                         "debug server for {} on UDP {}",
                         m.hub.name,
