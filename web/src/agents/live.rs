@@ -46,14 +46,6 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.session_storage().ok()?
 }
 
-fn sleep(ms: i32) -> JsFuture {
-    JsFuture::from(js_sys::Promise::new(&mut |resolve, _| {
-        if let Some(w) = web_sys::window() {
-            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
-        }
-    }))
-}
-
 /// The key this page reads with: a team's from the address or this tab's memory, else the
 /// operator's (which opens both teams' streams).
 fn key() -> Option<String> {
@@ -107,7 +99,7 @@ async fn follow(agents: Agents, name: &str, key: &str) {
     let mut number = None;
     loop {
         let Some((status, body)) = get(name, key, from).await else {
-            let _ = sleep(RETRY_MS).await;
+            let _ = super::sleep(RETRY_MS).await;
             continue;
         };
         match status {
@@ -124,7 +116,7 @@ async fn follow(agents: Agents, name: &str, key: &str) {
                 return;
             }
             _ => {
-                let _ = sleep(RETRY_MS).await;
+                let _ = super::sleep(RETRY_MS).await;
                 continue;
             }
         }
@@ -157,7 +149,7 @@ async fn follow(agents: Agents, name: &str, key: &str) {
         }
         from = answer.next;
         if !answer.more {
-            let _ = sleep(POLL_MS).await;
+            let _ = super::sleep(POLL_MS).await;
         }
     }
 }

@@ -14,14 +14,6 @@ use wasm_bindgen_futures::JsFuture;
 /// Files a list may name at most (a match's agents have 49).
 const MAX_FILES: usize = 500;
 
-fn sleep(ms: i32) -> JsFuture {
-    JsFuture::from(js_sys::Promise::new(&mut |resolve, _| {
-        if let Some(w) = web_sys::window() {
-            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
-        }
-    }))
-}
-
 /// The response to a GET of `url`, or why there is none.
 async fn get(url: &str) -> Result<web_sys::Response, String> {
     let window = web_sys::window().ok_or("no window")?;
@@ -134,7 +126,7 @@ pub fn start(m: Monitor, list_url: String) {
         }
         // Paired with the match's teams and cycles: wait until its log is read.
         while m.loading.get_untracked() || m.count.get_untracked() == 0 {
-            let _ = sleep(200).await;
+            let _ = super::sleep(200).await;
         }
         agents.progress.set(None);
         if !files.is_empty() {

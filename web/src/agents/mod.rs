@@ -760,6 +760,15 @@ pub fn check_pairing(m: Monitor, agents: Agents) {
     }
 }
 
+/// Resolves after `ms` milliseconds (the live stream's and the downloads' pauses).
+pub(crate) fn sleep(ms: i32) -> JsFuture {
+    JsFuture::from(js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+        }
+    }))
+}
+
 fn now() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
