@@ -346,11 +346,6 @@ async fn the_agents_debug_stream_reaches_the_page_with_the_teams_key_only() {
         "the key is taken out of the address"
     );
     go_to(&b, CYCLE).await;
-    select(&b, "l7").await;
-    b.wait_text("#agent-panel h2", "the agent's title", |t| {
-        t.starts_with(&format!("Agent l7 at {CYCLE},0"))
-    })
-    .await;
     // His world model at that time, as he sent it.
     let wm = all
         .iter()
@@ -358,6 +353,21 @@ async fn the_agents_debug_stream_reaches_the_page_with_the_teams_key_only() {
         .map(|(_, d)| worldmodel::parse_message(d).unwrap())
         .find(|w| w.time.cycle == CYCLE)
         .expect("the left 7 spoke at that cycle");
+    // With nobody selected, each agent's `message` line of the cycle: what it is doing.
+    let doing = wm.message.clone().expect("a message line");
+    let all_lines = b
+        .wait_text("#agent-messages", "every agent's message line", |t| {
+            t.contains(&doing)
+        })
+        .await;
+    assert!(all_lines.contains("HELIOS_A 7"), "{all_lines}");
+    assert!(!all_lines.contains("HELIOS_B"), "{all_lines}");
+    b.screenshot("agents-live-all").await;
+    select(&b, "l7").await;
+    b.wait_text("#agent-panel h2", "the agent's title", |t| {
+        t.starts_with(&format!("Agent l7 at {CYCLE},0"))
+    })
+    .await;
     let beliefs = 1 + usize::from(wm.ball.is_some()) + wm.players.len();
     let table = b
         .wait_text("#agent-beliefs", "the belief table", |t| t.contains("ball"))

@@ -84,7 +84,9 @@ fn shown(m: Monitor, a: Agents) -> Shown {
         let wanted = match kind {
             // Messages: the selected agent's, or everyone's when nobody is selected.
             FileKind::DebugLog => this || selected.is_none(),
-            FileKind::WorldModel => this,
+            // Beliefs: the selected agent's; with nobody selected, each agent's `message`
+            // line (what it is doing), so that a live stream reads at a glance.
+            FileKind::WorldModel => this || selected.is_none(),
             FileKind::Commands => selected.is_some(),
         };
         if !wanted {
@@ -124,7 +126,17 @@ fn shown(m: Monitor, a: Agents) -> Shown {
                 }
             }
             Decoded::World(mut w) => {
-                let (Some(wm), Some((side, _))) = (w.pop(), selected) else {
+                let Some(wm) = w.pop() else {
+                    continue;
+                };
+                let Some((side, _)) = selected else {
+                    if let Some(text) = wm.message {
+                        out.messages.push(Line {
+                            who: who.clone(),
+                            category: "message".into(),
+                            text,
+                        });
+                    }
                     continue;
                 };
                 out.world_message = wm.message.clone();
