@@ -9,7 +9,8 @@
 //!   bits drawn the first time the team is seen, when the relay logs that team's link
 //!   `http://HOST:PORT/m/NAME#team=KEY`. The operator's token opens both teams' streams.
 //! - The page asks `GET /m/NAME/agents?from=SEQ` with `Authorization: Bearer KEY` ([`poll`]);
-//!   a wrong key is counted against the address like a wrong operator token (the same lock-out).
+//!   wrong keys are counted per address as wrong operator tokens are, with the same lock-out,
+//!   in a tally of their own.
 //!   Spectators' WebSockets never carry any of it.
 //!
 //! The datagrams come from the agents, not from a browser: the page gets their text as it
@@ -38,6 +39,12 @@ pub const HISTORY_CAP: usize = 128 << 20;
 pub const ANSWER_CAP: usize = 1 << 20;
 /// Version of the `/m/NAME/agents` answer (README, "The agents' debug stream").
 pub const VERSION: u32 = 1;
+/// How far (in cycles) a message's time may be from the match's last frame to be taken as
+/// that match's: agents and server run in step, so anything further is another match.
+pub const MATCH_WINDOW: u32 = 300;
+/// What a kept message costs beyond its text (the entry, its shared string's header), counted
+/// against [`HISTORY_CAP`] so that a flood of tiny messages cannot hold several times the cap.
+const ENTRY_OVERHEAD: usize = std::mem::size_of::<Entry>() + 32;
 
 /// Who may read which team's stream.
 pub struct TeamKeys {
@@ -127,6 +134,8 @@ pub struct DebugStats {
     pub unreadable: AtomicU64,
     /// Read, but the match had no team on that side yet.
     pub no_team: AtomicU64,
+    /// Read, but of a time far from the match's: another match's.
+    pub off_time: AtomicU64,
     pub dropped_old: AtomicU64,
     pub record_errors: AtomicU64,
 }
@@ -137,6 +146,8 @@ struct Store {
     next: u64,
     entries: VecDeque<Entry>,
     bytes: usize,
+    /// Each side's team name as last kept, shared by its entries.
+    names: [Option<Arc<str>>; 2],
 }
 
 /// One match's debug messages.
@@ -148,6 +159,9 @@ pub struct DebugLog {
     pub keys: Arc<TeamKeys>,
     /// The team link without its key (`http://HOST:PORT/m/NAME#team=`), for the log.
     pub link_prefix: String,
+    /// Failed key checks of this stream, per address: a tally of their own, so that stale
+    /// team links reloaded behind a venue's NAT never lock the operator out of refereeing.
+    pub failures: crate::control::Gate,
 }
 
 /// The answer to one poll.
@@ -179,11 +193,13 @@ impl DebugLog {
                 next: 1,
                 entries: VecDeque::new(),
                 bytes: 0,
+                names: [None, None],
             }),
             cap,
             stats: DebugStats::default(),
             keys,
             link_prefix: String::new(),
+            failures: crate::control::Gate::tally("agents"),
         }
     }
 
@@ -210,6 +226,14 @@ impl DebugLog {
             self.stats.no_team.fetch_add(1, Ordering::Relaxed);
             return None;
         };
+        // An agent of the next match can speak before the relay has heard that match begin
+        // (it registers again seconds after the server went quiet): its cycles are then far
+        // from where the match on hand stands, and it must not be filed under that match's
+        // team on its side.
+        if wm.time.cycle.abs_diff(summary.cycle) > MATCH_WINDOW {
+            self.stats.off_time.fetch_add(1, Ordering::Relaxed);
+            return None;
+        }
         if let Some((key, true)) = self.keys.ensure(&team) {
             tracing::info!(
                 "debug link for team {team} (give it to that team only): {}{key}",
@@ -224,9 +248,17 @@ impl DebugLog {
             st.entries.clear();
             st.bytes = 0;
         }
+        let name = match &st.names[i] {
+            Some(n) if **n == *team => n.clone(),
+            _ => {
+                let n: Arc<str> = Arc::from(team.as_str());
+                st.names[i] = Some(n.clone());
+                n
+            }
+        };
         let entry = Entry {
             seq: st.next,
-            team: Arc::from(team.as_str()),
+            team: name,
             side: match side {
                 Side::Left => "l",
                 Side::Right => "r",
@@ -237,13 +269,13 @@ impl DebugLog {
             text: Arc::from(text),
         };
         st.next += 1;
-        st.bytes += entry.text.len();
+        st.bytes += entry.text.len() + ENTRY_OVERHEAD;
         st.entries.push_back(entry.clone());
         while st.bytes > self.cap {
             let Some(old) = st.entries.pop_front() else {
                 break;
             };
-            st.bytes -= old.text.len();
+            st.bytes -= old.text.len() + ENTRY_OVERHEAD;
             self.stats.dropped_old.fetch_add(1, Ordering::Relaxed);
         }
         self.stats.kept.fetch_add(1, Ordering::Relaxed);
@@ -333,6 +365,9 @@ impl DclRecorder {
         let [Some(left), Some(right)] = &summary.teams else {
             return None;
         };
+        if !safe_name(left) || !safe_name(right) {
+            return None;
+        }
         let folder = self.dir.join(format!(
             "{}-{left}-vs-{right}.agents",
             started.format("%Y%m%d%H%M%S")
@@ -346,6 +381,9 @@ impl DclRecorder {
         let Some(folder) = self.folder(hub) else {
             return Ok(());
         };
+        if !safe_name(&e.team) {
+            return Ok(());
+        }
         let key = (e.team.clone(), e.unum);
         if !self.files.contains_key(&key) {
             std::fs::create_dir_all(&folder)?;
@@ -365,13 +403,25 @@ impl DclRecorder {
     }
 }
 
+/// A team name that can go into a file name as it is (rcssserver allows only these
+/// characters; a replayed log could hold anything).
+fn safe_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
 /// Receives datagrams on `socket` until `stop`, for `log` (and `record`).
 pub async fn run(
     socket: UdpSocket,
     log: Arc<DebugLog>,
-    mut record: Option<DclRecorder>,
+    record: Option<DclRecorder>,
     mut stop: watch::Receiver<bool>,
 ) {
+    // Files are written on a thread of their own: a slow disk must not hold up the port
+    // (datagrams not read in time are lost). What the thread cannot keep up with is counted.
+    let writer = record.map(|r| spawn_writer(r, log.clone()));
     let mut buf = vec![0u8; 65536];
     loop {
         let got = tokio::select! {
@@ -392,14 +442,37 @@ pub async fn run(
         let Some((entry, _)) = log.receive(datagram) else {
             continue;
         };
-        if let Some(r) = record.as_mut() {
-            if let Err(e) = r.record(&log.hub, &entry) {
-                if log.stats.record_errors.fetch_add(1, Ordering::Relaxed) == 0 {
-                    tracing::warn!("cannot record the agents' debug messages: {e}");
-                }
+        if let Some(w) = &writer {
+            if w.try_send(entry).is_err()
+                && log.stats.record_errors.fetch_add(1, Ordering::Relaxed) == 0
+            {
+                tracing::warn!("the disk does not keep up with the agents' debug messages: some are not recorded");
             }
         }
     }
+}
+
+/// Messages waiting for the recording thread at most.
+const WRITE_QUEUE: usize = 4096;
+
+fn spawn_writer(mut r: DclRecorder, log: Arc<DebugLog>) -> std::sync::mpsc::SyncSender<Entry> {
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Entry>(WRITE_QUEUE);
+    let spawned = std::thread::Builder::new()
+        .name("dcl-recorder".into())
+        .spawn(move || {
+            // Ends when the sender goes (the port's task ended).
+            for entry in rx {
+                if let Err(e) = r.record(&log.hub, &entry) {
+                    if log.stats.record_errors.fetch_add(1, Ordering::Relaxed) == 0 {
+                        tracing::warn!("cannot record the agents' debug messages: {e}");
+                    }
+                }
+            }
+        });
+    if let Err(e) = spawned {
+        tracing::warn!("cannot start recording the agents' debug messages: {e}");
+    }
+    tx
 }
 
 /// The page of match `name` with a team's key in its fragment (`#team=KEY`), as the
@@ -473,9 +546,13 @@ mod tests {
             assert!(log.receive(&datagram(side, 7, c)).is_some());
         }
         let all = log.poll(&Grant::All, 0);
-        let kept: usize = all.messages.iter().map(|m| m.text.len()).sum();
+        let kept: usize = all
+            .messages
+            .iter()
+            .map(|m| m.text.len() + ENTRY_OVERHEAD)
+            .sum();
         assert!(
-            kept <= 1500 && kept + all.messages[0].text.len() > 1500,
+            kept <= 1500 && kept + all.messages[0].text.len() + ENTRY_OVERHEAD > 1500,
             "{kept}"
         );
         assert_eq!(all.first, all.messages[0].seq);
@@ -491,6 +568,13 @@ mod tests {
             .all(|m| &*m.team == "HELIOS_A" && m.side == "l"));
         assert_eq!(a.teams, vec!["HELIOS_A".to_owned()]);
         assert!(log.poll(&Grant::All, all.next).messages.is_empty());
+        // A time far from the match's: another match's agent, not kept.
+        assert!(log
+            .receive(&datagram('l', 7, 1 + MATCH_WINDOW + 1))
+            .is_none());
+        assert_eq!(log.stats.off_time.load(Ordering::Relaxed), 1);
+        assert!(log.receive(&datagram('l', 7, 1 + MATCH_WINDOW)).is_some());
+        let all = log.poll(&Grant::All, 0);
         // A new match: nothing of the last one is given for it, and its own messages are.
         hub.new_match();
         teams_playing(&hub);

@@ -190,8 +190,8 @@ pub struct Cli {
     pub control_token_file: Option<PathBuf>,
 
     /// Be the agents' debug server: receive librcsc agents' debug-client messages (their
-    /// `--debug_server_port`) on this UDP port (PORT, or ADDR:PORT; PORT binds the HTTP
-    /// listener's address) for the first live match, and show them to pages with the team's
+    /// `--debug_server_port`) on this UDP port (PORT binds loopback; ADDR:PORT the network
+    /// the agents run on) for the first live match, and show them to pages with the team's
     /// key. Off unless given.
     #[arg(long, env = "PITCHSIDE_DEBUG_PORT", value_name = "PORT")]
     pub debug_port: Option<String>,
@@ -445,11 +445,13 @@ fn valid_origin(origin: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']'))
 }
 
-/// `--debug-port`: a port on the listener's address, or an address of its own.
-fn debug_address(text: &str, listen: SocketAddr) -> Result<SocketAddr, ConfigError> {
+/// `--debug-port`: a bare port is on loopback (agents on the relay's machine); anything else
+/// is named. Not the listener's address: a relay that spectators reach from anywhere would
+/// then take any stranger's datagrams into the teams' streams.
+fn debug_address(text: &str) -> Result<SocketAddr, ConfigError> {
     let text = text.trim();
     if let Ok(port) = text.parse::<u16>() {
-        return Ok(SocketAddr::new(listen.ip(), port));
+        return Ok(SocketAddr::from(([127, 0, 0, 1], port)));
     }
     text.parse()
         .map_err(|_| ConfigError::DebugPort(text.to_owned()))
@@ -818,7 +820,7 @@ impl Cli {
             .or_else(|| file.debug_port.as_ref().map(ProtocolValue::text))
         {
             None => None,
-            Some(text) => Some(debug_address(&text, settings.listen)?),
+            Some(text) => Some(debug_address(&text)?),
         };
         let mut keys: Vec<(String, String)> = file
             .team_keys
@@ -837,6 +839,20 @@ impl Cli {
             crate::control::check_token(key).map_err(|rule| {
                 ConfigError::TeamKey(format!("{team}=…"), format!("must have {rule}"))
             })?;
+            // A key opens one stream: shared with another team or the operator, it would
+            // open the wrong one.
+            if keys.iter().filter(|(_, k)| k == key).count() > 1 {
+                return Err(ConfigError::TeamKey(
+                    format!("{team}=…"),
+                    "is another team's key too: give each team its own".into(),
+                ));
+            }
+            if settings.control_token.as_deref() == Some(key.as_str()) {
+                return Err(ConfigError::TeamKey(
+                    format!("{team}=…"),
+                    "is the operator's control token: give the team its own".into(),
+                ));
+            }
         }
         settings.team_keys = keys;
         if edge_url.is_some() || publish_url.is_some() {
@@ -1083,8 +1099,12 @@ replay = "{log}"
         let s = parse(&[]).unwrap();
         assert_eq!(s.debug_port, None, "off unless given");
         assert!(s.team_keys.is_empty());
-        let s = parse(&["--listen", "10.0.0.5:8080", "--debug-port", "6032"]).unwrap();
-        assert_eq!(s.debug_port, Some("10.0.0.5:6032".parse().unwrap()));
+        let s = parse(&["--listen", "0.0.0.0:8080", "--debug-port", "6032"]).unwrap();
+        assert_eq!(
+            s.debug_port,
+            Some("127.0.0.1:6032".parse().unwrap()),
+            "a bare port never opens to where spectators come from"
+        );
         let s = parse(&["--debug-port", "0.0.0.0:7000"]).unwrap();
         assert_eq!(s.debug_port, Some("0.0.0.0:7000".parse().unwrap()));
         assert!(matches!(
@@ -1113,6 +1133,20 @@ replay = "{log}"
                 "keys stay out of messages: {e}"
             );
         }
+        let twice = parse(&[
+            "--team-key",
+            "HELIOS_A=the-same-key-for-both",
+            "--team-key",
+            "HELIOS_B=the-same-key-for-both",
+        ]);
+        assert!(matches!(twice, Err(ConfigError::TeamKey(..))));
+        let operator = parse(&[
+            "--control-token",
+            "the-operators-own-token",
+            "--team-key",
+            "HELIOS_A=the-operators-own-token",
+        ]);
+        assert!(matches!(operator, Err(ConfigError::TeamKey(..))));
         let dir =
             std::env::temp_dir().join(format!("pitchside-debug-config-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();

@@ -194,6 +194,8 @@ pub fn link_with(
 pub struct Gate {
     token: String,
     failures: Mutex<HashMap<IpAddr, Vec<Instant>>>,
+    /// What the log calls it: `control`, or the agents' debug stream's tally.
+    label: &'static str,
 }
 
 impl Gate {
@@ -201,6 +203,16 @@ impl Gate {
         Gate {
             token,
             failures: Mutex::new(HashMap::new()),
+            label: "control",
+        }
+    }
+
+    /// A tally of failed attempts with no token of its own, for [`Gate::check_with`].
+    pub fn tally(label: &'static str) -> Gate {
+        Gate {
+            token: String::new(),
+            failures: Mutex::new(HashMap::new()),
+            label,
         }
     }
 
@@ -243,7 +255,8 @@ impl Gate {
                 let oldest = list.first().copied().unwrap_or(now);
                 let wait = FAILURE_WINDOW.saturating_sub(now.saturating_duration_since(oldest));
                 tracing::warn!(
-                    "control: refused {ip}: locked out after {} failed attempts",
+                    "{}: refused {ip}: locked out after {} failed attempts",
+                    self.label,
                     list.len()
                 );
                 return Err(Refusal::LockedOut(wait.as_secs().max(1)));
@@ -268,7 +281,8 @@ impl Gate {
         let list = failures.entry(key).or_default();
         list.push(now);
         tracing::warn!(
-            "control: {} token from {ip} ({} failed in the last {} s)",
+            "{}: {} token from {ip} ({} failed in the last {} s)",
+            self.label,
             if given.is_some() { "wrong" } else { "no" },
             list.len(),
             FAILURE_WINDOW.as_secs()

@@ -587,7 +587,7 @@ async fn agents_poll(
             None,
         );
     };
-    let grant = app.gate.check_with(
+    let grant = log.failures.check_with(
         client_ip(&req),
         authorization(&req),
         std::time::Instant::now(),
@@ -814,6 +814,7 @@ async fn metrics(State(app): State<AppState>) -> Response {
             ("kept", &st.kept),
             ("unreadable", &st.unreadable),
             ("no_team", &st.no_team),
+            ("off_time", &st.off_time),
         ] {
             let _ = writeln!(
                 out,

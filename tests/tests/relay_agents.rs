@@ -126,13 +126,15 @@ async fn a_teams_debug_stream_reaches_its_key_and_nobody_else_and_is_recorded() 
     assert!(!seen.contains("format-version") && !seen.contains("AttCurSender"));
 
     // Recorded beside the match's log as the agents' own .dcl files, which read back to the
-    // same world models, named so that the page pairs them.
+    // same world models, named so that the page pairs them. (Written by a thread of their
+    // own: the last ones may land a moment after the stream has them.)
     let folder = std::fs::read_dir(&dir)
         .unwrap()
         .filter_map(|e| e.ok())
         .map(|e| e.path())
         .find(|p| p.extension().is_some_and(|x| x == "agents"))
         .expect("a folder of .dcl files beside the .rcg");
+    let written = |file: &str| -> Vec<u8> { std::fs::read(folder.join(file)).unwrap_or_default() };
     let stem = folder.file_stem().unwrap().to_string_lossy().to_string();
     assert!(
         stem.ends_with("-HELIOS_A-vs-HELIOS_B") && stem.len() == 14 + "-HELIOS_A-vs-HELIOS_B".len(),
@@ -149,14 +151,20 @@ async fn a_teams_debug_stream_reaches_its_key_and_nobody_else_and_is_recorded() 
             named.owner,
             Owner::Player { .. } | Owner::Coach { .. }
         ));
-        let bytes = std::fs::read(folder.join(file)).unwrap();
-        let (models, errors) = worldmodel::decode(&bytes, 1);
-        assert!(errors.is_empty(), "{file}: {errors:?}");
         let sent: Vec<_> = all
             .iter()
             .filter(|(w, _)| w == who)
             .map(|(_, d)| worldmodel::parse_message(d).unwrap())
             .collect();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let (models, errors) = loop {
+            let (models, errors) = worldmodel::decode(&written(file), 1);
+            if models.len() >= sent.len() || Instant::now() > deadline {
+                break (models, errors);
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        assert!(errors.is_empty(), "{file}: {errors:?}");
         assert_eq!(models, sent, "{file}");
     }
 
@@ -188,6 +196,16 @@ async fn a_teams_debug_stream_reaches_its_key_and_nobody_else_and_is_recorded() 
     )
     .await;
     assert_eq!(status, 429, "locked out, right key or not");
+    // A tally of its own: the operator, behind the same address, still referees.
+    let (status, _, body) = http_request(
+        relay.addr,
+        "GET",
+        "/m/field-a/control",
+        &[("Authorization", &format!("Bearer {OPERATOR}"))],
+        b"",
+    )
+    .await;
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
     // A match the relay is not the debug server of has no stream.
     let (status, _, _) = http_request(relay.addr, "GET", "/m/other/agents", &[], b"").await;
     assert_eq!(status, 404);

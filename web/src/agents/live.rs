@@ -129,6 +129,13 @@ async fn follow(agents: Agents, name: &str, key: &str) {
                 return;
             }
         };
+        if answer.next < from {
+            // The relay started over (its numbering with it): so does the page.
+            agents.drop_live();
+            from = 0;
+            number = None;
+            continue;
+        }
         if number != Some(answer.number) {
             // Another match: the old one's streams go.
             if number.is_some() {

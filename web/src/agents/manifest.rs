@@ -59,6 +59,11 @@ pub fn entries(list: &str, base: &str) -> Vec<String> {
 
 /// Downloads the list at `list_url` and every file it names, then opens them beside the match.
 pub fn start(m: Monitor, list_url: String) {
+    // A list named relative to the page (`?agents=logs/agents.txt`) is first made absolute:
+    // its entries are relative to it, not to the page.
+    let list_url = web_sys::Url::new_with_base(&list_url, &page_url())
+        .map(|u| u.href())
+        .unwrap_or(list_url);
     let agents = m.agents;
     let problem = move |p: String| agents.problems.update(|ps| ps.push(p));
     leptos::task::spawn_local(async move {
@@ -124,11 +129,20 @@ pub fn start(m: Monitor, list_url: String) {
                 Err(_) => problem(format!("{name}: cannot be kept as a file")),
             }
         }
-        // Paired with the match's teams and cycles: wait until its log is read.
-        while m.loading.get_untracked() || m.count.get_untracked() == 0 {
+        // Paired with the match's teams and cycles: wait until its log is read (a log that
+        // never shows a frame within a minute of its end is not waited for).
+        let mut idle = 0;
+        while m.loading.get_untracked() || (m.count.get_untracked() == 0 && idle < 300) {
+            if !m.loading.get_untracked() {
+                idle += 1;
+            }
             let _ = super::sleep(200).await;
         }
         agents.progress.set(None);
+        if m.count.get_untracked() == 0 {
+            problem("The match in log= did not open, so its agents' files were not opened.".into());
+            return;
+        }
         if !files.is_empty() {
             super::open_files(m, files);
         }

@@ -32,6 +32,8 @@ const CACHE_TIMES: usize = 1024;
 const CACHE_REACH: u32 = 20;
 /// Spans read ahead of the one asked for, in one read: playback asks for the next ones next.
 const READ_AHEAD: usize = 12;
+/// Times of each agent's live stream the page keeps (about 4 MB of messages per agent).
+const LIVE_TIMES: usize = 1500;
 /// Search hits read back from a file at most.
 const SEARCH_LIMIT: u32 = 20_000;
 
@@ -301,6 +303,10 @@ impl Agents {
             };
             if let Some(l) = files[i].live.as_mut() {
                 l.insert(time, text);
+                // The page keeps each agent's recent past; the relay's recording has it all.
+                while l.len() > LIVE_TIMES {
+                    l.pop_first();
+                }
             }
             self.cache.update_value(|c| {
                 c.remove(&(i, time));
@@ -366,6 +372,15 @@ impl Agents {
             let (start, end) = (spans[0].start, spans[spans.len() - 1].end);
             let bytes = read_range(&blob, start, end).await;
             if me.revision.get_untracked() != generation {
+                // The files changed meanwhile: these times are no longer on their way, so
+                // they are asked for again when shown.
+                me.cache.update_value(|c| {
+                    for s in &spans {
+                        if c.get(&(file, s.time)).is_some_and(|x| x.pending) {
+                            c.remove(&(file, s.time));
+                        }
+                    }
+                });
                 return;
             }
             let mut got: HashMap<Time, Cycle> = HashMap::new();
@@ -683,11 +698,15 @@ async fn load_says(agents: Agents) {
     else {
         return;
     };
-    let generation = agents.revision.get_untracked();
     let Ok(res) = JsFuture::from(grep_agent_file(&text, "(say ", SAYS_LIMIT)).await else {
         return;
     };
-    if agents.revision.get_untracked() != generation {
+    // Another match's files by now: these says are not its.
+    let same = agents.files.with_value(|f| {
+        f.get(file)
+            .is_some_and(|f| f.named.kind == FileKind::Commands && f.text == text)
+    });
+    if !same {
         return;
     }
     let lines = js_sys::Reflect::get(&res, &"lines".into())
