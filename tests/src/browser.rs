@@ -111,6 +111,17 @@ impl Browser {
         }
     }
 
+    /// Opens the page of a relay that replays a log (`relay_harness::start_bundled_replay`)
+    /// and waits until it says so: the page every file-opening test starts from.
+    pub async fn open_replay(&self, relay: std::net::SocketAddr) {
+        self.client
+            .goto(&format!("http://{relay}/"))
+            .await
+            .expect("open the relay's page");
+        self.wait_text("#source", "the replay badge", |t| t.starts_with("Replay"))
+            .await;
+    }
+
     /// Waits until `pred` holds for the text of `css`, failing with what was seen.
     pub async fn wait_text(&self, css: &str, what: &str, pred: impl Fn(&str) -> bool) -> String {
         let deadline = std::time::Instant::now() + Duration::from_secs(30);

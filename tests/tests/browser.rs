@@ -70,21 +70,9 @@ async fn live_page_shows_the_cycle_advancing() {
 async fn uploaded_log_replays_to_the_final_score_and_bad_files_are_explained() {
     require_dist();
     // The relay's own feed is a slow replay; opening a file must take over the view.
-    let script =
-        relay::replay::Script::from_log(relay::replay::BUNDLED_NAME, relay::replay::BUNDLED_LOG)
-            .unwrap();
-    let relay = relay_harness::start(Source::Replay {
-        script,
-        step: Duration::from_millis(500),
-    })
-    .await;
+    let relay = relay_harness::start_bundled_replay().await;
     let b = Browser::start().await;
-    b.client
-        .goto(&format!("http://{}/", relay.addr))
-        .await
-        .unwrap();
-    b.wait_text("#source", "the replay badge", |t| t.starts_with("Replay"))
-        .await;
+    b.open_replay(relay.addr).await;
 
     let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
     let path = fixtures::path(fixtures::SHORT_V6);

@@ -96,12 +96,7 @@ async fn a_match_opened_with_its_agents_files_shows_what_each_agent_thought() {
     paths.extend(agent_files);
 
     let b = Browser::start().await;
-    b.client
-        .goto(&format!("http://{}/", relay.addr))
-        .await
-        .unwrap();
-    b.wait_text("#source", "the replay badge", |t| t.starts_with("Replay"))
-        .await;
+    b.open_replay(relay.addr).await;
     let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
     let list: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
     input.send_keys(&list.join("\n")).await.unwrap();

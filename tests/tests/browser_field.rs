@@ -13,7 +13,6 @@ use fantoccini::key::Key;
 use fantoccini::Locator;
 use pitchside_tests::browser::Browser;
 use pitchside_tests::{fixtures, relay_harness};
-use relay::Source;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -105,27 +104,9 @@ fn zoom(s: &Value) -> f64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
-    let index = relay_harness::dist().join("index.html");
-    assert!(
-        index.is_file(),
-        "{} is missing: build the web app first (scripts/build-web.sh)",
-        index.display()
-    );
-    let script =
-        relay::replay::Script::from_log(relay::replay::BUNDLED_NAME, relay::replay::BUNDLED_LOG)
-            .unwrap();
-    let relay = relay_harness::start(Source::Replay {
-        script,
-        step: Duration::from_millis(500),
-    })
-    .await;
+    let relay = relay_harness::start_bundled_replay().await;
     let b = Browser::start().await;
-    b.client
-        .goto(&format!("http://{}/", relay.addr))
-        .await
-        .unwrap();
-    b.wait_text("#source", "the replay badge", |t| t.starts_with("Replay"))
-        .await;
+    b.open_replay(relay.addr).await;
 
     // A log with helios' logo: the left team's 184×32 image, drawn.
     open_file(&b, fixtures::SHORT_V6, 679).await;
