@@ -13,7 +13,8 @@
 //! - the relay never opens more connections than its open-files limit allows less a reserve
 //!   (UDP sockets, recordings, NATS, static files): when the table is full, the connection
 //!   that has been idle longest gives way to the new one, so idle or half-sent sockets can
-//!   never keep a new spectator, the operator or `/healthz` out. (Only when every place is
+//!   never keep a new spectator, the operator or `/healthz` out; while evicted sockets are
+//!   still closing, newcomers wait in the kernel's accept queue. (Only when every place is
 //!   held by a spectator or a request being answered is the newcomer refused: the per-address
 //!   cap bounds what one client can hold.)
 //!
@@ -52,6 +53,9 @@ const LOGGED_CAP: usize = 4096;
 pub const RESERVED_FDS: u64 = 64;
 /// Evicted sockets still closing beyond which newcomers are refused: half the reserve.
 const MAX_CLOSING: usize = (RESERVED_FDS / 2) as usize;
+/// Longest the accept loop waits for evicted sockets to close before admitting (or, if
+/// they are still closing, refusing) the next newcomer.
+const ROOM_WAIT: Duration = Duration::from_secs(1);
 /// Reserved in addition per match.
 pub const RESERVED_FDS_PER_MATCH: u64 = 4;
 /// Longest request head accepted (hyper's buffer for it): a browser's is under 2 KB.
@@ -189,6 +193,8 @@ pub struct Table {
     inner: Mutex<Inner>,
     open: AtomicUsize,
     counts: [AtomicU64; 6],
+    /// Told each time an evicted connection's socket is closed ([`Table::room`]).
+    closed: Notify,
 }
 
 impl Table {
@@ -207,6 +213,7 @@ impl Table {
             }),
             open: AtomicUsize::new(0),
             counts: Default::default(),
+            closed: Notify::new(),
         }
     }
 
@@ -374,6 +381,7 @@ impl Drop for Guard {
         } else {
             // Evicted earlier; its socket (dropped just before this guard) is closed now.
             inner.closing = inner.closing.saturating_sub(1);
+            self.table.closed.notify_waiters();
         }
     }
 }
@@ -507,6 +515,10 @@ pub async fn serve<H: Handshake>(
     let mut accept_errors = ErrorLog::default();
     let (done_tx, mut done_rx) = tokio::sync::mpsc::channel::<()>(1);
     loop {
+        tokio::select! {
+            () = table.room(ROOM_WAIT) => {}
+            () = crate::stopped(&mut stop) => break,
+        }
         let accepted = tokio::select! {
             r = listener.accept() => r,
             () = crate::stopped(&mut stop) => break,
@@ -551,6 +563,33 @@ pub async fn serve<H: Handshake>(
 }
 
 impl Table {
+    /// True while a newcomer could only be refused: the table is full and as many evicted
+    /// sockets are still closing as the reserve allows.
+    fn saturated(&self) -> bool {
+        let inner = self.lock();
+        inner.conns.len() >= self.max && inner.closing >= MAX_CLOSING
+    }
+
+    /// Waits, at most `within`, until a newcomer can be admitted. While evicted sockets are
+    /// still closing (their tasks not yet scheduled, on a busy machine), a connection
+    /// accepted now would only be refused; left in the kernel's accept queue it holds no
+    /// descriptor of the relay's and is admitted a moment later, when one has closed.
+    async fn room(&self, within: Duration) {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            let closed = self.closed.notified();
+            tokio::pin!(closed);
+            // Registered before looking, so a close in between is not missed.
+            closed.as_mut().enable();
+            if !self.saturated() {
+                return;
+            }
+            if tokio::time::timeout_at(deadline, closed).await.is_err() {
+                return;
+            }
+        }
+    }
+
     /// Tells the connection idle longest to go (used when even accepting failed).
     fn evict_one(&self) {
         let mut inner = self.lock();
@@ -797,6 +836,31 @@ mod tests {
         assert_eq!(t.count(Reason::Full), 1);
         drop((a, b, d));
         assert_eq!(t.open(), 0);
+    }
+
+    #[tokio::test]
+    async fn while_evicted_sockets_close_newcomers_wait_rather_than_being_refused() {
+        let t = table(1000, 1);
+        // Each newcomer evicts the one before, whose socket (its guard) is still open.
+        let mut held = vec![t.admit(ip("10.0.0.1")).unwrap()];
+        for _ in 0..MAX_CLOSING {
+            held.push(t.admit(ip("10.0.0.1")).unwrap());
+        }
+        assert!(t.saturated());
+        assert_eq!(t.admit(ip("10.0.0.2")).err(), Some(Reason::Full));
+        // The accept loop waits for room; one evicted socket closing gives it.
+        let waiting = tokio::spawn({
+            let t = t.clone();
+            async move { t.room(Duration::from_secs(3600)).await }
+        });
+        tokio::task::yield_now().await;
+        drop(held.remove(0));
+        tokio::time::timeout(Duration::from_secs(60), waiting)
+            .await
+            .expect("room is made when an evicted socket closes, not at the time limit")
+            .unwrap();
+        assert!(!t.saturated());
+        assert!(t.admit(ip("10.0.0.2")).is_ok());
     }
 
     #[test]
