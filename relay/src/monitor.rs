@@ -358,7 +358,16 @@ impl Session<'_> {
                 }
                 _ = flush.tick() => publisher.flush(),
                 _ = tokio::time::sleep_until(silence), if self.port.is_some() => {
-                    return Ended::Silent;
+                    // A process that was stalled (a busy host) wakes with the timer and the
+                    // socket ready at once: a datagram waiting means the server spoke.
+                    match self.socket.try_recv_from(&mut buf) {
+                        Ok((n, peer)) => {
+                            if self.datagram(&buf[..n], peer, publisher).await {
+                                heard = Instant::now();
+                            }
+                        }
+                        Err(_) => return Ended::Silent,
+                    }
                 }
                 _ = sleep_until_some(answer_by) => {
                     let now = Instant::now();

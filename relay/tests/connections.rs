@@ -173,8 +173,10 @@ async fn a_flood_of_idle_and_half_sent_connections_never_keeps_a_spectator_out()
     );
 
     // The flood, from one address: twice as many sockets as the relay has room for, half
-    // saying nothing, half a request line and one header and then nothing.
-    let flooder: IpAddr = [127, 0, 0, 1].into();
+    // saying nothing, half a request line and one header and then nothing. Not from
+    // 127.0.0.1: its ephemeral ports could take the one the other test's relay is about to
+    // listen on.
+    let flooder: IpAddr = [127, 0, 0, 4].into();
     let mut flood = Vec::new();
     for i in 0..(2 * capacity as usize) {
         let Ok(mut s) = connect_from(flooder, addr).await else {
@@ -195,7 +197,7 @@ async fn a_flood_of_idle_and_half_sent_connections_never_keeps_a_spectator_out()
     // A spectator from another address gets in and gets the match.
     let stream = connect_from([127, 0, 0, 2].into(), addr).await.unwrap();
     let (mut ws, _) = tokio::time::timeout(
-        Duration::from_secs(5),
+        Duration::from_secs(15),
         tokio_tungstenite::client_async(format!("ws://{addr}/m/m/ws"), stream),
     )
     .await
@@ -231,10 +233,11 @@ async fn a_flood_of_idle_and_half_sent_connections_never_keeps_a_spectator_out()
     );
 
     // Every flood socket is closed by the relay: evicted, or at its header or idle limit
-    // (2 s and 3 s here), with time to spare for a busy machine.
+    // (2 s and 3 s here, counted from its accept, which the relay may put off while evicted
+    // sockets close), with time to spare for a busy machine.
     let mut open = 0;
     for s in &mut flood {
-        let left = Duration::from_secs(8).saturating_sub(flooded.elapsed());
+        let left = Duration::from_secs(30).saturating_sub(flooded.elapsed());
         if !closed_within(s, left.max(Duration::from_millis(10))).await {
             open += 1;
         }
@@ -257,7 +260,15 @@ async fn a_flood_of_idle_and_half_sent_connections_never_keeps_a_spectator_out()
     let evicted = metric(&metrics, "connections_closed_total", "evicted");
     let header = metric(&metrics, "connections_closed_total", "header_timeout");
     let idle = metric(&metrics, "connections_closed_total", "idle");
-    assert!(evicted >= capacity / 2, "evicted {evicted}");
+    let full = metric(&metrics, "connections_refused_total", "full");
+    // Every flood socket left in one of these ways (what else came from other addresses
+    // was answered and closed); most beyond the table's capacity by eviction.
+    assert!(
+        evicted + header + idle + full >= flood.len() as u64,
+        "{} flood sockets, evicted {evicted}, header {header}, idle {idle}, refused {full}",
+        flood.len()
+    );
+    assert!(evicted >= capacity / 4, "evicted {evicted}, refused {full}");
     assert!(header > 0, "closed at the header limit: {header}");
     assert!(idle > 0, "closed at the idle limit: {idle}");
     assert!(
@@ -281,7 +292,16 @@ async fn one_address_is_capped_and_logged_once() {
             held.push(s);
         }
     }
-    // The relay closes the 40 beyond the cap at once.
+    // The relay closes the 40 beyond the cap at once: once it has seen them all (a busy
+    // machine may take a while to accept them), none is left open.
+    let seen = Instant::now();
+    while seen.elapsed() < Duration::from_secs(30) {
+        let r = get_from([127, 0, 0, 6].into(), addr, "/metrics").await;
+        if r.is_some_and(|r| metric(&r, "connections_refused_total", "per_address") >= 40) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     let mut refused = 0;
     for s in &mut held {
         if closed_within(s, Duration::from_millis(300)).await {

@@ -210,6 +210,10 @@ async fn session(
             let per_ms = (rate / 1000).max(1);
             let total = (u64::from(rate) * span.as_millis() as u64 / 1000).max(1);
             let mut tick = tokio::time::interval(Duration::from_millis(1));
+            // A late tick is skipped, not made up in one burst: the flood's rate stays what
+            // it says (a burst of hundreds would overflow the relay's socket buffer and drop
+            // real datagrams with the forged ones, which no relay can prevent).
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
             let mut sent = 0u64;
             let start = std::time::Instant::now();
             while sent < total && start.elapsed() < span + Duration::from_secs(5) {

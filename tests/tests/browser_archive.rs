@@ -43,8 +43,8 @@ async fn a_visitor_finds_a_past_match_and_watches_it() {
     settings.archive = vec![dir.clone()];
     let relay = relay_harness::start_with(settings).await;
     let b = Browser::start().await;
-    // The index is built at start; the page asks again as the visitor types.
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // The index is built at start, maybe not yet whole when the page opens: the page asks
+    // again until it is.
     b.client
         .goto(&format!("http://{}/archive", relay.addr))
         .await

@@ -332,6 +332,7 @@ async fn a_flood_is_cut_to_the_burst_and_the_rest_never_reaches_the_server() {
     let relay = relay(vec![live(&server, None)]).await;
     let _spectator = registered(relay.addr).await;
     let addr = relay.addr;
+    let flood = std::time::Instant::now();
     let tasks: Vec<_> = (0..40)
         .map(|i| {
             tokio::spawn(async move {
@@ -350,8 +351,15 @@ async fn a_flood_is_cut_to_the_burst_and_the_rest_never_reaches_the_server() {
     let ok = codes.iter().filter(|c| **c == 200).count();
     let limited = codes.iter().filter(|c| **c == 429).count();
     assert_eq!(ok + limited, 40, "{codes:?}");
+    // The burst, and what the limiter refilled while the flood lasted (a busy machine
+    // stretches it).
     let burst = relay::control::FLOOD_BURST as usize;
-    assert!((burst..=burst + 2).contains(&ok), "{ok} sent: {codes:?}");
+    let refilled = (flood.elapsed().as_secs_f64() * relay::control::FLOOD_RATE).ceil() as usize;
+    assert!(
+        (burst..=burst + refilled + 1).contains(&ok),
+        "{ok} sent in {:?}: {codes:?}",
+        flood.elapsed()
+    );
     assert_eq!(server.commands.lock().unwrap().len(), ok);
     relay.stop().await;
 }

@@ -101,6 +101,20 @@ pub(crate) async fn fetch(query: String) -> Result<Listing, String> {
     serde_json::from_str(&text).map_err(|e| format!("an answer this page cannot read: {e}"))
 }
 
+/// How often the page asks again while the relay says logs are still being read.
+const ASK_AGAIN_MS: i32 = 1000;
+
+fn ask_again_in(ms: i32, again: RwSignal<u32>) {
+    let Some(w) = web_sys::window() else {
+        return;
+    };
+    let bump = wasm_bindgen::closure::Closure::once_into_js(move || {
+        // The page may have been left meanwhile: a disposed signal is not asked.
+        let _ = again.try_update(|n| *n = n.wrapping_add(1));
+    });
+    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(bump.unchecked_ref(), ms);
+}
+
 #[component]
 pub fn ArchivePage() -> impl IntoView {
     let q = RwSignal::new(String::new());
@@ -112,7 +126,11 @@ pub fn ArchivePage() -> impl IntoView {
     let listing = RwSignal::new(None::<Result<Listing, String>>);
     // Answers can come back out of order while the visitor types: only the last asked counts.
     let asked = StoredValue::new(0u64);
+    // Bumped to ask again while the relay is still reading logs (a relay just started, a
+    // folder just filled): the list grows on screen rather than until a reload.
+    let again = RwSignal::new(0u32);
     Effect::new(move |_| {
+        again.track();
         let query = query(
             &q.get(),
             shootout.get(),
@@ -126,7 +144,11 @@ pub fn ArchivePage() -> impl IntoView {
         leptos::task::spawn_local(async move {
             let answer = fetch(query).await;
             if asked.get_value() == this {
+                let reading = matches!(&answer, Ok(l) if l.indexing > 0);
                 listing.set(Some(answer));
+                if reading {
+                    ask_again_in(ASK_AGAIN_MS, again);
+                }
             }
         });
     });
