@@ -157,6 +157,25 @@ fn tune_socket(tcp: &mut tokio::net::TcpStream) {
     }
 }
 
+/// Asked for a UDP socket's receive buffer (the server's datagrams, the agents'). Linux
+/// gives at most twice `net.core.rmem_max` (208 KB on many systems, 4 MB on others): the
+/// request takes whatever it allows. A relay on a busy host (the server and 22 agents
+/// beside it, a server in synch mode sending hundreds of datagrams a second) is sometimes
+/// not scheduled for tens of milliseconds; the buffer is what keeps the datagrams that
+/// arrive meanwhile, and UDP loses the rest for good.
+const RECEIVE_BUFFER: usize = 4 << 20;
+
+pub(crate) fn widen_receive_buffer(socket: &tokio::net::UdpSocket) {
+    let sock = socket2::SockRef::from(socket);
+    match sock.set_recv_buffer_size(RECEIVE_BUFFER) {
+        Ok(()) => tracing::debug!(
+            "UDP receive buffer: {} bytes",
+            sock.recv_buffer_size().unwrap_or(0)
+        ),
+        Err(e) => tracing::debug!("SO_RCVBUF: {e}"),
+    }
+}
+
 /// Completes when `stop` turns true (or its sender is gone). The guard `wait_for` returns
 /// is dropped here, so callers stay `Send` across later awaits.
 pub(crate) async fn stopped(stop: &mut watch::Receiver<bool>) {
@@ -257,6 +276,7 @@ pub async fn run(
                     let socket = tokio::net::UdpSocket::bind(addr)
                         .await
                         .map_err(|e| RunError::DebugPort(addr, e))?;
+                    widen_receive_buffer(&socket);
                     let keys = Arc::new(agents::TeamKeys::new(settings.team_keys.clone()));
                     let mut log = agents::DebugLog::new(m.hub.clone(), keys, agents::HISTORY_CAP);
                     log.link_prefix =

@@ -197,7 +197,10 @@ pub async fn run(
                 };
                 UdpSocket::bind(bind)
                     .await
-                    .map(|s| (s, server))
+                    .map(|s| {
+                        crate::widen_receive_buffer(&s);
+                        (s, server)
+                    })
                     .map_err(|e| wait(format!("cannot open a UDP socket ({e}); retrying")))
             }
             Err(e) => Err(e),
