@@ -13,6 +13,7 @@
 //! never join a request's text to a path.
 
 use crate::inspect::inspect_reader;
+use pitchside_shared::log::Ending;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -27,6 +28,15 @@ pub const SCAN_EVERY: Duration = Duration::from_secs(3);
 pub const LIVE_SECS: u64 = 15;
 /// The index file in each archive directory.
 pub const INDEX_FILE: &str = ".pitchside-index.json";
+/// The index file's layout: a relay that finds another reads every log again.
+const INDEX_FORMAT: u32 = 2;
+
+/// What an index file holds.
+#[derive(Serialize, Deserialize)]
+struct IndexFile<I> {
+    format: u32,
+    files: I,
+}
 /// Directory levels below an archive directory that are searched.
 const MAX_DEPTH: usize = 8;
 
@@ -41,8 +51,11 @@ pub struct Summary {
     pub cycles: u32,
     /// `"6"`, `"json"`, … ; empty when the file is not a log.
     pub version: String,
-    /// What stopped the reading, with where; `None` for a log read to its end.
+    /// What stopped the reading, with where; `None` for a log read to its end, or cut short.
     pub error: Option<String>,
+    /// The last cycle of a log that stops before time over (the server was stopped or
+    /// killed), whatever its version.
+    pub incomplete: Option<u32>,
 }
 
 /// One file of the index.
@@ -138,7 +151,12 @@ impl Archive {
                     .map(|root| {
                         std::fs::read(root.join(INDEX_FILE))
                             .ok()
-                            .and_then(|b| serde_json::from_slice(&b).ok())
+                            .and_then(|b| {
+                                serde_json::from_slice::<IndexFile<HashMap<String, Indexed>>>(&b)
+                                    .ok()
+                            })
+                            .filter(|i| i.format == INDEX_FORMAT)
+                            .map(|i| i.files)
                             .unwrap_or_default()
                     })
                     .collect()
@@ -183,6 +201,7 @@ impl Archive {
                         cycles: 0,
                         version: String::new(),
                         error: Some("the inspector failed on this file".into()),
+                        incomplete: None,
                     });
                 index.insert(
                     rel,
@@ -225,16 +244,19 @@ impl Archive {
     /// indexed in memory only.
     fn save(&self, n: usize, root: &Path, index: &HashMap<String, Indexed>) {
         let tmp = root.join(format!("{INDEX_FILE}.{}.tmp", std::process::id()));
-        let written = serde_json::to_vec(index)
-            .map_err(std::io::Error::other)
-            .and_then(|text| {
-                let mut f = std::fs::OpenOptions::new()
-                    .write(true)
-                    .create_new(true)
-                    .open(&tmp)?;
-                std::io::Write::write_all(&mut f, &text)
-            })
-            .and_then(|()| std::fs::rename(&tmp, root.join(INDEX_FILE)));
+        let written = serde_json::to_vec(&IndexFile {
+            format: INDEX_FORMAT,
+            files: index,
+        })
+        .map_err(std::io::Error::other)
+        .and_then(|text| {
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)?;
+            std::io::Write::write_all(&mut f, &text)
+        })
+        .and_then(|()| std::fs::rename(&tmp, root.join(INDEX_FILE)));
         if let Err(e) = written {
             let _ = std::fs::remove_file(&tmp);
             let first = self
@@ -381,7 +403,11 @@ fn summarise(path: &Path) -> Summary {
                 Some(None) => "json".into(),
                 None => String::new(),
             },
-            error: r.error.map(|e| e.to_string()),
+            error: match r.ending() {
+                Ending::Damaged(e) => Some(e.to_string()),
+                _ => None,
+            },
+            incomplete: r.ending().incomplete(),
         },
         Err(e) => Summary {
             teams: Default::default(),
@@ -390,6 +416,7 @@ fn summarise(path: &Path) -> Summary {
             cycles: 0,
             version: String::new(),
             error: Some(format!("cannot read: {e}")),
+            incomplete: None,
         },
     }
 }
@@ -542,6 +569,7 @@ pub fn answer(entries: &[Entry], pending: usize, q: &Query) -> serde_json::Value
                 "size": e.size,
                 "live": e.live,
                 "error": if e.live { None } else { e.summary.error.clone() },
+                "incomplete": if e.live { None } else { e.summary.incomplete },
             })
         })
         .collect();

@@ -7,7 +7,7 @@
 //! [`Detail::Light`]: the summary needs no stamina, view or command counts.
 
 use pitchside_shared::events::{Event, Events};
-use pitchside_shared::log::{Detail, LogEnd};
+use pitchside_shared::log::{Detail, Ending, LogEnd};
 use pitchside_shared::params::MatchParams;
 use pitchside_shared::{
     Location, LogDecoder, LogError, LogVersion, Match, Params, Record, Side, Team,
@@ -80,9 +80,15 @@ pub struct Report {
 }
 
 impl Report {
+    /// How the reading ended: whole, incomplete (cut short, any version) or damaged.
+    pub fn ending(&self) -> Ending {
+        Ending::of(&self.end, self.error.as_ref())
+    }
+
     /// The `--json` object. Every key is always present, so a script reading many files
     /// needs no special case.
     pub fn to_json(&self) -> Value {
+        let ending = self.ending();
         let teams = &self.teams;
         let version = match self.version.map(|v| v.number()) {
             Some(Some(n)) => json!(n),
@@ -129,7 +135,17 @@ impl Report {
             "events": events,
             "messages": self.messages,
             "ends_before_full_time": self.end.before_full_time(),
-            "error": self.error.as_ref().map_or(Value::Null, error_json),
+            "ending": match ending {
+                Ending::Whole => "whole",
+                Ending::Incomplete { .. } => "incomplete",
+                Ending::Damaged(_) => "damaged",
+            },
+            "incomplete": ending.incomplete(),
+            // Damage only: a log cut short is `incomplete`, whatever its version.
+            "error": match &ending {
+                Ending::Damaged(e) => error_json(e),
+                _ => Value::Null,
+            },
         })
     }
 }

@@ -1,6 +1,7 @@
-//! `pitchside-inspect` as a user runs it: exit codes 0 (whole), 1 (up to an error), 2 (nothing
-//! read), the `--json` object with every documented key, and the event list, on real logs and
-//! broken copies.
+//! `pitchside-inspect` as a user runs it: exit codes 0 (whole), 1 (damaged, read up to the
+//! damage), 2 (nothing read), 3 (incomplete: it stops before time over, any version), the
+//! `--json` object with every documented key, and the event list, on real logs and broken
+//! copies.
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
 
 use serde_json::Value;
@@ -8,13 +9,15 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const KEYS: [&str; 12] = [
+const KEYS: [&str; 14] = [
     "compressed",
     "cycles",
+    "ending",
     "ends_before_full_time",
     "error",
     "events",
     "goals",
+    "incomplete",
     "messages",
     "penalties",
     "score",
@@ -88,7 +91,10 @@ fn a_whole_log_exits_0_with_its_summary() {
     let (code, text) = inspect(&fixture(SHORT_V6), false);
     assert_eq!(code, 0);
     assert!(text.contains("final score: 0 - 1"), "{text}");
-    assert!(text.contains("none, parsed completely"), "{text}");
+    assert!(
+        text.contains("ending:      whole, parsed completely"),
+        "{text}"
+    );
 
     // The same binary log uncompressed: detected from its content, not its name.
     let plain = scratch("no-extension", &gunzip(&fixture(SHORT_V2)));
@@ -98,30 +104,32 @@ fn a_whole_log_exits_0_with_its_summary() {
 }
 
 #[test]
-fn a_cut_log_exits_1_and_says_where() {
+fn a_log_cut_anywhere_exits_3_and_says_the_cycle_it_stops_at() {
+    // Cut in the middle of a line: the partial line is dropped, the match stops at the last
+    // show before it.
     let text = gunzip(&fixture(SHORT_V6));
-    let cut = scratch("cut.rcg", &text[..text.len() / 2]);
-    let (code, v) = inspect_json(&cut);
-    assert_eq!(code, 1);
-    let line = v["error"]["line"].as_u64().unwrap();
-    // The cut is inside the line after the last complete one.
-    let complete = text[..text.len() / 2]
-        .iter()
-        .filter(|b| **b == b'\n')
-        .count() as u64;
-    assert_eq!(line, complete + 1);
+    let half = &text[..text.len() / 2];
+    let last_show = half
+        .split(|b| *b == b'\n')
+        .rev()
+        .skip(1)
+        .find_map(|l| l.strip_prefix(b"(show "))
+        .map(|l| {
+            let n = l.iter().position(|b| *b == b' ').unwrap();
+            std::str::from_utf8(&l[..n])
+                .unwrap()
+                .parse::<u64>()
+                .unwrap()
+        })
+        .unwrap();
+    let cut = scratch("cut.rcg", half);
+    assert_eq!(says_incomplete(&cut), last_show);
+    let (_, v) = inspect_json(&cut);
     assert!(v["shows"].as_u64().unwrap() > 200);
 
     let binary = gunzip(&fixture(SHORT_V2));
     let cut = scratch("cut-v2.rcg", &binary[..binary.len() / 2]);
-    let (code, v) = inspect_json(&cut);
-    assert_eq!(code, 1);
-    let offset = v["error"]["offset"].as_u64().unwrap();
-    assert!(offset < binary.len() as u64 / 2, "{v}");
-    assert!(v["error"]["message"]
-        .as_str()
-        .unwrap()
-        .contains("ends inside"));
+    says_incomplete(&cut);
 }
 
 #[test]
@@ -149,59 +157,55 @@ fn line_after(bytes: &[u8], at: usize) -> usize {
     at + bytes[at..].iter().position(|&b| b == b'\n').unwrap() + 1
 }
 
+/// Checks what the tool says of a log cut short at `cycle`: exit 3, `incomplete`, no error.
+fn says_incomplete(path: &Path) -> u64 {
+    let (code, v) = inspect_json(path);
+    assert_eq!(code, 3, "{v}");
+    assert_eq!(v["ending"], "incomplete", "{v}");
+    assert_eq!(v["error"], Value::Null, "{v}");
+    let cycle = v["incomplete"].as_u64().unwrap();
+    assert_eq!(v["ends_before_full_time"].as_u64(), Some(cycle), "{v}");
+    let (code, text) = inspect(path, false);
+    assert_eq!(code, 3);
+    assert!(
+        text.contains(&format!(
+            "ending:      incomplete: the log stops at cycle {cycle}\n"
+        )),
+        "{text}"
+    );
+    cycle
+}
+
 #[test]
-fn a_json_log_never_closed_is_incomplete_and_exits_1() {
+fn a_log_cut_short_is_incomplete_the_same_way_whatever_its_version() {
+    // JSON: the server killed mid-game, the array never closed.
     let json = gunzip(&fixture(SHORT_JSON));
-    // The server killed mid-game: the file stops after some record, with no closing "]".
     let end = line_after(&json, json.len() * 2 / 3);
     let path = scratch("killed.json.rcg", &json[..end]);
-    let (code, v) = inspect_json(&path);
-    assert_eq!(code, 1, "{v}");
-    let cycle = v["ends_before_full_time"].as_u64().unwrap();
-    assert_eq!(
-        v["error"]["message"],
-        format!("incomplete: the log stops at cycle {cycle}")
-    );
+    let cycle = says_incomplete(&path);
+    let (_, v) = inspect_json(&path);
     assert!(
         v["shows"].as_u64().unwrap() > 300,
         "every complete frame is read"
     );
-    let (code, text) = inspect(&path, false);
-    assert_eq!(code, 1);
-    assert!(
-        text.contains(&format!(
-            "error:       incomplete: the log stops at cycle {cycle}"
-        )),
-        "{text}"
-    );
     // Cut inside a record: the same, the partial record dropped.
     let path = scratch("killed-mid-record.json.rcg", &json[..end + 100]);
-    let (code, v) = inspect_json(&path);
-    assert_eq!(code, 1);
-    assert!(v["error"]["message"]
-        .as_str()
-        .unwrap()
-        .starts_with("incomplete: the log stops at cycle"));
-}
+    assert_eq!(says_incomplete(&path), cycle);
 
-#[test]
-fn a_text_or_binary_log_stopping_early_is_no_error_but_says_so() {
+    // ULG6, cut between lines and inside one, plain and gzipped.
     let text = gunzip(&fixture(SHORT_V6));
     let end = line_after(&text, text.len() / 2);
-    let path = scratch("stopped.rcg", &text[..end]);
-    let (code, v) = inspect_json(&path);
-    assert_eq!(code, 0, "{v}");
-    assert_eq!(v["error"], Value::Null);
-    let cycle = v["ends_before_full_time"].as_u64().unwrap();
+    let cycle = says_incomplete(&scratch("stopped.rcg", &text[..end]));
     assert!(cycle > 100 && cycle < 600, "{cycle}");
-    let (code, out) = inspect(&path, false);
-    assert_eq!(code, 0);
-    assert!(
-        out.contains(&format!(
-            "note:        the log ends at cycle {cycle}, before full time"
-        )),
-        "{out}"
+    assert_eq!(
+        says_incomplete(&scratch("stopped-mid-line.rcg", &text[..end + 40])),
+        cycle
     );
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, &text).unwrap();
+    let gz = gz.finish().unwrap();
+    says_incomplete(&scratch("stopped.rcg.gz", &gz[..gz.len() / 2]));
+
     // v2: a 4-byte header, then records: int16 mode, then a 316-byte show (mode 1) or a msg
     // (mode 2: int16 board, int16 length, the text). Cut after the 300th show.
     let binary = gunzip(&fixture(SHORT_V2));
@@ -217,12 +221,33 @@ fn a_text_or_binary_log_stopping_early_is_no_error_but_says_so() {
             m => panic!("short-v2: mode {m} at {at}"),
         };
     }
-    let (code, v) = inspect_json(&scratch("v2-stopped.rcg", &binary[..at]));
-    assert_eq!((code, v["shows"].as_u64()), (0, Some(300)), "{v}");
-    assert!(v["ends_before_full_time"].as_u64().is_some(), "{v}");
+    let path = scratch("v2-stopped.rcg", &binary[..at]);
+    says_incomplete(&path);
+    let (_, v) = inspect_json(&path);
+    assert_eq!(v["shows"].as_u64(), Some(300), "{v}");
     // Whole logs reach full time.
-    let (_, v) = inspect_json(&fixture(SHORT_V6));
-    assert_eq!(v["ends_before_full_time"], Value::Null);
+    for rel in [SHORT_V6, SHORT_JSON, SHORT_V2] {
+        let (code, v) = inspect_json(&fixture(rel));
+        assert_eq!(code, 0, "{v}");
+        assert_eq!(v["ending"], "whole");
+        assert_eq!(v["incomplete"], Value::Null);
+        assert_eq!(v["ends_before_full_time"], Value::Null);
+    }
+}
+
+#[test]
+fn damage_before_the_end_is_damage_and_exits_1() {
+    let mut text = gunzip(&fixture(SHORT_V6));
+    let mid = line_after(&text, text.len() / 2);
+    text[mid..mid + 8].copy_from_slice(b"(garbage");
+    let path = scratch("damaged.rcg", &text);
+    let (code, v) = inspect_json(&path);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["ending"], "damaged");
+    assert!(v["error"]["line"].as_u64().is_some(), "{v}");
+    assert_eq!(v["incomplete"], Value::Null);
+    let (_, text) = inspect(&path, false);
+    assert!(text.contains("ending:      damaged: line "), "{text}");
 }
 
 #[test]

@@ -53,6 +53,10 @@ pub enum LogError {
     TooManyShows { at: Location, limit: usize },
     #[error("gzip data is corrupt after {decompressed} decompressed bytes: {reason}")]
     Gzip { decompressed: u64, reason: String },
+    /// The gzip stream stops before its end (no trailer): what a server killed while it
+    /// wrote a compressed log leaves. Every record inflated before is kept.
+    #[error("the compressed stream stops after {decompressed} decompressed bytes, before its end")]
+    GzipCut { decompressed: u64 },
     /// rcssserver 18 wrote JSON logs (first line `JSON`) in a format of its own; records
     /// that match the 19 format are read, the first that does not ends the log here.
     #[error("{at}: this is an rcssserver 18.x JSON log, and its records differ from the rcssserver 19 format that is supported ({detail})")]
@@ -68,7 +72,9 @@ impl LogError {
             | LogError::UnsupportedJson18 { at, .. }
             | LogError::Incomplete { at, .. }
             | LogError::TooManyShows { at, .. } => Some(*at),
-            LogError::Gzip { decompressed, .. } => Some(Location::Offset(*decompressed)),
+            LogError::Gzip { decompressed, .. } | LogError::GzipCut { decompressed } => {
+                Some(Location::Offset(*decompressed))
+            }
             _ => None,
         }
     }

@@ -71,9 +71,8 @@ pub enum Detail {
     #[default]
     Full,
     /// The time, ball, and each player's side, number, type, state and position: what match
-    /// events, scores and summaries need. Text shows (ULG4-6) and JSON log shows then skip
-    /// the rest of each player unread, about three times faster; its syntax is not checked
-    /// beyond the closing parentheses (the closing brace), so damage there goes unnoticed.
-    /// Binary formats are read in full.
+    /// events, scores and summaries need. Every show is still read whole, so a log is
+    /// accepted or refused exactly as with [`Detail::Full`] (the inspector and the page give
+    /// the same answer on every file); the rest of each player is not kept.
     Light,
 }

@@ -254,9 +254,16 @@ impl LogDecoder {
         let produced = std::mem::take(gz.decoder.get_mut());
         self.pending.extend_from_slice(&produced);
         if let Err(e) = res {
-            self.gzip_error = Some(LogError::Gzip {
-                decompressed: self.offset + self.pending.len() as u64,
-                reason: format!("the compressed stream is cut off or damaged ({e})"),
+            let decompressed = self.offset + self.pending.len() as u64;
+            // Every byte given inflated without complaint and only the end is missing: the
+            // file was cut (the server killed while writing it), not damaged.
+            self.gzip_error = Some(if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                LogError::GzipCut { decompressed }
+            } else {
+                LogError::Gzip {
+                    decompressed,
+                    reason: format!("the compressed stream is cut off or damaged ({e})"),
+                }
             });
         }
     }
@@ -333,9 +340,9 @@ impl LogDecoder {
     ) -> usize {
         while pos < buf.len() {
             let rest = &buf[pos..];
-            let (line, used) = match memchr_nl(rest) {
-                Some(n) => (&rest[..n], n + 1),
-                None if at_end => (rest, rest.len()),
+            let (line, used, unterminated) = match memchr_nl(rest) {
+                Some(n) => (&rest[..n], n + 1, false),
+                None if at_end => (rest, rest.len(), true),
                 None => {
                     if rest.len() > MAX_RECORD_BYTES {
                         self.error = Some(LogError::TooLarge {
@@ -395,7 +402,9 @@ impl LogDecoder {
                                 at: Location::Line(self.line),
                                 cycle: self.last_time,
                             }
-                        } else if is_last && fail.pos >= line.len() {
+                        } else if is_last && (unterminated || fail.pos >= line.len()) {
+                            // A last line without its newline was cut while it was written
+                            // (the server killed), wherever in it the reading failed.
                             LogError::Truncated {
                                 at: Location::Line(self.line),
                                 record,
@@ -645,11 +654,75 @@ impl LogEnd {
         }
     }
 
-    /// "the log ends at cycle N, before full time", when it does.
+    /// "incomplete: the log stops at cycle N", when it does: the words of
+    /// [`LogError::Incomplete`], so that a log cut short reads the same whatever its version.
     pub fn note(&self) -> Option<String> {
-        self.before_full_time()
-            .map(|c| format!("the log ends at cycle {c}, before full time"))
+        self.before_full_time().map(incomplete_note)
     }
+}
+
+/// How a log's reading ended, the same way for every version: the inspector, the archive
+/// and the page say this and nothing else.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ending {
+    /// Read to its end, and the game reached time over.
+    Whole,
+    /// Every record was read, but the match stops at `cycle`, before time over: the server
+    /// was stopped or killed. A text or binary log simply ends; a JSON log's array is never
+    /// closed ([`LogError::Incomplete`]).
+    Incomplete { cycle: u32 },
+    /// Read up to damage; what came before it is kept.
+    Damaged(LogError),
+}
+
+impl Ending {
+    /// The ending of a log whose reading stopped with `error` (if it did) at `end`.
+    pub fn of(end: &LogEnd, error: Option<&LogError>) -> Ending {
+        match error {
+            // A JSON log whose array was never closed, but after time over, holds the whole
+            // match: as a text log cut after time over does.
+            Some(LogError::Incomplete { cycle, .. }) => match end.last_mode() {
+                Some(PlayMode::TIME_OVER) => Ending::Whole,
+                _ => Ending::Incomplete { cycle: *cycle },
+            },
+            // A text or binary log, or a gzip stream, cut inside its last record before time
+            // over is what a killed server leaves too: the same as one cut between records.
+            Some(e @ (LogError::Truncated { .. } | LogError::GzipCut { .. })) => {
+                match end.before_full_time() {
+                    Some(cycle) => Ending::Incomplete { cycle },
+                    None => Ending::Damaged(e.clone()),
+                }
+            }
+            Some(e) => Ending::Damaged(e.clone()),
+            None => match end.before_full_time() {
+                Some(cycle) => Ending::Incomplete { cycle },
+                None => Ending::Whole,
+            },
+        }
+    }
+
+    /// Where an incomplete log stops.
+    pub fn incomplete(&self) -> Option<u32> {
+        match self {
+            Ending::Incomplete { cycle } => Some(*cycle),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Ending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ending::Whole => f.write_str("whole: the game reached time over"),
+            Ending::Incomplete { cycle } => f.write_str(&incomplete_note(*cycle)),
+            Ending::Damaged(e) => write!(f, "damaged: {e}"),
+        }
+    }
+}
+
+/// "incomplete: the log stops at cycle N".
+pub fn incomplete_note(cycle: u32) -> String {
+    format!("incomplete: the log stops at cycle {cycle}")
 }
 
 /// Everything a whole log holds, accumulated from its records.
@@ -734,6 +807,11 @@ impl Match {
     /// The last cycle when the log stops before `time_over` (see [`LogEnd`]).
     pub fn ends_before_full_time(&self) -> Option<u32> {
         self.end.before_full_time()
+    }
+
+    /// How the reading ended: whole, incomplete or damaged, the same for every version.
+    pub fn ending(&self) -> Ending {
+        Ending::of(&self.end, self.error.as_ref())
     }
 
     /// Number of distinct show times.

@@ -35,6 +35,25 @@ fn swar_digits(chunk: u64) -> (u64, usize) {
     (eight_digits(aligned), n)
 }
 
+/// How many ASCII digits `s` has from `i` on, eight at a time.
+#[inline(always)]
+pub(crate) fn digit_run(s: &[u8], i: usize) -> usize {
+    let mut n = 0;
+    while let Some(chunk) = load8(s, i + n) {
+        let sub = chunk.wrapping_sub(0x3030_3030_3030_3030);
+        let non_digit = (sub.wrapping_add(0x7676_7676_7676_7676) | sub) & 0x8080_8080_8080_8080;
+        let k = (non_digit.trailing_zeros() / 8) as usize;
+        n += k;
+        if k < 8 {
+            return n;
+        }
+    }
+    while s.get(i + n).is_some_and(u8::is_ascii_digit) {
+        n += 1;
+    }
+    n
+}
+
 /// Eight digit values (0..=9, most significant in the lowest byte) to their number.
 #[inline(always)]
 fn eight_digits(val: u64) -> u64 {

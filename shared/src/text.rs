@@ -279,9 +279,12 @@ fn parse_player(c: &mut Cursor<'_>, p: &mut Player) -> R<()> {
     }
     c.expect(b"(v", "(v QUALITY WIDTH)")?;
     c.skip_ws();
+    // librcsc's `rcgverconv`, converting from a JSON log, writes the quality as the byte 1
+    // (it was `h`) or 0 (`l`): the boolean its JSON reader made of it. That is what the
+    // converted match had, so it is read as such.
     let q = match c.peek() {
-        Some(b'h') => ViewQuality::High,
-        Some(b'l') => ViewQuality::Low,
+        Some(b'h' | 1) => ViewQuality::High,
+        Some(b'l' | 0) => ViewQuality::Low,
         _ => return c.fail("view quality h or l"),
     };
     c.pos += 1;
@@ -329,10 +332,13 @@ fn parse_player(c: &mut Cursor<'_>, p: &mut Player) -> R<()> {
     Ok(())
 }
 
-/// The side, number, type, state and position of a player; the rest up to the `))` that
-/// closes the player is skipped. Inside a player every group but the last, `(c …)`, is
-/// followed by a space, so the first `))` after `(c` is the player's end.
+/// The side, number, type, state and position of a player; the rest of him is checked, not
+/// kept. It accepts and refuses exactly what [`parse_player`] does, so the light and full
+/// readings of a log give the same answer: the rest is first checked against the form
+/// rcssserver writes ([`rest_as_written`], several times faster than reading its numbers), and
+/// anything else is read by [`parse_player`] itself.
 fn parse_player_light(c: &mut Cursor<'_>, p: &mut Player) -> R<()> {
+    let start = c.pos;
     c.expect(b"((", "((SIDE UNUM) player")?;
     let side = c.side()?;
     let unum = c.u32("uniform number")?;
@@ -352,29 +358,162 @@ fn parse_player_light(c: &mut Cursor<'_>, p: &mut Player) -> R<()> {
     p.state = c.state()?;
     p.x = c.f32("player x")?;
     p.y = c.f32("player y")?;
-    // After the state, the first `c` is the one of `(c …)`, the last group: numbers, `(v h
-    // 180)`, `(fp …)`, `(s …)` and `(f l 6)` have none. Jumping there saves looking at every
-    // `)` on the way; anything unexpected falls back to that walk.
-    if let Some(k) = memchr::memchr(b'c', &c.buf[c.pos..]) {
-        let at = c.pos + k;
-        if at > 0 && c.buf[at - 1] == b'(' {
-            c.pos = at;
+    if let Some(end) = rest_as_written(&c.buf[c.pos..]) {
+        c.pos += end;
+        return Ok(());
+    }
+    // Something else (damage, or a form rcssserver does not write): the full reading says
+    // what is wrong, or reads it.
+    c.pos = start;
+    let mut full = Player::default();
+    parse_player(c, &mut full)?;
+    Ok(())
+}
+
+/// Checks the rest of a player after his position, ` VX VY BODY NECK [PX PY] (v Q W) [(fp D A)]
+/// (s S E R [C]) [(f SIDE N)] (c N…))`, in the plain form rcssserver writes it (spaces between
+/// tokens, decimals with an optional exponent, at most 12 counts of at most nine digits), and
+/// returns where the player ends. Every text it accepts, [`parse_player`] reads to the same
+/// end; what it does not accept goes to [`parse_player`], so it never decides alone that a
+/// player is wrong.
+#[inline]
+fn rest_as_written(b: &[u8]) -> Option<usize> {
+    let mut s = Scan { b, i: 0 };
+    for _ in 0..4 {
+        s.gap()?;
+        s.number()?;
+    }
+    s.gap()?;
+    if s.peek() != b'(' {
+        // Point-to.
+        s.number()?;
+        s.gap()?;
+        s.number()?;
+        s.gap()?;
+    }
+    s.lit(b"(v ")?;
+    s.spaces();
+    matches!(s.peek(), b'h' | b'l' | 0 | 1).then_some(())?;
+    s.i += 1;
+    s.gap()?;
+    s.number()?;
+    s.lit(b") ")?;
+    s.spaces();
+    if s.lit(b"(fp ").is_some() {
+        s.spaces();
+        s.number()?;
+        s.gap()?;
+        s.number()?;
+        s.lit(b") ")?;
+        s.spaces();
+    }
+    s.lit(b"(s ")?;
+    s.spaces();
+    s.number()?;
+    for _ in 0..2 {
+        s.gap()?;
+        s.number()?;
+    }
+    s.spaces();
+    if s.lit(b")").is_none() {
+        s.number()?;
+        s.lit(b")")?;
+    }
+    s.gap()?;
+    if s.lit(b"(f").is_some() {
+        s.spaces();
+        matches!(s.peek(), b'l' | b'r').then_some(())?;
+        s.i += 1;
+        s.gap()?;
+        s.count()?;
+        s.lit(b")")?;
+        s.gap()?;
+    }
+    s.lit(b"(c")?;
+    for _ in 0..12 {
+        if s.peek() != b' ' {
+            break;
+        }
+        s.spaces();
+        s.count()?;
+    }
+    s.lit(b"))")?;
+    Some(s.i)
+}
+
+/// A cursor for [`rest_as_written`]: its steps answer `None` for anything but the plain form.
+struct Scan<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl Scan<'_> {
+    /// The byte at the cursor; 0xFF past the end (never a byte of the form).
+    #[inline(always)]
+    fn peek(&self) -> u8 {
+        self.b.get(self.i).copied().unwrap_or(0xFF)
+    }
+
+    #[inline(always)]
+    fn spaces(&mut self) {
+        while self.peek() == b' ' {
+            self.i += 1;
         }
     }
-    loop {
-        match memchr::memchr(b')', &c.buf[c.pos..]) {
-            Some(k) => {
-                c.pos += k + 1;
-                if c.peek() == Some(b')') {
-                    c.pos += 1;
-                    return Ok(());
-                }
-            }
-            None => {
-                c.pos = c.buf.len();
-                return c.fail(") closing the player");
-            }
+
+    /// One or more spaces.
+    #[inline(always)]
+    fn gap(&mut self) -> Option<()> {
+        (self.peek() == b' ').then_some(())?;
+        self.i += 1;
+        self.spaces();
+        Some(())
+    }
+
+    #[inline(always)]
+    fn lit(&mut self, l: &[u8]) -> Option<()> {
+        (self.b.get(self.i..self.i + l.len())? == l).then_some(())?;
+        self.i += l.len();
+        Some(())
+    }
+
+    /// 1 to 12 digits.
+    #[inline(always)]
+    fn digits(&mut self) -> Option<()> {
+        let n = crate::number::digit_run(self.b, self.i);
+        (1..=12).contains(&n).then_some(())?;
+        self.i += n;
+        Some(())
+    }
+
+    /// A decimal as `parse_f32_prefix` reads it whole: followed by a space or `)`.
+    #[inline(always)]
+    fn number(&mut self) -> Option<()> {
+        if self.peek() == b'-' {
+            self.i += 1;
         }
+        self.digits()?;
+        if self.peek() == b'.' {
+            self.i += 1;
+            self.digits()?;
+        }
+        if self.peek() | 0x20 == b'e' {
+            self.i += 1;
+            if matches!(self.peek(), b'-' | b'+') {
+                self.i += 1;
+            }
+            self.digits()?;
+        }
+        matches!(self.peek(), b' ' | b')').then_some(())
+    }
+
+    /// A count: 1 to 9 digits (a `u32` whatever they are).
+    #[inline(always)]
+    fn count(&mut self) -> Option<()> {
+        let n = crate::number::digit_run(self.b, self.i);
+        (1..=9).contains(&n).then_some(())?;
+        self.i += n;
+        Some(())
     }
 }
 

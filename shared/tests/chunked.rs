@@ -106,7 +106,7 @@ fn a_truncated_gzip_keeps_every_earlier_frame() {
     let (whole, _) = one_shot(&raw);
     let (part, err) = one_shot(&raw[..raw.len() / 2]);
     let err = err.expect("a cut gzip is an error");
-    assert!(err.contains("gzip"), "{err}");
+    assert!(err.contains("compressed stream stops after"), "{err}");
     assert!(part.len() > 100);
     assert_eq!(&whole[..part.len()], &part[..]);
 }
@@ -167,7 +167,10 @@ fn every_short_log_reads_the_same_gzipped_and_keeps_its_frames_when_the_gzip_is_
         assert!(zipped == plain, "{name}: gzip decodes to the same records");
         let (part, err) = one_shot(&gz[..gz.len() * 3 / 5]);
         let err = err.unwrap_or_else(|| panic!("{name}: a cut gzip is an error"));
-        assert!(err.contains("gzip data is corrupt after"), "{name}: {err}");
+        assert!(
+            err.contains("the compressed stream stops after"),
+            "{name}: {err}"
+        );
         assert!(
             !part.is_empty() && part.len() < plain.len(),
             "{name}: {} records",

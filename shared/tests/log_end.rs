@@ -5,7 +5,7 @@
 
 mod common;
 
-use pitchside_shared::log::{parse_log, parse_sequential, LogDecoder};
+use pitchside_shared::log::{parse_log, parse_sequential, Ending, LogDecoder};
 use pitchside_shared::{Location, LogError, Record};
 
 /// The offset just after the newline that follows `at`.
@@ -108,8 +108,52 @@ fn a_text_log_that_stops_before_time_over_is_no_error_but_says_so() {
     assert_eq!(m.ends_before_full_time(), Some(cycle));
     assert_eq!(
         m.end.note().unwrap(),
-        format!("the log ends at cycle {cycle}, before full time")
+        format!("incomplete: the log stops at cycle {cycle}")
     );
+    assert_eq!(m.ending(), Ending::Incomplete { cycle });
+}
+
+/// A log cut short says the same whatever its version and wherever the cut falls: between
+/// records, inside the last one, in a gzip stream. Damage before the end is damage.
+#[test]
+fn a_log_cut_short_is_incomplete_the_same_way_in_every_version() {
+    let mut all: Vec<&str> = common::SHORT.iter().map(|(_, r)| *r).collect();
+    all.push(common::FULL_JSON);
+    for rel in all {
+        let bytes = common::read(rel);
+        assert_eq!(parse_log(&bytes).ending(), Ending::Whole, "{rel}");
+        for frac in [0.3, 0.6, 0.9] {
+            let at = (bytes.len() as f64 * frac) as usize;
+            let m = parse_log(&bytes[..at]);
+            let cycle = m.end.last_cycle().unwrap();
+            assert_eq!(
+                m.ending(),
+                Ending::Incomplete { cycle },
+                "{rel} cut at byte {at}: {:?}",
+                m.error
+            );
+            assert_eq!(
+                m.ending().to_string(),
+                format!("incomplete: the log stops at cycle {cycle}")
+            );
+            // Gzipped as a server writing a compressed log leaves it when killed.
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            std::io::Write::write_all(&mut gz, &bytes).unwrap();
+            let gz = gz.finish().unwrap();
+            let gz_cut = &gz[..(gz.len() as f64 * frac) as usize];
+            let m = parse_log(gz_cut);
+            assert!(
+                matches!(m.ending(), Ending::Incomplete { .. }),
+                "{rel} gzipped, cut: {:?}",
+                m.error
+            );
+        }
+    }
+    // Damage in the middle is damage, not an early end.
+    let mut text = common::read(common::SHORT[5].1);
+    let mid = text.len() / 2;
+    text[mid..mid + 8].copy_from_slice(b"#garbage");
+    assert!(matches!(parse_log(&text).ending(), Ending::Damaged(_)));
 }
 
 #[test]

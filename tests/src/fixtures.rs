@@ -29,6 +29,8 @@ pub fn read(rel: &str) -> Vec<u8> {
 }
 
 pub const SHORT_V6: &str = "logs/short-v6/20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz";
+/// The short game as a JSON log (600 cycles).
+pub const SHORT_JSON: &str = "logs/short-json/20261122132746-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz";
 /// The full 6000-cycle game (4.9 MB gzipped, 22 MB of ULG6).
 pub const FULL_V6: &str = "logs/full-v6-realtime/20261122131124-HELIOS_L_2-vs-HELIOS_R_3.rcg.gz";
 /// A full 6000-cycle synch game as rcssserver 19 writes a JSON log (5.5 MB gzipped, 54 MB).

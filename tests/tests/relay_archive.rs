@@ -52,6 +52,15 @@ async fn the_archive_lists_searches_serves_and_stays_inside_its_directory() {
     // Half of a log, as a crashed server leaves it, and a file that is no log at all.
     let full = std::fs::read(fixtures::path(fixtures::SHORT_V2)).expect("fixture");
     std::fs::write(dir.join("cut.rcg.gz"), &full[..full.len() / 2]).expect("write");
+    // The same killed server with a text and a JSON log: both cut short, said the same way.
+    let text = fixtures::read(fixtures::SHORT_V6);
+    let at = text[..text.len() / 3]
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .expect("a line");
+    std::fs::write(dir.join("cut-v6.rcg"), &text[..=at]).expect("write");
+    let json = fixtures::read(fixtures::SHORT_JSON);
+    std::fs::write(dir.join("cut.json.rcg"), &json[..json.len() / 3]).expect("write");
     std::fs::write(dir.join("notes.rcg"), b"not a log\n").expect("write");
     // A name that needs escaping in a URL.
     copy(fixtures::SHORT_V2, &dir.join("odd #1 100%?.rcg.gz"));
@@ -67,7 +76,7 @@ async fn the_archive_lists_searches_serves_and_stays_inside_its_directory() {
     )]);
     settings.archive = vec![dir.clone()];
     let relay = relay_harness::start_with(settings).await;
-    let v = settled(relay.addr, 6).await;
+    let v = settled(relay.addr, 8).await;
     assert_eq!(v["version"], 1);
     let logs = v["logs"].as_array().expect("logs");
     let by_name = |n: &str| {
@@ -89,11 +98,18 @@ async fn the_archive_lists_searches_serves_and_stays_inside_its_directory() {
     );
     let final_ = by_name("final.rcg.gz");
     assert!(final_["penalties"].is_array(), "{final_}");
-    let cut = by_name("cut.rcg.gz");
-    assert!(
-        cut["error"].as_str().is_some_and(|e| !e.is_empty()),
-        "{cut}"
-    );
+    assert_eq!(full["incomplete"], Value::Null);
+    // Cut short, whatever the version: incomplete at its last cycle, not damaged.
+    for name in ["cut.rcg.gz", "cut-v6.rcg", "cut.json.rcg"] {
+        let cut = by_name(name);
+        assert_eq!(cut["error"], Value::Null, "{cut}");
+        let cycle = cut["incomplete"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{cut}"));
+        assert!(cycle > 50 && cycle < 600, "{cut}");
+        assert_eq!(cut["cycles"].as_u64(), Some(cycle), "{cut}");
+    }
+    assert_eq!(by_name("cut.json.rcg")["version"], "json");
     assert!(by_name("notes.rcg")["error"].is_string());
     assert!(
         logs.iter()
@@ -116,15 +132,16 @@ async fn the_archive_lists_searches_serves_and_stays_inside_its_directory() {
     // Search, filters, sort, paging.
     let v = list(relay.addr, "?q=helios").await;
     assert_eq!(v["total"], 1);
-    // The short v6 game, and the v2 one twice (whole under an odd name, and cut in half).
+    // The short v6 game (whole and cut), the v2 one twice (whole under an odd name, and cut in
+    // half), the JSON one cut.
     let v = list(relay.addr, "?team=short_r_a").await;
-    assert_eq!(v["total"], 3, "{v}");
+    assert_eq!(v["total"], 5, "{v}");
     let v = list(relay.addr, "?shootout=1").await;
     assert_eq!(v["logs"][0]["name"], "final.rcg.gz");
     let v = list(relay.addr, "?sort=duration&per_page=2&page=1").await;
     assert_eq!(
         (v["total"].clone(), v["logs"].as_array().map(Vec::len)),
-        (serde_json::json!(6), Some(2))
+        (serde_json::json!(8), Some(2))
     );
     assert_eq!(v["logs"][0]["cycles"], 6000);
     let v = list(relay.addr, "?from=2026-11-22&to=2026-11-22").await;
@@ -176,7 +193,7 @@ async fn the_archive_lists_searches_serves_and_stays_inside_its_directory() {
     )
     .expect("write");
     // Within the scan interval (3 s) on a quiet machine; `settled` waits up to 30 s.
-    let v = settled(relay.addr, 8).await;
+    let v = settled(relay.addr, 10).await;
     let live = v["logs"]
         .as_array()
         .and_then(|l| {
@@ -186,6 +203,11 @@ async fn the_archive_lists_searches_serves_and_stays_inside_its_directory() {
         .expect("the recording")
         .clone();
     assert_eq!(live["live"], true, "{live}");
+    assert_eq!(
+        live["incomplete"],
+        Value::Null,
+        "a live recording is not cut short: {live}"
+    );
     relay.stop().await;
     let _ = std::fs::remove_dir_all(&tmp);
 }

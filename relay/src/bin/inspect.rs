@@ -2,10 +2,11 @@
 //! whether it is damaged. The file is read and summarised chunk by chunk, in memory that does
 //! not grow with its size.
 //!
-//! Exit code 0: parsed completely (also a text or binary log that stops before full time,
-//! which is said); 1: parsed up to an error (a JSON log whose array is never closed is
-//! "incomplete"); 2: nothing could be read.
+//! Exit code 0: a whole match, parsed completely; 1: damaged, parsed up to the damage; 2:
+//! nothing could be read; 3: incomplete, every record read but the match stops before time
+//! over (the server was stopped or killed), the same for every log version.
 
+use pitchside_shared::log::Ending;
 use pitchside_shared::{LogError, Side};
 use relay::inspect::{error_json, inspect_reader, Report};
 use serde_json::{json, Value};
@@ -60,10 +61,10 @@ fn main() -> ExitCode {
     } else {
         print_human(&path, &report, list_events);
     }
-    if report.error.is_some() {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
+    match report.ending() {
+        Ending::Whole => ExitCode::SUCCESS,
+        Ending::Damaged(_) => ExitCode::from(1),
+        Ending::Incomplete { .. } => ExitCode::from(3),
     }
 }
 
@@ -86,9 +87,12 @@ fn print_human(path: &str, r: &Report, list_events: bool) {
     let s = r.to_json();
     let name = |v: &Value| v.as_str().unwrap_or("(none)").to_owned();
     println!("file:        {path}");
+    let version = match &s["version"] {
+        Value::String(v) => v.to_uppercase(),
+        v => v.to_string(),
+    };
     println!(
-        "version:     {}{}",
-        s["version"],
+        "version:     {version}{}",
         if r.compressed { " (gzip)" } else { "" }
     );
     println!("shows:       {} ({} distinct cycles)", r.shows, r.cycles);
@@ -138,11 +142,8 @@ fn print_human(path: &str, r: &Report, list_events: bool) {
     } else {
         println!("events:      {} (--events lists them)", r.events.len());
     }
-    if let Some(note) = r.end.note() {
-        println!("note:        {note}");
-    }
-    match &r.error {
-        Some(e) => println!("error:       {e}"),
-        None => println!("error:       none, parsed completely"),
+    match r.ending() {
+        Ending::Whole => println!("ending:      whole, parsed completely"),
+        e => println!("ending:      {e}"),
     }
 }

@@ -10,9 +10,9 @@
 //! error as before. What it returns is what serde's reading gives: the test
 //! `the_fast_reader_gives_what_serde_gives` checks every show of every JSON fixture.
 //!
-//! With [`Detail::Light`] only what match events and summaries need is read from a player
-//! (side, number, type, state, position), the rest of the player skipped unread, as the text
-//! reader does.
+//! With [`Detail::Light`] a player is still read whole, so that the light and the full
+//! readings accept and refuse the same shows, but only what match events and summaries need
+//! (side, number, type, state, position) is kept, as the text reader does.
 
 use crate::format::Detail;
 use crate::model::{Ball, Counts, Frame, Player, Side, Stamina, ViewQuality};
@@ -293,8 +293,6 @@ const KEYS: [&[u8]; 34] = [
 ];
 /// Everything a player must have: side to neck.
 const K_REQUIRED: u64 = (1 << 10) - 1;
-/// What [`Detail::Light`] reads: side, number, type, state, x, y.
-const K_LIGHT: u64 = (1 << 6) - 1;
 /// Where the command counts start in [`KEYS`].
 const K_COUNTS: usize = 22;
 
@@ -399,18 +397,25 @@ fn read_player(c: &mut Cur<'_>, detail: Detail) -> Option<Player> {
             21 => fnum = Some(u8::try_from(c.uint()?).ok()?),
             _ => counts[k - K_COUNTS] = Some(c.u32()?),
         }
-        if detail == Detail::Light && seen & K_LIGHT == K_LIGHT {
-            // Players are flat objects: the first `}` closes this one.
-            let rest = c.b.get(c.i..)?;
-            c.i += memchr::memchr(b'}', rest)? + 1;
-            return Some(p);
-        }
         if !c.more(b'}')? {
             break;
         }
     }
     if seen & K_REQUIRED != K_REQUIRED {
         return None;
+    }
+    if detail == Detail::Light {
+        // Read whole, so that the light reading accepts and refuses exactly what the full
+        // one does; only what a summary needs is kept.
+        return Some(Player {
+            side: p.side,
+            unum: p.unum,
+            player_type: p.player_type,
+            state: p.state,
+            x: p.x,
+            y: p.y,
+            ..Player::default()
+        });
     }
     let [px, py, vw, fdist, fdir, stamina, effort, recovery] = opt;
     p.point = px.zip(py);

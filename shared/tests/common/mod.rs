@@ -61,3 +61,34 @@ pub const V6_OTHERS: [&str; 3] = [
 /// A full synch game as a JSON log.
 pub const FULL_JSON: &str = "logs/full-json/20261125115357-HELIOS_A_3-vs-HELIOS_B_2.rcg.gz";
 pub const FULL_GAME: &str = "logs/full-v6-realtime/20261122131124-HELIOS_L_2-vs-HELIOS_R_3.rcg.gz";
+
+/// Every log among the fixtures (`tests/fixtures/logs/*/*`), relative paths, sorted: new
+/// fixtures are covered by the tests that use this without being named.
+pub fn all_logs() -> Vec<String> {
+    let root = path("logs");
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(&root).unwrap() {
+        let dir = dir.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        for f in std::fs::read_dir(&dir).unwrap() {
+            let p = f.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            if name.contains(".rcg") {
+                out.push(p.strip_prefix(path("")).unwrap().display().to_string());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A fixture's bytes as stored (gzipped when its name ends in `.gz`), gunzipped.
+pub fn read_any(rel: &str) -> Vec<u8> {
+    if rel.ends_with(".gz") {
+        read(rel)
+    } else {
+        std::fs::read(path(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+    }
+}

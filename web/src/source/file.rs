@@ -19,6 +19,7 @@ use super::now;
 use crate::state::{Mode, Monitor, Timings};
 use crate::timeline::Direction;
 use leptos::prelude::*;
+use pitchside_shared::log::Ending;
 use pitchside_shared::{Location, LogDecoder, LogError, Record};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -429,22 +430,25 @@ impl Run {
             })
             .unwrap_or_default();
         let whence = url.as_deref().unwrap_or(&name);
+        let ending = m
+            .game
+            .with_value(|g| Ending::of(&g.end, result.as_ref().err()));
         match result {
-            Ok(()) => {
+            // A log that stops before time over (the server was stopped or killed) is said
+            // the same way whatever its version: a text or binary log that just ends, a JSON
+            // log whose array was never closed, a record or gzip stream cut at the end.
+            _ if n > 0 && ending.incomplete().is_some() => {
                 m.progress.set(Some(format!(
                     "{n} frames, log {version}, read in {ms:.0} ms"
                 )));
-                // A text or binary log that stops before time over is no error, but the user
-                // should know the match did not end there.
-                if let Some(note) = m.game.with_value(|g| g.end.note()) {
-                    m.notice.set(Some(format!("{name}: {note}.")));
-                }
+                m.notice.set(Some(format!(
+                    "{name}: {ending}, before time over (the server stopped before the end \
+                     of the match). Every frame before that is shown."
+                )));
             }
-            Err(e @ LogError::Incomplete { .. }) if n > 0 => {
-                m.progress.set(Some(format!("{n} frames, log {version}")));
-                m.error.set(Some(format!(
-                    "{name}: {e}. Every complete frame before that is shown (the server \
-                     stopped before it closed the log)."
+            Ok(()) => {
+                m.progress.set(Some(format!(
+                    "{n} frames, log {version}, read in {ms:.0} ms"
                 )));
             }
             Err(LogError::TooManyShows { at, limit }) => {

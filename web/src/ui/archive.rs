@@ -21,6 +21,9 @@ pub struct Log {
     pub size: u64,
     pub live: bool,
     pub error: Option<String>,
+    /// Where a log cut short stops (any version).
+    #[serde(default)]
+    pub incomplete: Option<u32>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
@@ -216,23 +219,24 @@ pub fn ArchivePage() -> impl IntoView {
                                     Some([a, b]) => format!("{} – {} (pen. {a}–{b})", log.score[0], log.score[1]),
                                     None => format!("{} – {}", log.score[0], log.score[1]),
                                 };
-                                let status = if log.live {
-                                    "live, being recorded".to_owned()
-                                } else {
-                                    log.error.clone().map(|e| format!("damaged: {e}")).unwrap_or_default()
+                                let status = match (&log.error, log.incomplete) {
+                                    _ if log.live => "live, being recorded".to_owned(),
+                                    (Some(e), _) => format!("damaged: {e}"),
+                                    (None, Some(c)) => pitchside_shared::log::incomplete_note(c),
+                                    (None, None) => String::new(),
                                 };
                                 view! {
                                     <tr data-id=log.id.clone()>
-                                        <td>{log.date.replace('T', " ")}</td>
-                                        <td>
+                                        <td class="date">{log.date.replace('T', " ")}</td>
+                                        <td class="match">
                                             <span class="team-l">{log.teams[0].clone()}</span>
                                             " " {score} " "
                                             <span class="team-r">{log.teams[1].clone()}</span>
                                             <div class="hint">{log.name.clone()} " " {status}</div>
                                         </td>
-                                        <td>{log.cycles}</td>
-                                        <td>{format!("v{}", log.version)}</td>
-                                        <td>{size_text(log.size)}</td>
+                                        <td class="cycles">{log.cycles}</td>
+                                        <td class="log">{version_text(&log.version)}</td>
+                                        <td class="size">{size_text(log.size)}</td>
                                         <td class="actions">
                                             <a class="watch" href=watch>"Watch"</a>
                                             " "
@@ -251,6 +255,16 @@ pub fn ArchivePage() -> impl IntoView {
                 <button id="archive-next" disabled=last on:click=move |_| page.update(|p| *p += 1)>"Older →"</button>
             </nav>
         </main>
+    }
+}
+
+/// The Log column: `v6` for the numbered versions, `JSON` for JSON logs, nothing for a file
+/// that is not a log.
+fn version_text(version: &str) -> String {
+    match version {
+        "" => String::new(),
+        "json" => "JSON".into(),
+        n => format!("v{n}"),
     }
 }
 
@@ -276,5 +290,8 @@ mod tests {
         assert_eq!(size_text(2_287_141), "2.2 MB");
         assert_eq!(size_text(4096), "4 KB");
         assert_eq!(size_text(10), "10 B");
+        assert_eq!(version_text("6"), "v6");
+        assert_eq!(version_text("json"), "JSON");
+        assert_eq!(version_text(""), "");
     }
 }
