@@ -42,6 +42,13 @@ pub const VERSION: u32 = 1;
 /// How far (in cycles) a message's time may be from the match's last frame to be taken as
 /// that match's: agents and server run in step, so anything further is another match.
 pub const MATCH_WINDOW: u32 = 300;
+/// The longest a poll may wait for a message ([`DebugLog::poll_wait`]): well inside the idle
+/// limits of proxies and of the relay's own connections.
+pub const MAX_WAIT: std::time::Duration = std::time::Duration::from_secs(25);
+/// After the first message of a cycle, how long a waiting poll gathers the rest: a team's
+/// agents send theirs within a few milliseconds of each other, and one answer then carries
+/// the whole cycle instead of one request per agent.
+const GATHER: std::time::Duration = std::time::Duration::from_millis(15);
 /// What a kept message costs beyond its text (the entry, its shared string's header), counted
 /// against [`HISTORY_CAP`] so that a flood of tiny messages cannot hold several times the cap.
 const ENTRY_OVERHEAD: usize = std::mem::size_of::<Entry>() + 32;
@@ -162,6 +169,8 @@ pub struct DebugLog {
     /// Failed key checks of this stream, per address: a tally of their own, so that stale
     /// team links reloaded behind a venue's NAT never lock the operator out of refereeing.
     pub failures: crate::control::Gate,
+    /// Woken at every message kept, for polls that wait ([`DebugLog::poll_wait`]).
+    arrived: tokio::sync::Notify,
 }
 
 /// The answer to one poll.
@@ -200,6 +209,7 @@ impl DebugLog {
             keys,
             link_prefix: String::new(),
             failures: crate::control::Gate::tally("agents"),
+            arrived: tokio::sync::Notify::new(),
         }
     }
 
@@ -279,7 +289,44 @@ impl DebugLog {
             self.stats.dropped_old.fetch_add(1, Ordering::Relaxed);
         }
         self.stats.kept.fetch_add(1, Ordering::Relaxed);
+        drop(st);
+        self.arrived.notify_waiters();
         Some((entry, wm))
+    }
+
+    /// [`DebugLog::poll`], but when `grant` has nothing new, waits up to `wait` (at most
+    /// [`MAX_WAIT`]) for it, or until `stop`. A page following a live match then gets each
+    /// cycle's messages as they arrive rather than at its next poll: the frame of a cycle
+    /// reaches the page before its agents have thought about it, and at ten cycles a second
+    /// a poll every quarter second left the cycle on screen without messages most of the
+    /// time.
+    pub async fn poll_wait(
+        &self,
+        grant: &Grant,
+        mut from: u64,
+        wait: std::time::Duration,
+        stop: &mut watch::Receiver<bool>,
+    ) -> Answer {
+        let deadline = tokio::time::Instant::now() + wait.min(MAX_WAIT);
+        loop {
+            // Registered before looking, so a message kept in between still wakes it.
+            let notified = self.arrived.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            let answer = self.poll(grant, from);
+            if !answer.messages.is_empty() || answer.more || *stop.borrow() {
+                return answer;
+            }
+            // Nothing for this key so far (the other team's, or none): no need to look at
+            // those again.
+            from = from.max(answer.next);
+            tokio::select! {
+                _ = tokio::time::sleep_until(deadline) => return answer,
+                _ = crate::stopped(stop) => return answer,
+                _ = &mut notified => {}
+            }
+            tokio::time::sleep(GATHER).await;
+        }
     }
 
     /// The messages `grant` may see from sequence number `from` on, up to [`ANSWER_CAP`]

@@ -570,9 +570,10 @@ async fn control_command(
     answer(control_answer(&app, &name, client, auth.as_deref(), Some(&body), "").await)
 }
 
-/// `GET /m/NAME/agents?from=SEQ` with a team's key (or the operator's token): that team's
-/// agents' debug messages from `SEQ` on (README, "The agents' debug stream"). 404 when the
-/// relay is not this match's debug server; 401 and 429 as for the control endpoint.
+/// `GET /m/NAME/agents?from=SEQ[&wait=MS]` with a team's key (or the operator's token): that
+/// team's agents' debug messages from `SEQ` on, waiting up to `MS` for one when there is none
+/// yet (README, "The agents' debug stream"). 404 when the relay is not this match's debug
+/// server; 401 and 429 as for the control endpoint.
 async fn agents_poll(
     State(app): State<AppState>,
     Path(name): Path<String>,
@@ -611,16 +612,19 @@ async fn agents_poll(
         }
         Err(r) => return refusal(&r),
     };
-    let from = req
-        .uri()
-        .query()
-        .and_then(|q| {
-            q.split('&')
-                .find_map(|kv| kv.strip_prefix("from="))
-                .and_then(|v| v.parse::<u64>().ok())
-        })
-        .unwrap_or(0);
-    let answer = log.poll(&grant, from);
+    let query = req.uri().query().unwrap_or_default().to_owned();
+    drop(req);
+    let param = |key: &str| {
+        query
+            .split('&')
+            .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
+            .and_then(|v| v.parse::<u64>().ok())
+    };
+    let from = param("from").unwrap_or(0);
+    // `wait=MS`: hold the answer until there is something new (a long poll).
+    let wait = std::time::Duration::from_millis(param("wait").unwrap_or(0));
+    let mut stop = app.stop.clone();
+    let answer = log.poll_wait(&grant, from, wait, &mut stop).await;
     let mut res = control_reply(200, serde_json::to_value(&answer).unwrap_or_default(), None);
     res.headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));

@@ -2,6 +2,7 @@
 //! helpers to run the relay in-process on port 0.
 //!
 //! Layout:
+//! - [`agent_looks`]: the Agents panel read as a glance reads it, for live-stream tests.
 //! - [`bench`]: what the load benchmarks share (fake server with send times, timed
 //!   spectators, `/proc` figures).
 //! - [`fixtures`]: paths to the real logs and captures copied into `tests/fixtures/`.
@@ -14,6 +15,7 @@
 //! - [`spectator`]: a WebSocket client that decodes the relay's wire like the page does.
 //! - [`nats_server`]: a real `nats-server` with JetStream on a free port, for edge relays.
 
+pub mod agent_looks;
 pub mod bench;
 pub mod browser;
 pub mod capture;

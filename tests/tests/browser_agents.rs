@@ -11,6 +11,7 @@ use pitchside_shared::agent::debuglog::{self, Item};
 use pitchside_shared::agent::index::{FileKind, Indexer, Search};
 use pitchside_shared::agent::worldmodel;
 use pitchside_shared::agent::Time;
+use pitchside_tests::agent_looks::look;
 use pitchside_tests::browser::Browser;
 use pitchside_tests::static_server::StaticServer;
 use pitchside_tests::{debug_client, fixtures, relay_harness};
@@ -406,6 +407,91 @@ async fn the_agents_debug_stream_reaches_the_page_with_the_teams_key_only() {
         .await;
     assert_eq!(panel, Value::Bool(true), "a spectator sees no agent panel");
     b.close().await;
+}
+
+/// Following a live match at its edge, as a team developer does: the agents' messages for a
+/// cycle reach the relay after the cycle's frame (the agents think about what they were just
+/// shown), so the datagrams here are sent in step with the match, each cycle's once its frame
+/// has gone out. Read at any instant, the panel shows the agent's latest lines: of the cycle
+/// on screen, or of the last cycle that has them, said so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn following_live_the_panel_shows_each_agents_latest_lines_at_every_look() {
+    const KEY: &str = "helios-a-team-key-for-the-looks";
+    let port = debug_client::free_port();
+    let mut spec =
+        relay_harness::replay(fixtures::AGENTS_RCG, "field-a", Duration::from_millis(100));
+    if let relay::config::SourceSpec::Replay(rc) = &mut spec.source {
+        rc.looping = false;
+    }
+    let mut settings = relay::config::Settings::new(vec![spec]);
+    settings.debug_port = Some(port);
+    settings.team_keys = vec![("HELIOS_A".into(), KEY.into())];
+    let relay = relay_harness::start_with(settings).await;
+
+    // The agents: each cycle's datagrams sent once the relay has sent that cycle's frame.
+    let addr = relay.addr;
+    let agents = tokio::spawn(async move {
+        let all: Vec<(u32, Vec<u8>)> = debug_client::datagrams()
+            .into_iter()
+            .filter(|(who, _)| who != "?")
+            .map(|(_, d)| (worldmodel::parse_message(&d).unwrap().time.cycle, d))
+            .collect();
+        let socket = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        let mut spectator =
+            pitchside_tests::spectator::Spectator::connect(addr, "/m/field-a/ws").await;
+        let mut next = 0;
+        while next < all.len() && spectator.step().await {
+            let Some(now) = spectator.frames().last().map(|f| f.time) else {
+                continue;
+            };
+            while next < all.len() && all[next].0 <= now {
+                socket.send_to(&all[next].1, port).unwrap();
+                next += 1;
+            }
+        }
+    });
+
+    let b = Browser::start().await;
+    b.client
+        .goto(&format!("http://{}/m/field-a#team={KEY}", relay.addr))
+        .await
+        .unwrap();
+    b.wait_js(
+        "return !!document.querySelector('#agent-panel')",
+        "the agent panel (the stream arrived)",
+        |v| v == &Value::Bool(true),
+    )
+    .await;
+    // Looks a quarter of a second apart while the match plays (about ten seconds of it).
+    let (mut live, mut shown, mut earlier) = (0, 0, 0);
+    for i in 0..24 {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        let l = look(&b).await;
+        if !l.live {
+            continue;
+        }
+        live += 1;
+        if l.agents().contains("HELIOS_A 7") {
+            shown += 1;
+        }
+        assert!(
+            !l.agents().iter().any(|w| w.starts_with("HELIOS_B")),
+            "the other team's lines: {l:?}"
+        );
+        earlier += l.split().1;
+        if i == 12 {
+            b.screenshot("agents-live-edge").await;
+        }
+    }
+    eprintln!("looks at the live edge: {live}, with the left 7's lines: {shown}, lines said to be of an earlier cycle: {earlier}");
+    assert!(live >= 20, "{live} looks at the live edge");
+    assert!(
+        shown * 100 >= live * 95,
+        "{shown} of {live} looks show the left 7's lines"
+    );
+    b.close().await;
+    agents.abort();
+    relay.stop().await;
 }
 
 /// By address: `?log=` names the match and `&agents=` the list of its agents' files (the

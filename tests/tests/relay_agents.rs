@@ -212,3 +212,79 @@ async fn a_teams_debug_stream_reaches_its_key_and_nobody_else_and_is_recorded() 
     relay.stop().await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A poll that may wait (`wait=MS`) is answered as soon as a message of its team arrives,
+/// not before: the other team's messages do not wake it empty-handed, and with nothing for
+/// it, it answers empty when its wait is over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_waiting_poll_is_answered_when_its_teams_agent_speaks() {
+    let port = debug_client::free_port();
+    let mut spec = relay_harness::replay(fixtures::AGENTS_RCG, "field-a", Duration::from_millis(2));
+    let shows = match &mut spec.source {
+        SourceSpec::Replay(rc) => {
+            rc.looping = false;
+            rc.script.shows()
+        }
+        SourceSpec::Server(_) => unreachable!(),
+    };
+    let mut settings = Settings::new(vec![spec]);
+    settings.debug_port = Some(port);
+    settings.team_keys = vec![
+        ("HELIOS_A".into(), KEY_A.into()),
+        ("HELIOS_B".into(), KEY_B.into()),
+    ];
+    let relay = relay_harness::start_with(settings).await;
+    let mut spectator = Spectator::connect(relay.addr, "/m/field-a/ws").await;
+    spectator
+        .until(30, "the whole match", |s| s.frames().len() >= shows)
+        .await;
+    let all = debug_client::datagrams();
+    let first = |who: &str| all.iter().find(|(w, _)| w == who).unwrap().1.clone();
+    let poll = |wait_ms: u64| {
+        let addr = relay.addr;
+        tokio::spawn(async move {
+            let (status, _, body) = http_request(
+                addr,
+                "GET",
+                &format!("/m/field-a/agents?from=0&wait={wait_ms}"),
+                &[("Authorization", &format!("Bearer {KEY_A}"))],
+                b"",
+            )
+            .await;
+            assert_eq!(status, 200);
+            (
+                Instant::now(),
+                serde_json::from_slice::<serde_json::Value>(&body).expect("JSON"),
+            )
+        })
+    };
+    // Nothing at all for its wait: an empty answer once the wait is over.
+    let asked = Instant::now();
+    let (answered, empty) = poll(300).await.unwrap();
+    assert_eq!(
+        empty["messages"].as_array().map(Vec::len),
+        Some(0),
+        "{empty}"
+    );
+    assert!(answered - asked >= Duration::from_millis(300), "it waited");
+
+    // Team A's poll waits through team B's message and is answered by its own agent's.
+    let waiting = poll(20_000);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let sender = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    sender.send_to(&first("r7"), port).unwrap();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(!waiting.is_finished(), "woken by the other team's message");
+    let sent = Instant::now();
+    sender.send_to(&first("l7"), port).unwrap();
+    let (answered, answer) = tokio::time::timeout(Duration::from_secs(15), waiting)
+        .await
+        .expect("answered within its wait")
+        .unwrap();
+    assert!(answered >= sent);
+    let messages = answer["messages"].as_array().cloned().unwrap_or_default();
+    assert_eq!(messages.len(), 1, "{answer}");
+    assert_eq!(messages[0]["team"], "HELIOS_A");
+    assert_eq!(messages[0]["text"], text(&first("l7")));
+    relay.stop().await;
+}

@@ -2,9 +2,14 @@
 //! team's link (`#team=KEY`) or the operator's: what each agent of that team believed, shown
 //! as its `.dcl` file would be ([`super::Agents::add_live`]).
 //!
-//! The page asks `GET /m/NAME/agents?from=SEQ` with the key as a bearer token (README, "The
-//! agents' debug stream"), four times a second, or at once while the relay says there is
-//! more. A key is remembered for this tab only (`sessionStorage`), as the operator's is.
+//! The page asks `GET /m/NAME/agents?from=SEQ&wait=MS` with the key as a bearer token
+//! (README, "The agents' debug stream"): the relay answers as soon as the team's agents have
+//! said something new (a long poll), so each cycle's messages arrive within milliseconds of
+//! being sent. A key is remembered for this tab only (`sessionStorage`), as the operator's is.
+//!
+//! Why not the match's WebSocket: the relay writes the same bytes to every spectator of a
+//! match in one pass, and a team's stream is for that team's pages only; a long poll keeps
+//! the private stream apart from the shared one at the cost of one request per batch.
 
 use super::Agents;
 use crate::state::Monitor;
@@ -16,7 +21,9 @@ use wasm_bindgen_futures::JsFuture;
 
 /// The `sessionStorage` key a team's key is kept under.
 pub const STORAGE_KEY: &str = "pitchside.team";
-/// Between two polls when nothing more is waiting.
+/// How long the relay may hold a poll waiting for messages.
+const WAIT_MS: u32 = 20_000;
+/// Between two polls when an answer came back empty at once (a relay that does not wait).
 const POLL_MS: i32 = 250;
 /// After an error the relay may recover from (it restarted, the network went).
 const RETRY_MS: i32 = 2000;
@@ -68,7 +75,7 @@ async fn get(name: &str, key: &str, from: u64) -> Option<(u16, String)> {
         .set("Authorization", &format!("Bearer {key}"))
         .ok()?;
     init.set_headers(&headers);
-    let url = format!("/m/{name}/agents?from={from}");
+    let url = format!("/m/{name}/agents?from={from}&wait={WAIT_MS}");
     let req = web_sys::Request::new_with_str_and_init(&url, &init).ok()?;
     let res = JsFuture::from(web_sys::window()?.fetch_with_request(&req))
         .await
@@ -98,6 +105,7 @@ async fn follow(agents: Agents, name: &str, key: &str) {
     let mut from = 0;
     let mut number = None;
     loop {
+        let asked = crate::source::now();
         let Some((status, body)) = get(name, key, from).await else {
             let _ = super::sleep(RETRY_MS).await;
             continue;
@@ -155,7 +163,8 @@ async fn follow(agents: Agents, name: &str, key: &str) {
             agents.loaded.update(|n| *n += 1);
         }
         from = answer.next;
-        if !answer.more {
+        if !got && !answer.more && crate::source::now() - asked < f64::from(POLL_MS) {
+            // Empty at once: the relay did not wait. Do not ask again in a tight loop.
             let _ = super::sleep(POLL_MS).await;
         }
     }

@@ -34,6 +34,9 @@ const CACHE_REACH: u32 = 20;
 const READ_AHEAD: usize = 12;
 /// Times of each agent's live stream the page keeps (about 4 MB of messages per agent).
 const LIVE_TIMES: usize = 1500;
+/// How far back (in cycles) a live stream's latest message is still shown for the cycle on
+/// screen ([`Agents::resolve`]): five seconds of play.
+pub const LIVE_REACH: u32 = 50;
 /// Search hits read back from a file at most.
 const SEARCH_LIMIT: u32 = 20_000;
 
@@ -166,14 +169,24 @@ impl Agents {
 
     /// The time of file `file` to show at `time`: `time` itself, or the last one of the same
     /// cycle before it (an agent may write nothing while the clock stands still).
+    ///
+    /// A live stream gives its agent's latest message at or before `time`, up to
+    /// [`LIVE_REACH`] cycles back: the frame of a cycle reaches the page before the agents
+    /// have thought about it, so at the live edge the cycle on screen often has nothing yet.
+    /// Whoever shows it says which cycle it is of.
     pub fn resolve(&self, file: usize, time: Time) -> Option<Time> {
         self.files.with_value(|files| {
             let f = files.get(file)?;
-            let t = match &f.live {
-                Some(by_time) => *by_time.range(..=time).next_back()?.0,
-                None => f.index.at_or_before(time)?,
-            };
-            (t.cycle == time.cycle).then_some(t)
+            match &f.live {
+                Some(by_time) => {
+                    let t = *by_time.range(..=time).next_back()?.0;
+                    (time.cycle - t.cycle <= LIVE_REACH).then_some(t)
+                }
+                None => {
+                    let t = f.index.at_or_before(time)?;
+                    (t.cycle == time.cycle).then_some(t)
+                }
+            }
         })
     }
 

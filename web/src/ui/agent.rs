@@ -19,6 +19,8 @@ struct Line {
     who: String,
     category: String,
     text: String,
+    /// The cycle it was written at, when not the one on screen (a live agent's latest).
+    earlier: Option<u32>,
 }
 
 /// What the panel shows for one moment.
@@ -30,6 +32,8 @@ struct Shown {
     messages: Vec<Line>,
     beliefs: Vec<(String, String, String, String, String)>,
     world_message: Option<String>,
+    /// The cycle of the selected agent's world model, when not the one on screen.
+    world_earlier: Option<u32>,
     commands: Vec<String>,
     heard: Option<String>,
     errors: Vec<String>,
@@ -98,6 +102,7 @@ fn shown(m: Monitor, a: Agents) -> Shown {
         let Some(t) = a.resolve(*i, time) else {
             continue;
         };
+        let earlier = (t.cycle != time.cycle).then_some(t.cycle);
         let Some(Cycle {
             decoded,
             errors,
@@ -121,6 +126,7 @@ fn shown(m: Monitor, a: Agents) -> Shown {
                             who: who.clone(),
                             category: level::name(e.level),
                             text,
+                            earlier,
                         });
                     }
                 }
@@ -135,14 +141,24 @@ fn shown(m: Monitor, a: Agents) -> Shown {
                             who: who.clone(),
                             category: "message".into(),
                             text,
+                            earlier,
                         });
                     }
                     continue;
                 };
                 out.world_message = wm.message.clone();
+                out.world_earlier = earlier;
                 out.heard = wm.hear.clone();
+                // Beliefs against the truth of their own time.
+                let at = match earlier {
+                    None => Some(index),
+                    Some(c) => m
+                        .cycles
+                        .with_value(|cy| cy.seek_cycle(c))
+                        .map(|i| i + t.stopped as usize),
+                };
                 m.game.with_value(|g| {
-                    if let Some(f) = g.frames.get(index) {
+                    if let Some(f) = at.and_then(|i| g.frames.get(i)) {
                         for b in belief_errors(side, &wm, f) {
                             out.beliefs.push((
                                 b.what,
@@ -290,17 +306,24 @@ pub fn AgentPanel() -> impl IntoView {
                         }
                         let both = m.field.selected.get_untracked().is_none();
                         s.messages.into_iter().map(|l| view! {
-                            <li>
+                            <li data-earlier=l.earlier.map(|c| c.to_string())>
                                 {both.then(|| view! { <span class="who">{l.who}</span> })}
+                                {l.earlier.map(|c| view! {
+                                    <span class="earlier" title="The latest this agent sent: the cycle on screen has nothing from it yet">{format!("cycle {c}")}</span>
+                                })}
                                 <span class="cat">{l.category}</span>
                                 <span class="text">{l.text}</span>
                             </li>
                         }).collect_view().into_any()
                     }}
                 </ul>
-                {move || view_of.get().world_message.map(|t| view! {
-                    <p class="agent-world-message"><strong>"message: "</strong>{t}</p>
-                })}
+                {move || {
+                    let s = view_of.get();
+                    let of = s.world_earlier.map(|c| format!("(of cycle {c}) ")).unwrap_or_default();
+                    s.world_message.map(|t| view! {
+                        <p class="agent-world-message"><strong>"message: "</strong>{of}{t}</p>
+                    })
+                }}
                 {move || {
                     let rows = view_of.get().beliefs;
                     (!rows.is_empty()).then(|| view! {
