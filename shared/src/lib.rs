@@ -25,6 +25,7 @@
 //! - [`team_graphic`]: team-logo tiles (XPM) and their assembly into RGBA images.
 //! - [`agent`]: what the agents wrote: debug logs, world models, the server's message log.
 
+pub mod actions;
 pub mod agent;
 pub mod binary;
 pub mod command;

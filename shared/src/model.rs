@@ -37,6 +37,14 @@ impl Side {
             Side::Right => 1,
         }
     }
+
+    /// The other team's side.
+    pub fn other(self) -> Side {
+        match self {
+            Side::Left => Side::Right,
+            Side::Right => Side::Left,
+        }
+    }
 }
 
 /// Player state bits (rcssserver 19 types.h), as the `STATE` of a show carries them.

@@ -19,16 +19,18 @@
 //!   the start of the match up to that cycle. A team's possession is its share of the
 //!   play-on cycles that belong to a team ([`Summary::possession`]).
 //! - **Kicks**: kicks and tackles that reached the ball (not catches or releases).
-//! - **Passes**: kicks whose next touch is by a teammate (another player of the same team),
-//!   with play running in between: if play stops first (ball out, foul, offside, goal), the
-//!   kick is no pass, whoever restarts. Counted at the teammate's touch.
+//! - **Passes**: completed passes ([`crate::actions`]): kicks, not shots, whose next touch is
+//!   by a teammate (another player of the same team), with play running in between: if play
+//!   stops first (ball out, foul, offside, goal), the kick is no pass, whoever restarts.
+//!   Counted at the teammate's touch.
 //! - **Shots**: kicks that send the ball at half the server's `ball_speed_max` or faster
 //!   (1.5 m/cycle by default) on a path that, slowing down by `ball_decay` each cycle (from
 //!   speed *v* the ball still travels *v* / (1 − `ball_decay`)), would cross the opponents'
 //!   goal line (x = ±52.5 m) before it stops, within the width of the penalty area
-//!   (|y| ≤ 20.16 m). At most one per team and cycle. Counted at the kick, from the ball's
-//!   speed after it (in sources that give no ball speed, v1, from how far the ball moves in
-//!   the next cycle, so counted one cycle later).
+//!   (|y| ≤ 20.16 m); and any kick after which the ball goes into the goal with no other
+//!   touch. Judged from the ball's speed after the kick (in sources that give no ball speed,
+//!   v1, from how far the ball moves in the next cycle); counted when the shot's outcome is
+//!   known (the next touch, or play stopping): the players' shots ([`crate::actions`]).
 //!
 //!   Why the speed and the width: without them, every dribble along the opponents' goal
 //!   line and every cross from the corner would count, since such kicks too would roll over
@@ -44,12 +46,12 @@
 //!   [`HEAT_COLS`] × [`HEAT_ROWS`] cells over the pitch (2.5 m × 2.52 m); a ball off the
 //!   pitch counts in the nearest edge cell. Also split by the team in possession.
 
+use crate::actions::{ActionKind, Actions};
 use crate::events::{EventKind, Events};
 use crate::log::Match;
 use crate::model::{Frame, Side};
 use crate::params::{field, MatchParams};
 use crate::playmode::PlayMode;
-use crate::touch::{Touch, TouchKind};
 
 /// The definitions of the module documentation, as `(figure, definition)` pairs a page can
 /// show its users next to the figures (kept in step with the module documentation above).
@@ -69,15 +71,15 @@ pub const DEFINITIONS: [(&str, &str); 9] = [
     ("kicks", "Kicks, and tackles that reached the ball."),
     (
         "passes",
-        "Kicks whose next touch is by a teammate, with play running in between (if play stops \
-         first, the kick is no pass, whoever restarts).",
+        "Kicks, not shots, whose next touch is by a teammate, with play running in between (if \
+         play stops first, the kick is no pass, whoever restarts).",
     ),
     (
         "shots",
         "Kicks that send the ball at half the server's ball_speed_max or faster (1.5 m per \
          cycle by default) on a path that, slowing by ball_decay each cycle, would cross the \
-         opponents' goal line within the width of the penalty area. At most one per team and \
-         cycle.",
+         opponents' goal line within the width of the penalty area, and any kick after which \
+         the ball goes into the goal untouched. Counted when the shot's outcome is known.",
     ),
     (
         "shots on target",
@@ -106,7 +108,7 @@ pub const HEAT_COLS: usize = 42;
 /// Heat-map rows, along y (touch line to touch line): 68 / 27 ≈ 2.52 m each.
 pub const HEAT_ROWS: usize = 27;
 /// Half-width of the band on the goal line a shot must cross: the penalty area's.
-pub const SHOT_HALF_WIDTH: f32 = field::PENALTY_AREA_WIDTH / 2.0;
+pub use crate::actions::SHOT_HALF_WIDTH;
 /// A cumulative summary is kept every this many frames.
 const CHECKPOINT: usize = 64;
 /// No heat-map cell for a frame (not a play-on cycle).
@@ -269,14 +271,6 @@ struct Increment {
     figure: Figure,
 }
 
-/// A kick whose shot verdict waits for the next cycle (sources without ball speed).
-#[derive(Clone, Copy, Debug)]
-struct PendingShot {
-    side: Side,
-    time: u32,
-    ball: (f32, f32),
-}
-
 /// Per-frame record: 0 = not a play-on cycle, 1 = play-on without possession, 2 = left's,
 /// 3 = right's.
 const NOT_PLAY_ON: u8 = 0;
@@ -289,15 +283,9 @@ fn possession_code(side: Side) -> u8 {
 /// Statistics of a match, fed its frames in order (see the module documentation).
 #[derive(Clone, Debug)]
 pub struct Stats {
-    events: Events,
+    actions: Actions,
     now: Summary,
     owner: Option<Side>,
-    /// The touch a pass would start from; cleared when play stops.
-    pass_from: Option<Touch>,
-    pending_shot: Option<PendingShot>,
-    /// The frame of each team's last shot (one per team and frame).
-    last_shot: [Option<usize>; 2],
-    has_velocity: bool,
     prev_mode: Option<PlayMode>,
     prev_time: Option<u32>,
     times: Vec<u32>,
@@ -313,13 +301,9 @@ pub struct Stats {
 impl Stats {
     pub fn new(params: MatchParams) -> Stats {
         Stats {
-            events: Events::new(params),
+            actions: Actions::new(params),
             now: Summary::default(),
             owner: None,
-            pass_from: None,
-            pending_shot: None,
-            last_shot: [None, None],
-            has_velocity: false,
             prev_mode: None,
             prev_time: None,
             times: Vec::new(),
@@ -348,7 +332,12 @@ impl Stats {
 
     /// The match events found on the way.
     pub fn events(&self) -> &Events {
-        &self.events
+        self.actions.events()
+    }
+
+    /// The players' actions found on the way ([`crate::actions`]).
+    pub fn actions(&self) -> &Actions {
+        &self.actions
     }
 
     /// Frames pushed so far.
@@ -367,22 +356,39 @@ impl Stats {
         if self.checkpoints.len() * CHECKPOINT == index {
             self.checkpoints.push(self.now);
         }
-        self.events.push(frame);
-        if frame.ball.vx != 0.0 || frame.ball.vy != 0.0 {
-            self.has_velocity = true;
-        }
+        self.actions.push(frame);
         let new_cycle = self.prev_time != Some(frame.time);
-        self.settle_pending_shot(frame, index);
-        if self.prev_mode != Some(frame.mode) && frame.mode != PlayMode::PLAY_ON {
-            // Play stopped (or restarts): whatever comes next is no pass.
-            self.pass_from = None;
+        if let Some(t) = self.actions.events().last_touches().last() {
+            self.owner = Some(t.side);
         }
-        let touches: Vec<Touch> = self.events.last_touches().to_vec();
-        for t in touches {
-            self.touch(t, frame, index);
+        let figures: Vec<(Side, Figure, Option<Figure>)> = self
+            .actions
+            .last_added()
+            .iter()
+            .filter_map(|a| match a.kind {
+                ActionKind::Kick | ActionKind::Tackle { won: true } => {
+                    Some((a.side, Figure::Kick, None))
+                }
+                ActionKind::Pass {
+                    completed: true, ..
+                } => Some((a.side, Figure::Pass, None)),
+                ActionKind::Shot { on_target, .. } => Some((
+                    a.side,
+                    Figure::Shot,
+                    on_target.then_some(Figure::ShotOnTarget),
+                )),
+                _ => None,
+            })
+            .collect();
+        for (side, figure, also) in figures {
+            self.add(index, side, figure);
+            if let Some(f) = also {
+                self.add(index, side, f);
+            }
         }
         let added: Vec<(EventKind, Option<Side>)> = self
-            .events
+            .actions
+            .events()
             .last_added()
             .iter()
             .map(|e| (e.kind, e.side))
@@ -432,78 +438,6 @@ impl Stats {
             side,
             figure,
         });
-    }
-
-    fn touch(&mut self, t: Touch, frame: &Frame, index: usize) {
-        let strikes = matches!(t.kind, TouchKind::Kick | TouchKind::Tackle);
-        if strikes {
-            self.add(index, t.side, Figure::Kick);
-        }
-        if let Some(from) = self.pass_from {
-            let struck = matches!(from.kind, TouchKind::Kick | TouchKind::Tackle);
-            if struck && from.side == t.side && from.unum != t.unum {
-                self.add(index, t.side, Figure::Pass);
-            }
-        }
-        self.pass_from = Some(t);
-        self.owner = Some(t.side);
-        if strikes {
-            let v = (frame.ball.vx, frame.ball.vy);
-            if v != (0.0, 0.0) {
-                self.judge_shot(t.side, (frame.ball.x, frame.ball.y), v, index);
-            } else if !self.has_velocity {
-                self.pending_shot = Some(PendingShot {
-                    side: t.side,
-                    time: frame.time,
-                    ball: (frame.ball.x, frame.ball.y),
-                });
-            }
-        }
-    }
-
-    /// Sources without ball speed: the ball's move into the next cycle is its speed after
-    /// the kick.
-    fn settle_pending_shot(&mut self, frame: &Frame, index: usize) {
-        let Some(p) = self.pending_shot.take() else {
-            return;
-        };
-        if frame.time == p.time + 1 {
-            let v = (frame.ball.x - p.ball.0, frame.ball.y - p.ball.1);
-            self.judge_shot(p.side, p.ball, v, index);
-        } else if frame.time == p.time {
-            // A stoppage frame of the same cycle: keep waiting for the next cycle.
-            self.pending_shot = Some(p);
-        }
-    }
-
-    fn judge_shot(&mut self, side: Side, ball: (f32, f32), v: (f32, f32), index: usize) {
-        let params = self.events.params().server;
-        let goal_x = match side {
-            Side::Left => field::HALF_LENGTH,
-            Side::Right => -field::HALF_LENGTH,
-        };
-        let toward = goal_x - ball.0;
-        // Moving towards that goal line, still in front of it, and fast enough.
-        if v.0 == 0.0 || toward.signum() != v.0.signum() {
-            return;
-        }
-        if v.0 * v.0 + v.1 * v.1 < (params.ball_speed_max / 2.0).powi(2) {
-            return;
-        }
-        let decay = params.ball_decay.clamp(0.0, 0.999);
-        let reach = v.0 / (1.0 - decay);
-        if reach.abs() < toward.abs() {
-            return;
-        }
-        let y_at_line = ball.1 + v.1 * (toward / v.0);
-        if y_at_line.abs() > SHOT_HALF_WIDTH || self.last_shot[side.index()] == Some(index) {
-            return;
-        }
-        self.last_shot[side.index()] = Some(index);
-        self.add(index, side, Figure::Shot);
-        if y_at_line.abs() <= params.goal_width / 2.0 {
-            self.add(index, side, Figure::ShotOnTarget);
-        }
     }
 
     /// The figures after frame `frame` (clamped to the last frame pushed); the empty summary
@@ -662,12 +596,34 @@ mod tests {
         s.push(&kick(frame(2, on, (-30.0, 0.0, 0.0, 0.0)), 12));
         assert_eq!(s.summary().teams[1].shots, 0, "not known yet");
         s.push(&frame(3, on, (-32.0, 1.5, 0.0, 0.0)));
+        assert_eq!(
+            s.summary().teams[1].shots,
+            0,
+            "judged, its outcome not known yet"
+        );
+        // It goes wide: a goal kick to the left team ends it.
+        let goal_kick = PlayMode::from_name(b"goal_kick_l").unwrap();
+        s.push(&frame(4, goal_kick, (-47.0, 9.0, 0.0, 0.0)));
         let r = s.summary().teams[1];
         assert_eq!(
             (r.shots, r.shots_on_target),
             (1, 0),
             "crosses at y = 16.9: wide"
         );
+        let shot = s
+            .actions()
+            .actions()
+            .iter()
+            .find(|a| a.kind.id() == "shot")
+            .unwrap();
+        assert_eq!(
+            shot.kind,
+            crate::actions::ActionKind::Shot {
+                on_target: false,
+                outcome: crate::actions::ShotOutcome::Missed
+            }
+        );
+        assert_eq!((shot.side, shot.unum, shot.cycle), (Side::Right, 2, 2));
     }
 
     #[test]
