@@ -32,6 +32,7 @@ pub mod command;
 pub mod datagram;
 pub mod error;
 pub mod events;
+pub mod export;
 pub mod feed;
 pub mod format;
 pub mod json;

@@ -255,6 +255,9 @@ pub fn write_g6(out: &mut String, v: f64) {
         });
         return;
     }
+    if write_g6_fixed(out, v) {
+        return;
+    }
     // Round to 6 significant digits first, then decide between fixed and scientific form on
     // the exponent of the rounded value, as printf does.
     let sci = format!("{:.5e}", v);
@@ -277,6 +280,86 @@ pub fn write_g6(out: &mut String, v: f64) {
     }
 }
 
+/// Powers of ten from 10^-4 to 10^6, for [`write_g6_fixed`].
+const DECADES: [f64; 11] = [1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6];
+/// 10^(5 - e) for e = -4..=5: what scales a number of decade e to six integer digits.
+const SCALES: [f64; 10] = [1e9, 1e8, 1e7, 1e6, 1e5, 1e4, 1e3, 1e2, 1e1, 1e0];
+
+/// [`write_g6`] for the numbers logs are made of (10^-4 ≤ |v| < 10^6, printed without an
+/// exponent), with integer arithmetic instead of a formatting machine: a tracking table is
+/// over a million of them. Returns `false`, writing nothing, for anything else and for
+/// values within a hair of a rounding tie, which the exact path decides.
+#[inline]
+fn write_g6_fixed(out: &mut String, v: f64) -> bool {
+    let a = v.abs();
+    if !(DECADES[0]..DECADES[10]).contains(&a) {
+        return false;
+    }
+    // 10^e <= a < 10^(e+1), e in -4..=5: counted without branches (a binary search
+    // mispredicts on every number, the decades of a log's numbers being mixed).
+    let k = DECADES[1..10]
+        .iter()
+        .map(|d| usize::from(*d <= a))
+        .sum::<usize>();
+    let mut e = k as i32 - 4;
+    // Six significant digits: a scaled into [10^5, 10^6). The scale is a power of ten that
+    // f64 holds exactly; the product is within an ulp (about 1e-11 here) of the truth.
+    let x = a * SCALES[k];
+    let whole = x as u64;
+    let frac = x - whole as f64;
+    if (frac - 0.5).abs() < 1e-6 {
+        return false;
+    }
+    let mut n = whole + u64::from(frac > 0.5);
+    if n >= 1_000_000 {
+        // 999999.7 rounds up to a seventh digit: one decade more.
+        n /= 10;
+        e += 1;
+        if e > 5 {
+            return false;
+        }
+    }
+    let mut digits = [0u8; 6];
+    for d in digits.iter_mut().rev() {
+        *d = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    // Sign, up to "0.000" and six digits with a point: at most 13 bytes.
+    let mut buf = [0u8; 16];
+    let mut len = 0;
+    let mut put = |b: u8| {
+        buf[len] = b;
+        len += 1;
+    };
+    if v < 0.0 {
+        put(b'-');
+    }
+    let (int, frac): (&[u8], &[u8]) = if e >= 0 {
+        digits.split_at(e as usize + 1)
+    } else {
+        put(b'0');
+        put(b'.');
+        for _ in 0..(-e - 1) {
+            put(b'0');
+        }
+        (&[], &digits[..])
+    };
+    for &d in int {
+        put(d);
+    }
+    let keep = frac.iter().rposition(|&d| d != b'0').map_or(0, |i| i + 1);
+    if keep > 0 {
+        if e >= 0 {
+            put(b'.');
+        }
+        for &d in &frac[..keep] {
+            put(d);
+        }
+    }
+    out.push_str(std::str::from_utf8(&buf[..len]).unwrap_or_default());
+    true
+}
+
 fn trim_zeros(s: &str) -> &str {
     if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.')
@@ -293,6 +376,79 @@ mod tests {
         let mut s = String::new();
         write_g6(&mut s, v);
         s
+    }
+
+    /// The integer path gives what the exact one gives, on every kind of number a log holds.
+    #[test]
+    fn the_fixed_path_formats_as_the_exact_one() {
+        let exact = |v: f64| {
+            let mut s = String::new();
+            let sci = format!("{:.5e}", v);
+            let (_mant, exp) = sci.split_once('e').unwrap();
+            let exp: i32 = exp.parse().unwrap();
+            assert!((-4..6).contains(&exp), "{v}");
+            let decimals = (5 - exp).max(0) as usize;
+            s.push_str(trim_zeros(&format!("{:.*}", decimals, v)));
+            s
+        };
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut checked = 0;
+        for i in 0..400_000u32 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            // Decimals as logs write them (up to 6 digits, a point anywhere), and raw f32s.
+            let v = if i % 2 == 0 {
+                let digits = (state % 1_000_000) as f64;
+                let scale = 10f64.powi((state >> 20) as i32 % 10 - 4);
+                f64::from((digits / 1e5 * scale) as f32)
+            } else {
+                f64::from(f32::from_bits((state >> 16) as u32 & 0x7fff_ffff))
+            };
+            let v = if state & 1 == 1 { -v } else { v };
+            let mut fast = String::new();
+            if write_g6_fixed(&mut fast, v) {
+                let want = if v < 0.0 {
+                    format!("-{}", exact(-v))
+                } else {
+                    exact(v)
+                };
+                assert_eq!(fast, want, "{v:e}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
+        for v in [
+            999999.7,
+            99999.95,
+            0.0001,
+            0.00009999996,
+            100000.5,
+            2.5e-5,
+            7943.6,
+        ] {
+            assert_eq!(g6(v), {
+                let mut s = String::new();
+                let sci = format!("{:.5e}", v);
+                let (mant, exp) = sci.split_once('e').unwrap();
+                let exp: i32 = exp.parse().unwrap();
+                if !(-4..6).contains(&exp) {
+                    let _ = std::fmt::Write::write_fmt(
+                        &mut s,
+                        format_args!(
+                            "{}e{}{:02}",
+                            trim_zeros(mant),
+                            if exp < 0 { '-' } else { '+' },
+                            exp.abs()
+                        ),
+                    );
+                } else {
+                    let d = (5 - exp).max(0) as usize;
+                    s.push_str(trim_zeros(&format!("{:.*}", d, v)));
+                }
+                s
+            });
+        }
     }
 
     #[test]

@@ -10,18 +10,32 @@ use pitchside_shared::log::Ending;
 use pitchside_shared::{LogError, Side};
 use relay::inspect::{error_json, inspect_reader, Report};
 use serde_json::{json, Value};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str = "USAGE: pitchside-inspect FILE [--json] [--events]
+       pitchside-inspect export [--tracking] [--actions] [--out DIR] [--split T,V,E] [--seed N] [--jobs N] PATH...
 
   --json    print the summary as one JSON object (events included)
-  --events  list the match events (goals, fouls, cards, set pieces, …)";
+  --events  list the match events (goals, fouls, cards, set pieces, …)
+
+export: each log of PATH (a log, or a folder searched below) as tables: NAME.tracking.csv
+  (what librcsc's rcg2csv writes, value for value) and NAME.actions.csv (each player's
+  actions), in DIR (default: the current folder), under the log's path below its folder.
+  --tracking / --actions  only that table (default: both)
+  --split T,V,E           put matches in DIR/train, DIR/validation and DIR/test in these
+                          shares (e.g. 0.8,0.1,0.1), by a shuffle seeded with --seed (0)
+  --jobs N                logs read at once (default: one per core)";
 
 fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("export") {
+        return export_command(&args[1..]);
+    }
     let mut path = None;
     let mut as_json = false;
     let mut list_events = false;
-    for arg in std::env::args().skip(1) {
+    for arg in args {
         match arg.as_str() {
             "--json" => as_json = true,
             "--events" => list_events = true,
@@ -65,6 +79,110 @@ fn main() -> ExitCode {
         Ending::Whole => ExitCode::SUCCESS,
         Ending::Damaged(_) => ExitCode::from(1),
         Ending::Incomplete { .. } => ExitCode::from(3),
+    }
+}
+
+fn export_command(args: &[String]) -> ExitCode {
+    let mut opts = relay::inspect::export::Options {
+        tracking: false,
+        actions: false,
+        out: PathBuf::from("."),
+        split: None,
+        seed: 0,
+        jobs: 0,
+    };
+    let mut paths = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |what: &str| -> Result<String, String> {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{a} needs {what}"))
+        };
+        let parsed: Result<(), String> = match a.as_str() {
+            "--tracking" => {
+                opts.tracking = true;
+                Ok(())
+            }
+            "--actions" => {
+                opts.actions = true;
+                Ok(())
+            }
+            "--out" => value("a folder").map(|v| opts.out = PathBuf::from(v)),
+            "--seed" => value("a number").and_then(|v| {
+                v.parse()
+                    .map(|n| opts.seed = n)
+                    .map_err(|_| format!("--seed {v}: not a number"))
+            }),
+            "--jobs" => value("a number").and_then(|v| {
+                v.parse()
+                    .map(|n| opts.jobs = n)
+                    .map_err(|_| format!("--jobs {v}: not a number"))
+            }),
+            "--split" => value("three shares, T,V,E").and_then(|v| {
+                let parts: Vec<f64> = v.split(',').filter_map(|p| p.trim().parse().ok()).collect();
+                match parts[..] {
+                    [t, va, e] if t >= 0.0 && va >= 0.0 && e >= 0.0 && t + va + e > 0.0 => {
+                        opts.split = Some([t, va, e]);
+                        Ok(())
+                    }
+                    _ => Err(format!("--split {v}: three shares, e.g. 0.8,0.1,0.1")),
+                }
+            }),
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
+            s if s.starts_with("--") => Err(format!("unknown option {s}")),
+            _ => {
+                paths.push(PathBuf::from(a));
+                Ok(())
+            }
+        };
+        if let Err(e) = parsed {
+            eprintln!("{e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    }
+    if paths.is_empty() {
+        eprintln!("export: no log or folder given\n{USAGE}");
+        return ExitCode::from(2);
+    }
+    if !opts.tracking && !opts.actions {
+        opts.tracking = true;
+        opts.actions = true;
+    }
+    let started = std::time::Instant::now();
+    let (done, failed) = relay::inspect::export::export(&paths, &opts);
+    for e in &done {
+        let set = e.set.map(|s| format!(" [{s}]")).unwrap_or_default();
+        let note = match &e.ending {
+            Ending::Whole => String::new(),
+            other => format!(" ({other})"),
+        };
+        println!(
+            "{}{set}: {} shows, {} actions{note}",
+            e.input.display(),
+            e.shows,
+            e.actions
+        );
+    }
+    for e in &failed {
+        eprintln!("{e}");
+    }
+    let shows: u64 = done.iter().map(|e| e.shows).sum();
+    eprintln!(
+        "{} logs exported ({} failed), {shows} rows of tracking, in {:.2} s",
+        done.len(),
+        failed.len(),
+        started.elapsed().as_secs_f64()
+    );
+    if done.is_empty() {
+        ExitCode::from(2)
+    } else if failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     }
 }
 

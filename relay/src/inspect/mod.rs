@@ -6,6 +6,8 @@
 //! the same whatever the size of the log (no frame is kept). Shows are decoded with
 //! [`Detail::Light`]: the summary needs no stamina, view or command counts.
 
+pub mod export;
+
 use pitchside_shared::events::{Event, Events};
 use pitchside_shared::log::{Detail, Ending, LogEnd};
 use pitchside_shared::params::MatchParams;

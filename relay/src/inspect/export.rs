@@ -1,0 +1,425 @@
+//! `pitchside-inspect export`: logs as tables for datasets, a log, a folder of them or an
+//! archive's worth: for each, its tracking table (as librcsc's `rcg2csv` writes it) and its
+//! actions table ([`pitchside_shared::export`]), as CSV.
+//!
+//! Every core reads its own log, one at a time, streaming it chunk by chunk and writing the
+//! rows as the frames come, so memory stays the same however many logs there are (a log's
+//! actions wait for its end: a few hundred KB). With a split, matches go to `train/`,
+//! `validation/` and `test/` in the given shares, by a seeded shuffle of their names, so the
+//! same logs and seed always make the same split.
+
+use pitchside_shared::actions::Actions;
+use pitchside_shared::export::{action_row, tracking_header, Tracking, ACTIONS_HEADER};
+use pitchside_shared::log::{Detail, Ending};
+use pitchside_shared::params::MatchParams;
+use pitchside_shared::{LogDecoder, LogError, Params, Record};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Bytes of rows gathered before they go to the file.
+const FLUSH_AT: usize = 1 << 20;
+
+/// What to write.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub tracking: bool,
+    pub actions: bool,
+    pub out: PathBuf,
+    /// Shares of train, validation and test (they need not add up to 1: they are scaled).
+    pub split: Option<[f64; 3]>,
+    pub seed: u64,
+    /// Logs read at once; 0 for one per core.
+    pub jobs: usize,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: {error}")]
+    Log { path: PathBuf, error: LogError },
+}
+
+/// One log exported: where from, where to, how many rows, and how it ended.
+#[derive(Clone, Debug)]
+pub struct Exported {
+    pub input: PathBuf,
+    pub set: Option<&'static str>,
+    pub shows: u64,
+    pub actions: usize,
+    pub ending: Ending,
+}
+
+/// Every `.rcg` / `.rcg.gz` among `paths` (folders searched below, links not followed), with
+/// the name each is written under (its path below the folder it was found in, without the
+/// `.rcg`/`.rcg.gz`).
+pub fn logs_in(paths: &[PathBuf]) -> Vec<(PathBuf, PathBuf)> {
+    fn walk(root: &Path, dir: &Path, depth: usize, out: &mut Vec<(PathBuf, PathBuf)>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            let Ok(t) = e.file_type() else { continue };
+            if t.is_dir() && depth < 16 {
+                walk(root, &p, depth + 1, out);
+            } else if t.is_file() && is_log_name(&p) {
+                let rel = p.strip_prefix(root).unwrap_or(&p).to_path_buf();
+                out.push((p, stem(&rel)));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            walk(p, p, 0, &mut out);
+        } else {
+            let name = p.file_name().map(PathBuf::from).unwrap_or_default();
+            out.push((p.clone(), stem(&name)));
+        }
+    }
+    out.sort();
+    out
+}
+
+fn is_log_name(p: &Path) -> bool {
+    let n = p.to_string_lossy();
+    n.ends_with(".rcg") || n.ends_with(".rcg.gz")
+}
+
+/// `dir/x.rcg.gz` → `dir/x`.
+fn stem(rel: &Path) -> PathBuf {
+    let s = rel.to_string_lossy();
+    let s = s.strip_suffix(".gz").unwrap_or(&s);
+    let s = s.strip_suffix(".rcg").unwrap_or(s);
+    PathBuf::from(s)
+}
+
+/// The set of each log: a seeded shuffle of the names, cut in the given shares.
+pub fn split(names: &[PathBuf], shares: [f64; 3], seed: u64) -> Vec<&'static str> {
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_by(|a, b| names[*a].cmp(&names[*b]));
+    // Fisher-Yates with splitmix64: the same names and seed give the same split anywhere.
+    let mut state = seed;
+    let mut next = move || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    for i in (1..order.len()).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
+    let total: f64 = shares
+        .iter()
+        .map(|s| s.max(0.0))
+        .sum::<f64>()
+        .max(f64::MIN_POSITIVE);
+    let n = names.len() as f64;
+    let train = (shares[0].max(0.0) / total * n).round() as usize;
+    let validation = (shares[1].max(0.0) / total * n).round() as usize;
+    let mut sets = vec!["test"; names.len()];
+    for (k, &i) in order.iter().enumerate() {
+        sets[i] = if k < train {
+            "train"
+        } else if k < train + validation {
+            "validation"
+        } else {
+            "test"
+        };
+    }
+    sets
+}
+
+/// Exports every log of `paths`; the logs that failed are reported, not fatal.
+pub fn export(paths: &[PathBuf], opts: &Options) -> (Vec<Exported>, Vec<ExportError>) {
+    let logs = logs_in(paths);
+    let sets = opts.split.map(|s| {
+        let names: Vec<PathBuf> = logs.iter().map(|(_, n)| n.clone()).collect();
+        split(&names, s, opts.seed)
+    });
+    let jobs = if opts.jobs == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        opts.jobs
+    }
+    .min(logs.len().max(1));
+    let next = AtomicUsize::new(0);
+    let done = Mutex::new(Vec::new());
+    let failed = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some((input, name)) = logs.get(i) else {
+                    return;
+                };
+                let set = sets.as_ref().map(|s| s[i]);
+                let dir = match set {
+                    Some(set) => opts.out.join(set),
+                    None => opts.out.clone(),
+                };
+                match export_one(input, &dir.join(name), opts) {
+                    Ok(mut e) => {
+                        e.set = set;
+                        if let Ok(mut d) = done.lock() {
+                            d.push(e);
+                        }
+                    }
+                    Err(e) => {
+                        if let Ok(mut f) = failed.lock() {
+                            f.push(e);
+                        }
+                    }
+                }
+            });
+        }
+    });
+    let mut done = done.into_inner().unwrap_or_default();
+    done.sort_by(|a, b| a.input.cmp(&b.input));
+    (done, failed.into_inner().unwrap_or_default())
+}
+
+/// A file written through a buffer of rows.
+struct Sink {
+    path: PathBuf,
+    file: std::io::BufWriter<std::fs::File>,
+    rows: String,
+}
+
+impl Sink {
+    fn create(path: PathBuf) -> Result<Sink, ExportError> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|source| ExportError::Write {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+        }
+        let file = std::fs::File::create(&path).map_err(|source| ExportError::Write {
+            path: path.clone(),
+            source,
+        })?;
+        Ok(Sink {
+            path,
+            file: std::io::BufWriter::new(file),
+            rows: String::with_capacity(FLUSH_AT + 4096),
+        })
+    }
+
+    fn flush_if_full(&mut self) -> Result<(), ExportError> {
+        if self.rows.len() >= FLUSH_AT {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), ExportError> {
+        let r = self.file.write_all(self.rows.as_bytes());
+        self.rows.clear();
+        r.map_err(|source| ExportError::Write {
+            path: self.path.clone(),
+            source,
+        })
+    }
+
+    fn finish(mut self) -> Result<(), ExportError> {
+        self.flush()?;
+        self.file.flush().map_err(|source| ExportError::Write {
+            path: self.path.clone(),
+            source,
+        })
+    }
+}
+
+/// Exports one log to `base.tracking.csv` and `base.actions.csv`.
+pub fn export_one(input: &Path, base: &Path, opts: &Options) -> Result<Exported, ExportError> {
+    let mut file = std::fs::File::open(input).map_err(|source| ExportError::Read {
+        path: input.to_path_buf(),
+        source,
+    })?;
+    let with_ext = |ext: &str| {
+        let mut s = base.as_os_str().to_owned();
+        s.push(ext);
+        PathBuf::from(s)
+    };
+    let mut tracking = if opts.tracking {
+        let mut sink = Sink::create(with_ext(".tracking.csv"))?;
+        tracking_header(&mut sink.rows);
+        Some((sink, Tracking::new()))
+    } else {
+        None
+    };
+    let mut decoder = LogDecoder::new();
+    decoder.set_detail(Detail::Full);
+    let mut records: Vec<Record> = Vec::new();
+    let mut buf = vec![0u8; super::CHUNK];
+    let mut server_param: Option<Params> = None;
+    let mut player_types: Vec<Params> = Vec::new();
+    let mut actions: Option<Actions> = None;
+    let mut end = pitchside_shared::log::LogEnd::default();
+    let mut shows = 0u64;
+    let mut error = None;
+    let mut teams = [String::new(), String::new()];
+    loop {
+        let n = match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(source) => {
+                return Err(ExportError::Read {
+                    path: input.to_path_buf(),
+                    source,
+                })
+            }
+        };
+        let res = decoder.feed(&buf[..n], &mut records);
+        take(
+            &mut records,
+            &mut tracking,
+            &mut actions,
+            &mut server_param,
+            &mut player_types,
+            &mut end,
+            &mut shows,
+            &mut teams,
+            opts.actions,
+        )?;
+        if let Err(e) = res {
+            error = Some(e);
+            break;
+        }
+    }
+    if error.is_none() {
+        let res = decoder.finish(&mut records);
+        take(
+            &mut records,
+            &mut tracking,
+            &mut actions,
+            &mut server_param,
+            &mut player_types,
+            &mut end,
+            &mut shows,
+            &mut teams,
+            opts.actions,
+        )?;
+        error = res.err();
+    }
+    if shows == 0 {
+        if let Some(e) = error {
+            return Err(ExportError::Log {
+                path: input.to_path_buf(),
+                error: e,
+            });
+        }
+    }
+    if let Some((sink, _)) = tracking {
+        sink.finish()?;
+    }
+    let mut n_actions = 0;
+    if opts.actions {
+        let mut sink = Sink::create(with_ext(".actions.csv"))?;
+        sink.rows.push_str(ACTIONS_HEADER);
+        if let Some(a) = &actions {
+            let mut list = a.actions().to_vec();
+            list.sort_by_key(|a| (a.frame, a.end_frame));
+            n_actions = list.len();
+            let names = [teams[0].as_str(), teams[1].as_str()];
+            for x in &list {
+                action_row(x, names, &mut sink.rows);
+                sink.flush_if_full()?;
+            }
+        }
+        sink.finish()?;
+    }
+    Ok(Exported {
+        input: input.to_path_buf(),
+        set: None,
+        shows,
+        actions: n_actions,
+        ending: Ending::of(&end, error.as_ref()),
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn take(
+    records: &mut Vec<Record>,
+    tracking: &mut Option<(Sink, Tracking)>,
+    actions: &mut Option<Actions>,
+    server_param: &mut Option<Params>,
+    player_types: &mut Vec<Params>,
+    end: &mut pitchside_shared::log::LogEnd,
+    shows: &mut u64,
+    teams: &mut [String; 2],
+    want_actions: bool,
+) -> Result<(), ExportError> {
+    for r in records.drain(..) {
+        end.push(&r);
+        match r {
+            Record::ServerParam(p) => *server_param = Some(p),
+            Record::PlayerType(p) if player_types.len() < 256 => player_types.push(p),
+            Record::Show(f) => {
+                *shows += 1;
+                if let Some((sink, t)) = tracking.as_mut() {
+                    t.row(&f, &mut sink.rows);
+                    sink.flush_if_full()?;
+                }
+                for (name, t) in teams.iter_mut().zip(&f.teams) {
+                    if let Some(n) = &t.name {
+                        if name != n {
+                            *name = n.clone();
+                        }
+                    }
+                }
+                if want_actions {
+                    actions
+                        .get_or_insert_with(|| {
+                            Actions::new(MatchParams::new(server_param.as_ref(), player_types))
+                        })
+                        .push(&f);
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_split_is_seeded_by_name_and_keeps_its_shares() {
+        let names: Vec<PathBuf> = (0..100)
+            .map(|i| PathBuf::from(format!("m{i:03}")))
+            .collect();
+        let a = split(&names, [0.8, 0.1, 0.1], 7);
+        let count = |set| a.iter().filter(|s| **s == set).count();
+        assert_eq!(
+            (count("train"), count("validation"), count("test")),
+            (80, 10, 10)
+        );
+        // The same names in another order, the same seed: the same sets.
+        let mut shuffled = names.clone();
+        shuffled.reverse();
+        let b = split(&shuffled, [0.8, 0.1, 0.1], 7);
+        for (i, n) in shuffled.iter().enumerate() {
+            let j = names.iter().position(|m| m == n).unwrap_or(usize::MAX);
+            assert_eq!(b[i], a[j], "{n:?}");
+        }
+        // Another seed, another split.
+        assert_ne!(split(&names, [0.8, 0.1, 0.1], 8), a);
+    }
+}

@@ -1,0 +1,229 @@
+//! A match as tables for datasets, written row by row as frames arrive (no IO: the caller
+//! writes the text where it wants, a file or a download):
+//!
+//! - the **tracking table**, one row per show, column for column and value for value what
+//!   librcsc's `rcg2csv` writes (`NAME.tracking.csv`): the show's count, cycle and
+//!   stopped-clock count, play mode, both teams' names, scores and penalty goals, the ball's
+//!   position and velocity, and for each of the 22 players his type, position, velocity, body
+//!   and neck angles, view width and stamina (nine empty fields for a player not on the
+//!   field). Numbers print as C++ streams print them (six significant digits);
+//! - the **actions table**, one row per player's action ([`crate::actions`]).
+
+use crate::actions::{Action, ActionKind, ShotOutcome};
+use crate::model::Frame;
+use crate::number::write_g6;
+
+/// The tracking table's header line, as `rcg2csv` writes it.
+pub fn tracking_header(out: &mut String) {
+    out.push_str("#,cycle,stopped,playmode,l_name,l_score,l_pen_score,r_name,r_score,r_pen_score,b_x,b_y,b_vx,b_vy");
+    for side in ['l', 'r'] {
+        for i in 1..=11 {
+            for field in [
+                "t", "x", "y", "vx", "vy", "body", "neck", "vwidth", "stamina",
+            ] {
+                out.push(',');
+                out.push(side);
+                push_u(out, i);
+                out.push('_');
+                out.push_str(field);
+            }
+        }
+    }
+    out.push('\n');
+}
+
+/// Writes tracking rows, one per show, counting shows and stopped cycles as `rcg2csv` does.
+#[derive(Clone, Debug, Default)]
+pub struct Tracking {
+    shows: u64,
+    cycle: u32,
+    stopped: u32,
+}
+
+impl Tracking {
+    pub fn new() -> Tracking {
+        Tracking::default()
+    }
+
+    /// Appends the row of the next show.
+    pub fn row(&mut self, f: &Frame, out: &mut String) {
+        self.shows += 1;
+        // As rcg2csv counts: a show of the cycle before (0 before any) is a stopped one.
+        if f.time == self.cycle {
+            self.stopped += 1;
+        } else {
+            self.cycle = f.time;
+            self.stopped = 0;
+        }
+        push_u(out, self.shows);
+        out.push(',');
+        push_u(out, u64::from(self.cycle));
+        out.push(',');
+        push_u(out, u64::from(self.stopped));
+        out.push(',');
+        quoted(out, f.mode.name());
+        for t in &f.teams {
+            out.push(',');
+            quoted(out, t.name.as_deref().unwrap_or(""));
+            out.push(',');
+            push_u(out, u64::from(t.score));
+            out.push(',');
+            push_u(out, u64::from(t.penalty.map_or(0, |p| p.scored)));
+        }
+        for v in [f.ball.x, f.ball.y, f.ball.vx, f.ball.vy] {
+            out.push(',');
+            write_g6(out, f64::from(v));
+        }
+        for slot in 0..22 {
+            let p = f.players.get(slot).filter(|p| p.state != 0);
+            let Some(p) = p else {
+                out.push_str(",,,,,,,,,");
+                continue;
+            };
+            out.push(',');
+            push_i(out, i64::from(p.player_type));
+            for v in [p.x, p.y, p.vx, p.vy, p.body, p.neck] {
+                out.push(',');
+                write_g6(out, f64::from(v));
+            }
+            out.push(',');
+            if let Some((_, w)) = p.view {
+                write_g6(out, f64::from(w));
+            }
+            out.push(',');
+            if let Some(s) = p.stamina {
+                write_g6(out, f64::from(s.stamina));
+            }
+        }
+        out.push('\n');
+    }
+}
+
+/// The actions table's header line.
+pub const ACTIONS_HEADER: &str = "cycle,frame,side,team,unum,action,receiver,completed,direction,through,on_target,outcome,assist,distance,won,from_x,from_y,to_x,to_y,end_frame\n";
+
+/// Appends one action's row; `teams` are the left and right team names.
+pub fn action_row(a: &Action, teams: [&str; 2], out: &mut String) {
+    push_u(out, u64::from(a.cycle));
+    out.push(',');
+    push_u(out, a.frame as u64);
+    out.push(',');
+    out.push(a.side.letter());
+    out.push(',');
+    quoted(out, teams[a.side.index()]);
+    out.push(',');
+    push_u(out, u64::from(a.unum));
+    out.push(',');
+    out.push_str(a.kind.id());
+    // receiver, completed, direction, through, on_target, outcome, assist, distance, won
+    let mut cols: [String; 9] = Default::default();
+    let yes = |b: bool| if b { "1" } else { "0" }.to_owned();
+    match a.kind {
+        ActionKind::Pass {
+            receiver,
+            completed,
+            direction,
+            through,
+        } => {
+            cols[0] = receiver.to_string();
+            cols[1] = yes(completed);
+            cols[2] = direction.id().to_owned();
+            cols[3] = yes(through);
+        }
+        ActionKind::Shot { on_target, outcome } => {
+            cols[4] = yes(on_target);
+            cols[5] = outcome.id().to_owned();
+            if let ShotOutcome::Goal { assist: Some(p) } = outcome {
+                cols[6] = p.to_string();
+            }
+        }
+        ActionKind::Dribble { distance } => write_g6(&mut cols[7], f64::from(distance)),
+        ActionKind::Tackle { won } => cols[8] = yes(won),
+        _ => {}
+    }
+    for c in &cols {
+        out.push(',');
+        out.push_str(c);
+    }
+    for v in [a.from.0, a.from.1] {
+        out.push(',');
+        write_g6(out, f64::from(v));
+    }
+    match a.to {
+        Some((x, y)) => {
+            out.push(',');
+            write_g6(out, f64::from(x));
+            out.push(',');
+            write_g6(out, f64::from(y));
+        }
+        None => out.push_str(",,"),
+    }
+    out.push(',');
+    if let Some(e) = a.end_frame {
+        push_u(out, e as u64);
+    }
+    out.push('\n');
+}
+
+fn push_u(out: &mut String, mut v: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    for &b in &buf[i..] {
+        out.push(char::from(b));
+    }
+}
+
+fn push_i(out: &mut String, v: i64) {
+    if v < 0 {
+        out.push('-');
+    }
+    push_u(out, v.unsigned_abs());
+}
+
+/// `"text"` as C++'s `std::quoted` writes it: `"` and `\` escaped with `\`.
+fn quoted(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        if c == '"' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_header_has_rcg2csvs_212_columns() {
+        let mut h = String::new();
+        tracking_header(&mut h);
+        assert_eq!(h.trim_end().split(',').count(), 212);
+        assert!(h.starts_with("#,cycle,stopped,playmode,l_name,"));
+        assert!(
+            h.contains(",l1_t,l1_x,l1_y,l1_vx,l1_vy,l1_body,l1_neck,l1_vwidth,l1_stamina,l2_t,")
+        );
+        assert!(h.trim_end().ends_with(",r11_stamina"));
+    }
+
+    #[test]
+    fn names_are_quoted_as_std_quoted_does() {
+        let mut s = String::new();
+        quoted(&mut s, r#"a"b\c"#);
+        assert_eq!(s, r#""a\"b\\c""#);
+        let mut n = String::new();
+        push_i(&mut n, -17);
+        push_u(&mut n, 0);
+        assert_eq!(n, "-170");
+    }
+}
