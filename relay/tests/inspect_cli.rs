@@ -9,7 +9,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const KEYS: [&str; 14] = [
+const KEYS: [&str; 16] = [
     "compressed",
     "cycles",
     "ending",
@@ -20,8 +20,10 @@ const KEYS: [&str; 14] = [
     "incomplete",
     "messages",
     "penalties",
+    "players",
     "score",
     "shows",
+    "stats",
     "teams",
     "version",
 ];

@@ -579,14 +579,14 @@ impl Actions {
             }
         }
         // rcssserver sets the fault bit alone when the ball was out of reach, both bits when
-        // the tackle missed a ball in reach, and both bits again every cycle of the freeze
-        // after any tackle (so after a won one too): a failed tackle is the fault bit set
-        // with no tackle bit in the frame before.
+        // the tackle missed a ball in reach, and keeps them through the ten cycles the player
+        // is frozen after it (a won tackle keeps its tackle bit): a failed tackle is the
+        // fault bit appearing where neither bit was in the frame before.
         for (i, p) in frame.players.iter().enumerate() {
             let Some(side) = p.side else { continue };
             let was = self.prev_states.get(i).copied().unwrap_or(state::DISABLE);
             let faulted = p.state & state::TACKLE_FAULT != 0;
-            if faulted && was & state::TACKLE == 0 {
+            if faulted && was & (state::TACKLE | state::TACKLE_FAULT) == 0 {
                 self.actions.push(Action {
                     kind: ActionKind::Tackle { won: false },
                     side,

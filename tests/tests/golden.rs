@@ -145,8 +145,8 @@ fn the_full_game_has_its_documented_goals() {
 }
 
 /// A log converted by librcsc's `rcgverconv` is the same match as its source: every figure of
-/// the summary agrees but the version (and the message count of the binary versions, which
-/// keep fewer kinds of message).
+/// the summary agrees but the version (and for the binary versions, which keep fewer kinds
+/// of message and coarser positions, the message count and the players' actions).
 #[test]
 fn converted_logs_summarise_as_the_match_they_came_from() {
     let mut checked = 0;
@@ -169,6 +169,10 @@ fn converted_logs_summarise_as_the_match_they_came_from() {
                 || conversion.ends_with("-to-v3")
             {
                 v["messages"] = serde_json::Value::Null;
+                // Binary logs keep positions coarser (v1 without velocities): actions
+                // judged from directions and speeds may differ; the events do not.
+                v["players"] = serde_json::Value::Null;
+                v["stats"] = serde_json::Value::Null;
             }
         }
         assert_eq!(a, b, "{} against {}", f.display(), source.display());

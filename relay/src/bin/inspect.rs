@@ -13,11 +13,12 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "USAGE: pitchside-inspect FILE [--json] [--events]
+const USAGE: &str = "USAGE: pitchside-inspect FILE [--json] [--events] [--actions]
        pitchside-inspect export [--tracking] [--actions] [--out DIR] [--split T,V,E] [--seed N] [--jobs N] PATH...
 
   --json    print the summary as one JSON object (events included)
   --events  list the match events (goals, fouls, cards, set pieces, …)
+  --actions each player's figures: kicks, passes, shots, goals, assists, dribbles, tackles, …
 
 export: each log of PATH (a log, or a folder searched below) as tables: NAME.tracking.csv
   (what librcsc's rcg2csv writes, value for value) and NAME.actions.csv (each player's
@@ -35,10 +36,12 @@ fn main() -> ExitCode {
     let mut path = None;
     let mut as_json = false;
     let mut list_events = false;
+    let mut list_actions = false;
     for arg in args {
         match arg.as_str() {
             "--json" => as_json = true,
             "--events" => list_events = true,
+            "--actions" => list_actions = true,
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return ExitCode::SUCCESS;
@@ -74,6 +77,9 @@ fn main() -> ExitCode {
         println!("{}", report.to_json());
     } else {
         print_human(&path, &report, list_events);
+        if list_actions {
+            print_actions(&report);
+        }
     }
     match report.ending() {
         Ending::Whole => ExitCode::SUCCESS,
@@ -183,6 +189,61 @@ fn export_command(args: &[String]) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+/// Each team's players' figures, a table per team.
+fn print_actions(r: &Report) {
+    const COLS: [(&str, &str); 14] = [
+        ("kicks", "kick"),
+        ("passes", "pass"),
+        ("passes_completed", "cmpl"),
+        ("through_passes", "thru"),
+        ("shots", "shot"),
+        ("shots_on_target", "on t"),
+        ("goals", "goal"),
+        ("assists", "asst"),
+        ("dribbles", "drib"),
+        ("tackles_won", "tk+"),
+        ("tackles_failed", "tk-"),
+        ("recoveries", "recv"),
+        ("penalty_area_entries", "pa"),
+        ("catches", "ctch"),
+    ];
+    for (side, team) in r.players.iter().enumerate() {
+        let name =
+            r.teams[side]
+                .name
+                .as_deref()
+                .unwrap_or(if side == 0 { "left" } else { "right" });
+        println!("\nactions of {name}:");
+        print!("  {:>4}", "#");
+        for (_, h) in COLS {
+            print!(" {h:>5}");
+        }
+        println!();
+        let mut total = [0u32; 14];
+        for (i, f) in team.iter().enumerate() {
+            let named = f.named();
+            let values: Vec<u32> = COLS
+                .iter()
+                .map(|(k, _)| named.iter().find(|(n, _)| n == k).map_or(0, |(_, v)| *v))
+                .collect();
+            if values.iter().all(|v| *v == 0) {
+                continue;
+            }
+            print!("  {:>4}", i + 1);
+            for (t, v) in total.iter_mut().zip(&values) {
+                *t += v;
+                print!(" {v:>5}");
+            }
+            println!();
+        }
+        print!("  {:>4}", "all");
+        for t in total {
+            print!(" {t:>5}");
+        }
+        println!();
     }
 }
 

@@ -8,9 +8,11 @@
 
 pub mod export;
 
-use pitchside_shared::events::{Event, Events};
+use pitchside_shared::actions::PlayerFigures;
+use pitchside_shared::events::Event;
 use pitchside_shared::log::{Detail, Ending, LogEnd};
 use pitchside_shared::params::MatchParams;
+use pitchside_shared::stats::{Stats, Summary};
 use pitchside_shared::{
     Location, LogDecoder, LogError, LogVersion, Match, Params, Record, Side, Team,
 };
@@ -74,6 +76,10 @@ pub struct Report {
     pub teams: [Team; 2],
     pub messages: usize,
     pub events: Vec<Event>,
+    /// Each player's figures from his actions, left team first, `[side][unum - 1]`.
+    pub players: [[PlayerFigures; 11]; 2],
+    /// The teams' statistics at the end ([`pitchside_shared::stats`]).
+    pub stats: Summary,
     pub end: LogEnd,
     pub error: Option<LogError>,
     /// Whether a show, a msg or the server parameters were read (else the file is not a log,
@@ -135,6 +141,8 @@ impl Report {
             "penalties": penalties,
             "goals": goals,
             "events": events,
+            "players": players_json(&self.players),
+            "stats": stats_json(&self.stats),
             "messages": self.messages,
             "ends_before_full_time": self.end.before_full_time(),
             "ending": match ending {
@@ -152,6 +160,54 @@ impl Report {
     }
 }
 
+/// Each team's players' figures as JSON: `[[{"unum": 7, "kicks": 12, …}, …], […]]`, the
+/// players who did something only.
+fn players_json(players: &[[PlayerFigures; 11]; 2]) -> Value {
+    Value::Array(
+        players
+            .iter()
+            .map(|team| {
+                Value::Array(
+                    team.iter()
+                        .enumerate()
+                        .filter(|(_, f)| **f != PlayerFigures::default())
+                        .map(|(i, f)| {
+                            let mut o = serde_json::Map::new();
+                            o.insert("unum".into(), json!(i + 1));
+                            for (k, v) in f.named() {
+                                o.insert(k.into(), json!(v));
+                            }
+                            Value::Object(o)
+                        })
+                        .collect(),
+                )
+            })
+            .collect(),
+    )
+}
+
+/// The teams' statistics as JSON, each figure a `[left, right]` pair; possession as shares
+/// (`null` before any play).
+fn stats_json(s: &Summary) -> Value {
+    let pair =
+        |f: fn(&pitchside_shared::stats::TeamStats) -> u32| json!([f(&s.teams[0]), f(&s.teams[1])]);
+    json!({
+        "play_on_cycles": s.play_on_cycles,
+        "possession": [s.possession(Side::Left), s.possession(Side::Right)],
+        "kicks": pair(|t| t.kicks),
+        "passes": pair(|t| t.passes),
+        "shots": pair(|t| t.shots),
+        "shots_on_target": pair(|t| t.shots_on_target),
+        "goals": pair(|t| t.goals),
+        "fouls": pair(|t| t.fouls),
+        "yellow_cards": pair(|t| t.yellow_cards),
+        "red_cards": pair(|t| t.red_cards),
+        "corners": pair(|t| t.corners),
+        "free_kicks": pair(|t| t.free_kicks),
+        "offsides": pair(|t| t.offsides),
+    })
+}
+
 /// Folds a log's records into a [`Report`] as they are decoded.
 pub struct Inspection {
     decoder: LogDecoder,
@@ -162,7 +218,8 @@ pub struct Inspection {
     server_param: Option<Params>,
     player_types: Vec<Params>,
     /// Started at the first show, with the parameters seen before it (logs write them first).
-    events: Option<Events>,
+    /// Started at the first show, with the parameters seen before it (logs write them first).
+    stats: Option<Stats>,
     last_team: Option<[Team; 2]>,
     last_frame_teams: Option<[Team; 2]>,
     end: LogEnd,
@@ -187,7 +244,7 @@ impl Inspection {
             messages: 0,
             server_param: None,
             player_types: Vec::new(),
-            events: None,
+            stats: None,
             last_team: None,
             last_frame_teams: None,
             end: LogEnd::default(),
@@ -236,7 +293,17 @@ impl Inspection {
             cycles: self.cycles.count,
             teams,
             messages: self.messages,
-            events: self.events.map(|e| e.events().to_vec()).unwrap_or_default(),
+            events: self
+                .stats
+                .as_ref()
+                .map(|s| s.events().events().to_vec())
+                .unwrap_or_default(),
+            players: self
+                .stats
+                .as_ref()
+                .map(|s| s.actions().figures())
+                .unwrap_or_default(),
+            stats: self.stats.as_ref().map(Stats::summary).unwrap_or_default(),
             end: self.end,
             error: self.error,
             anything,
@@ -262,8 +329,8 @@ impl Inspection {
                     self.cycles.add(frame.time);
                     let params =
                         || MatchParams::new(self.server_param.as_ref(), &self.player_types);
-                    self.events
-                        .get_or_insert_with(|| Events::new(params()))
+                    self.stats
+                        .get_or_insert_with(|| Stats::new(params()))
                         .push(&frame);
                     self.last_frame_teams = Some(frame.teams);
                 }
@@ -304,6 +371,8 @@ pub fn inspect_reader(mut reader: impl Read) -> std::io::Result<Report> {
 /// The same report from a match decoded whole and in full detail (what the page holds): the
 /// golden tests check that both ways agree.
 pub fn report_of_match(m: &Match) -> Report {
+    let stats = Stats::of_match(m);
+    let actions = stats.actions();
     Report {
         version: m.version,
         compressed: m.compressed,
@@ -311,7 +380,9 @@ pub fn report_of_match(m: &Match) -> Report {
         cycles: m.distinct_cycles(),
         teams: m.final_teams(),
         messages: m.messages.len(),
-        events: Events::of_match(m).events().to_vec(),
+        events: actions.events().events().to_vec(),
+        players: actions.figures(),
+        stats: stats.summary(),
         end: m.end,
         error: m.error.clone(),
         anything: !(m.frames.is_empty() && m.messages.is_empty() && m.server_param.is_none()),
