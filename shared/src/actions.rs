@@ -17,8 +17,9 @@
 //!   player and cycle.
 //! - **Pass**: a strike, not a shot, whose next touch in play is by another player. By a
 //!   teammate: *completed* (the receiver is that teammate); by an opponent: *intercepted* (the
-//!   receiver is the opponent who took it). Play stopping first (ball out, foul, offside) makes
-//!   it no pass. Its *direction* is that of the ball's way from the strike to the receiver's
+//!   receiver is the opponent who took it), when the strike sent the ball at a pass's pace,
+//!   [`PASS_PACE`] (0.8 m per cycle) or faster: a slower touch lost to an opponent is the ball
+//!   lost in a duel. Play stopping first (ball out, foul, offside) makes it no pass. Its *direction* is that of the ball's way from the strike to the receiver's
 //!   touch, seen by the passing team facing the opponents' goal: *forward* within 45° of
 //!   straight at that goal line, *back* within 45° of straight back, else *left* or *right*.
 //!   A **through pass** is a completed pass received beyond the opponents' offside line as it
@@ -57,6 +58,9 @@ use crate::touch::{Touch, TouchKind};
 
 /// The shortest carry that makes a run of touches a dribble, in metres.
 pub const DRIBBLE_MIN: f32 = 3.0;
+/// The least pace (m per cycle) of a pass the opponents intercept: a slower kick lost to an
+/// opponent is the ball lost in a duel, not a pass (at 0.8 the ball still rolls 13 m).
+pub const PASS_PACE: f32 = 0.8;
 /// Half the width of the band on the goal line a shot's path must cross.
 pub const SHOT_HALF_WIDTH: f32 = field::PENALTY_AREA_WIDTH / 2.0;
 
@@ -69,9 +73,10 @@ pub const DEFINITIONS: [(&str, &str); 10] = [
     (
         "pass",
         "A kick or a tackle that reached the ball, not a shot, whose next touch in play is by another \
-         player: completed when a teammate, intercepted when an opponent. Play stopping first makes it \
-         no pass. Direction: the ball's way to the receiver seen facing the opponents' goal, forward or \
-         back within 45°, else left or right.",
+         player: completed when a teammate, intercepted when an opponent (if the kick had a pass's \
+         pace, 0.8 m per cycle or faster). Play stopping first makes it no pass. Direction: the ball's \
+         way to the receiver seen facing the opponents' goal, forward or back within 45°, else left \
+         or right.",
     ),
     (
         "through pass",
@@ -381,6 +386,9 @@ struct Open {
     shot_to: Option<(f32, f32)>,
     /// The opponents' offside line at the strike (x).
     line: f32,
+    /// The ball's speed after the strike (from its move into the next cycle in sources
+    /// without ball velocity); `None` until known.
+    speed: Option<f32>,
 }
 
 /// A run of touches by one player (a dribble if long enough).
@@ -636,7 +644,8 @@ impl Actions {
                     };
                     self.settle_shot(open, on_target, outcome, Some(ball), index);
                 }
-            } else if !by_self {
+            } else if !by_self && (t.side == open.side || open.speed.is_none_or(|v| v >= PASS_PACE))
+            {
                 let completed = t.side == open.side;
                 let direction = direction(open.side, open.ball, ball);
                 let through = completed
@@ -700,9 +709,11 @@ impl Actions {
                 shot: None,
                 shot_to: None,
                 line,
+                speed: None,
             };
             let v = (frame.ball.vx, frame.ball.vy);
             if v != (0.0, 0.0) {
+                open.speed = Some((v.0 * v.0 + v.1 * v.1).sqrt());
                 self.judge_shot(&mut open, v);
             } else if !self.has_velocity {
                 self.pending_shot = Some(PendingShot {
@@ -771,6 +782,7 @@ impl Actions {
         if frame.time == p.time + 1 {
             if let Some(mut open) = self.open.take() {
                 let v = (frame.ball.x - p.ball.0, frame.ball.y - p.ball.1);
+                open.speed = Some((v.0 * v.0 + v.1 * v.1).sqrt());
                 self.judge_shot(&mut open, v);
                 self.open = Some(open);
             }

@@ -170,3 +170,71 @@ fn the_same_match_gives_the_same_actions_in_every_version() {
         }
     }
 }
+
+/// Against the eye: kicks of the full game labelled by looking at the field
+/// (`tests/golden/labels/`). Every labelled pass and shot is found with its receiver and
+/// outcome, and what pitchside calls a pass or a shot among those kicks is one.
+#[test]
+fn passes_and_shots_agree_with_kicks_labelled_by_eye() {
+    let path = common::path("../golden/labels/full-v6-kicks.csv");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let m = parse_log(&common::read(common::FULL_GAME));
+    let a = Actions::of_match(&m);
+    let side_of = |s: &str| if s == "l" { Side::Left } else { Side::Right };
+    let (mut pass, mut shot) = ([0u32; 3], [0u32; 3]); // true positive, false positive, false negative
+    let mut receivers_right = 0;
+    let mut labelled = 0;
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.splitn(9, ',').collect();
+        let (cycle, side, unum) = (
+            f[0].parse::<u32>().unwrap(),
+            side_of(f[1]),
+            f[2].parse::<u8>().unwrap(),
+        );
+        labelled += 1;
+        let ours = a.actions().iter().find(|x| {
+            x.cycle == cycle
+                && x.side == side
+                && x.unum == unum
+                && matches!(x.kind, ActionKind::Pass { .. } | ActionKind::Shot { .. })
+        });
+        let is_pass = matches!(ours.map(|x| x.kind), Some(ActionKind::Pass { .. }));
+        let is_shot = matches!(ours.map(|x| x.kind), Some(ActionKind::Shot { .. }));
+        let count = |c: &mut [u32; 3], label: bool, found: bool| match (label, found) {
+            (true, true) => c[0] += 1,
+            (false, true) => c[1] += 1,
+            (true, false) => c[2] += 1,
+            _ => {}
+        };
+        count(&mut pass, f[3] == "pass", is_pass);
+        count(&mut shot, f[3] == "shot", is_shot);
+        if let (
+            true,
+            Some(ActionKind::Pass {
+                receiver,
+                completed,
+                ..
+            }),
+        ) = (f[3] == "pass", ours.map(|x| x.kind))
+        {
+            let want_completed = f[4] == "completed";
+            if completed == want_completed && f[6] == receiver.to_string() {
+                receivers_right += 1;
+            }
+        }
+    }
+    let ratio = |a: u32, b: u32| f64::from(a) / f64::from(a + b).max(1.0);
+    let (pp, pr) = (ratio(pass[0], pass[1]), ratio(pass[0], pass[2]));
+    let (sp, sr) = (ratio(shot[0], shot[1]), ratio(shot[0], shot[2]));
+    eprintln!(
+        "{labelled} labelled kicks: passes {} found, {} wrongly, {} missed (precision {pp:.2}, recall {pr:.2}, receiver and outcome right {receivers_right}); shots {} / {} / {} (precision {sp:.2}, recall {sr:.2})",
+        pass[0], pass[1], pass[2], shot[0], shot[1], shot[2]
+    );
+    assert!(labelled >= 50, "{labelled}");
+    assert!(
+        pp >= 0.9 && pr >= 0.9,
+        "passes: precision {pp}, recall {pr}"
+    );
+    assert!(sp >= 0.9 && sr >= 0.9, "shots: precision {sp}, recall {sr}");
+    assert!(f64::from(receivers_right) >= 0.9 * f64::from(pass[0]));
+}
