@@ -17,6 +17,18 @@ pub const CONE_LENGTH: f64 = 20.0;
 pub const CONE_LENGTH_ALL: f64 = 12.0;
 /// Gap between the body and the first ring, and between rings, in pixels.
 const RING_GAP_PX: f64 = 3.0;
+/// Canvas pixels per metre from which the marks of a fixed pixel size (numbers, the smallest
+/// body, stamina bars, cards) have their full size: the whole field on a canvas about 700 px
+/// wide. On a phone the whole field is under 400 px wide, where they would cover the play.
+const FULL_MARKS_SCALE: f64 = 6.0;
+/// How far those marks shrink at most: numbers stay 8 px high, readable on a phone's screen.
+const MIN_MARKS: f64 = 0.75;
+
+/// The size of the fixed-size marks for this view, from [`MIN_MARKS`] to 1: smaller while the
+/// whole field fits a small canvas, full size again once zoomed in.
+fn marks_scale(v: &crate::field::View) -> f64 {
+    (v.scale / FULL_MARKS_SCALE).clamp(MIN_MARKS, 1.0)
+}
 
 /// Whether a player is drawn: on the field, or sent off (shown dimmed where he stands, with
 /// his red card). Absent (never connected, disconnected) and discarded players are not.
@@ -82,7 +94,7 @@ pub fn build(scene: &mut Scene, input: &Input, frame: &Frame) {
                 p,
                 side,
                 at: (f64::from(p.x), f64::from(p.y)),
-                r: kick.max(v.metres(MIN_BODY_PX)),
+                r: kick.max(v.metres(MIN_BODY_PX * marks_scale(v))),
                 colour: team_colour(input.colours, side, p.is_goalie()),
                 selected: input.selected == Some((side, p.unum)),
                 dim: sent_off(p),
@@ -476,8 +488,9 @@ fn body(out: &mut Vec<Shape>, input: &Input, d: &Drawn) {
     if s.stamina {
         if let Some(st) = d.p.stamina {
             let params = input.params;
-            let w = (2.0 * r_px).max(14.0);
-            let top = v.pixels(ring) + 3.0;
+            let k = marks_scale(v);
+            let w = (2.0 * r_px).max(14.0 * k);
+            let top = v.pixels(ring) + 3.0 * k;
             let fraction = (f64::from(st.stamina) / params.stamina_max).clamp(0.0, 1.0);
             let colour = if fraction <= params.recover_dec_thr {
                 style::STAMINA_EXHAUSTED
@@ -486,15 +499,15 @@ fn body(out: &mut Vec<Shape>, input: &Input, d: &Drawn) {
             } else {
                 style::STAMINA_OK
             };
-            bar(out, d, (-w / 2.0, top), (w, 3.0), fraction, colour);
+            bar(out, d, (-w / 2.0, top), (w, 3.0 * k), fraction, colour);
             if s.stamina_details {
                 if let Some(c) = st.capacity {
                     let fraction = (f64::from(c) / params.stamina_capacity).clamp(0.0, 1.0);
                     bar(
                         out,
                         d,
-                        (-w / 2.0, top + 4.0),
-                        (w, 2.0),
+                        (-w / 2.0, top + 4.0 * k),
+                        (w, 2.0 * k),
                         fraction,
                         style::CAPACITY,
                     );
@@ -540,14 +553,15 @@ fn bar(
 
 fn card(out: &mut Vec<Shape>, v: &crate::field::View, d: &Drawn, colour: Rgba) {
     let r_px = v.pixels(d.r);
+    let (w, h) = (6.0 * marks_scale(v), 8.0 * marks_scale(v));
     out.push(
         Shape::new(
             Tag::Card,
             owner(d),
             Geom::PixelRect {
                 at: d.at,
-                offset: (-r_px * 0.7 - 6.0, -r_px * 0.7 - 8.0),
-                size: (6.0, 8.0),
+                offset: (-r_px * 0.7 - w, -r_px * 0.7 - h),
+                size: (w, h),
             },
         )
         .fill(colour)
@@ -599,8 +613,9 @@ fn labels(out: &mut Vec<Shape>, input: &Input, players: &[Drawn]) {
     for (me, d) in order {
         let (x, y) = v.canvas_from_field(d.at.0, d.at.1);
         let r = v.pixels(d.r);
-        let size = (r * 1.1).clamp(11.0, 16.0);
-        let small = (size * 0.8).max(10.0);
+        let k = marks_scale(v);
+        let size = (r * 1.1).clamp(11.0 * k, 16.0);
+        let small = (size * 0.8).max(10.0 * k);
         let mut lines: Vec<(String, f64, bool)> = vec![(d.p.unum.to_string(), size, true)];
         if s.player_types {
             lines.push((format!("t{}", d.p.player_type), small, false));
@@ -927,6 +942,44 @@ mod tests {
             .filter(|l| l.owner == Owner::Player(Side::Left, 7))
             .count();
         assert_eq!(mine, 3, "number, type, stamina figures");
+    }
+
+    #[test]
+    fn numbers_shrink_while_the_whole_field_is_on_a_phone_and_grow_back_zoomed_in() {
+        let m = testutil::short_v6();
+        let params = FieldParams::of_match(m);
+        let s = FieldSettings::default();
+        let frame = &m.frames[m.frames.len() / 2];
+        let number_size = |view: &View| {
+            let scene = build(&Input {
+                frame: Some(frame),
+                previous: None,
+                alpha: 1.0,
+                history: &[],
+                params: &params,
+                settings: &s,
+                colours: &Colours::default(),
+                selected: None,
+                view,
+                agent: None,
+            });
+            scene
+                .with_tag(Tag::Label)
+                .filter_map(|l| match &l.geom {
+                    Geom::Text { size, .. } => Some(*size),
+                    _ => None,
+                })
+                .fold(f64::INFINITY, f64::min)
+        };
+        // A laptop, a phone held upright (the field 382 px wide), the phone zoomed in 3×.
+        assert_eq!(number_size(&View::fit(822.0, 526.0)), 11.0);
+        let phone = View::fit(382.0, 260.0);
+        assert!((number_size(&phone) - 11.0 * MIN_MARKS).abs() < 1e-9);
+        let zoomed = View {
+            scale: phone.scale * 3.0,
+            ..phone
+        };
+        assert_eq!(number_size(&zoomed), 11.0);
     }
 
     #[test]

@@ -163,6 +163,8 @@ pub fn ScoreBar() -> impl IntoView {
                 .collect::<String>()
         })
     };
+    let no_kicks =
+        move |side: Side| h().teams[side.index()].penalty.is_none() && dots(side).is_empty();
     view! {
         <header class="scorebar">
             // The page's title for screen readers and the document outline; the bar shows it.
@@ -173,7 +175,9 @@ pub fn ScoreBar() -> impl IntoView {
                 <TeamLogo side=Side::Left/>
                 <span class="name" id="team-l" style:color=move || m.settings.with(|s| s.colours.left.clone())>{move || team_name(&h().teams[0])}</span>
                 <span class="score" id="score-l">{move || h().teams[0].score}</span>
-                <span class="pen" id="pen-l" title="penalty shoot-out: ● scored, ○ missed">
+                // Hidden until the team's first shoot-out kick, so it takes no room (on a phone
+                // it gets a line of its own).
+                <span class="pen" id="pen-l" title="penalty shoot-out: ● scored, ○ missed" hidden=move || no_kicks(Side::Left)>
                     {move || penalties(&h().teams[0])}
                     " "
                     <span class="kicks">{move || dots(Side::Left)}</span>
@@ -185,7 +189,7 @@ pub fn ScoreBar() -> impl IntoView {
                 <span class="playmode" id="playmode">{move || { let h = h(); mode_words(h.mode, &h.teams) }}</span>
             </div>
             <div class="team right">
-                <span class="pen" id="pen-r" title="penalty shoot-out: ● scored, ○ missed">
+                <span class="pen" id="pen-r" title="penalty shoot-out: ● scored, ○ missed" hidden=move || no_kicks(Side::Right)>
                     <span class="kicks">{move || dots(Side::Right)}</span>
                     " "
                     {move || penalties(&h().teams[1])}
