@@ -30,6 +30,9 @@ const ZOOM_STEP: f64 = 1.25;
 const CLICK_SLOP_PX: f64 = 5.0;
 /// A click selects the nearest player whose body is within this many pixels.
 const PICK_SLOP_PX: f64 = 10.0;
+/// A tap reaches further: a fingertip covers about 40 px and hides what it touches, and on a
+/// phone the whole field is under 400 px wide.
+const TAP_SLOP_PX: f64 = 20.0;
 
 thread_local! {
     /// The last scene drawn, with its view: what a click hits and what the test hook reports.
@@ -135,7 +138,7 @@ fn draw(m: Monitor, params: &FieldParams, glide: &Glide, target: &DrawCtx) -> bo
                 follow_target(&camera, shown.as_ref(), selected),
             );
             let history = &g.frames[..index.min(g.frames.len())];
-            let scene = scene::build(&scene::Input {
+            let mut scene = scene::build(&scene::Input {
                 frame: shown.as_ref(),
                 previous: None,
                 alpha: 1.0,
@@ -268,14 +271,14 @@ pub fn wheel_zoom(m: Monitor, at: (f64, f64), ev: &web_sys::WheelEvent) {
     m.field.camera.update(|cam| cam.zoom_at(factor, at, &view));
 }
 
-/// Selects the player under canvas point `at`, or nobody.
-fn pick(m: Monitor, at: (f64, f64)) {
+/// Selects the player under canvas point `at` (within `slop` pixels), or nobody.
+fn pick(m: Monitor, at: (f64, f64), slop: f64) {
     let hit = LAST.with(|l| {
         let l = l.borrow();
         let (scene, view) = l.as_ref()?;
         let p = view.field_from_canvas(at.0, at.1);
         scene
-            .player_at(p, view.metres(PICK_SLOP_PX))
+            .player_at(p, view.metres(slop))
             .map(|p| (p.side, p.unum))
     });
     m.field.selected.set(hit);
@@ -480,7 +483,12 @@ pub fn FieldCanvas() -> impl IntoView {
             let was_alone = p.len() == 1;
             p.retain(|(id, _)| *id != ev.pointer_id());
             if was_alone && dragged.get() < CLICK_SLOP_PX {
-                pick(m, at);
+                let slop = if ev.pointer_type() == "mouse" {
+                    PICK_SLOP_PX
+                } else {
+                    TAP_SLOP_PX
+                };
+                pick(m, at, slop);
             }
         }
     };
