@@ -8,7 +8,7 @@ use futures_util::StreamExt;
 use pitchside_shared::{parse_log, write, Record};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::net::UdpSocket;
 use tokio_tungstenite::tungstenite::Message;
@@ -49,9 +49,44 @@ impl Histogram {
     }
 }
 
+/// When the fake server sent each show, by frame number, lock-free: every spectator looks
+/// up each frame it gets (100,000 a second at 10,000 spectators), and a lock shared by them
+/// all made the load generator's own waiting part of the latency it measured.
+pub struct SentTimes {
+    start: Instant,
+    /// Per slot (frame number modulo the length): the frame number + 1 (0: none yet) and the
+    /// nanoseconds since `start` it was sent at.
+    slots: Vec<(AtomicU64, AtomicU64)>,
+}
+
+impl SentTimes {
+    fn new() -> SentTimes {
+        SentTimes {
+            start: Instant::now(),
+            slots: (0..1 << 16)
+                .map(|_| (AtomicU64::new(0), AtomicU64::new(0)))
+                .collect(),
+        }
+    }
+
+    /// Notes that frame `n` is sent now.
+    pub fn mark(&self, n: usize) {
+        let (frame, at) = &self.slots[n % self.slots.len()];
+        at.store(self.start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        frame.store(n as u64 + 1, Ordering::Release);
+    }
+
+    /// When frame `n` was sent, if it was and its slot has not been reused since.
+    pub fn get(&self, n: usize) -> Option<Instant> {
+        let (frame, at) = &self.slots[n % self.slots.len()];
+        (frame.load(Ordering::Acquire) == n as u64 + 1)
+            .then(|| self.start + Duration::from_nanos(at.load(Ordering::Relaxed)))
+    }
+}
+
 pub struct Shared {
     /// When the fake server sent the show with each frame number.
-    pub sent: Mutex<Vec<Option<Instant>>>,
+    pub sent: SentTimes,
     pub hist: Histogram,
     pub frames: AtomicU64,
     pub frame_bytes: AtomicU64,
@@ -64,7 +99,7 @@ pub struct Shared {
 impl Default for Shared {
     fn default() -> Self {
         Shared {
-            sent: Mutex::new(Vec::new()),
+            sent: SentTimes::new(),
             hist: Histogram::new(),
             frames: AtomicU64::new(0),
             frame_bytes: AtomicU64::new(0),
@@ -160,12 +195,7 @@ pub async fn spectator(addr: SocketAddr, path: String, shared: Arc<Shared>) {
             let now = Instant::now();
             if let Some(n) = frame_number(&b) {
                 if shared.measuring.load(Ordering::Relaxed) {
-                    let sent = shared
-                        .sent
-                        .lock()
-                        .ok()
-                        .and_then(|s| s.get(n as usize).copied().flatten());
-                    if let Some(t) = sent {
+                    if let Some(t) = shared.sent.get(n as usize) {
                         shared.hist.add(now.saturating_duration_since(t));
                     }
                     shared.frames.fetch_add(1, Ordering::Relaxed);
@@ -216,12 +246,7 @@ pub async fn fake_server(shared: Arc<Shared>, step: Duration) -> SocketAddr {
         for (is_show, d) in game.iter().cycle() {
             if *is_show {
                 ticker.tick().await;
-                if let Ok(mut sent) = shared.sent.lock() {
-                    if sent.len() <= n {
-                        sent.resize(n + 1, None);
-                    }
-                    sent[n] = Some(Instant::now());
-                }
+                shared.sent.mark(n);
                 n += 1;
             }
             if s.send_to(d, peer).await.is_err() {

@@ -203,6 +203,7 @@ pub fn App() -> impl IntoView {
                     <EventList/>
                     <MessageBoard/>
                     <StatsPanel/>
+                    <ui::analysis::AnalysisPanel/>
                     <ui::operator::OperatorPanel/>
                 </div>
             </div>

@@ -220,15 +220,19 @@ pub struct Timeline {
     pub events_panel: bool,
     /// The statistics panel.
     pub stats_panel: bool,
+    /// The analysis panel (each player's actions).
+    pub analysis_panel: bool,
 }
 
 impl Default for Timeline {
     fn default() -> Self {
         Timeline {
             markers: true,
-            hidden_kinds: Vec::new(),
+            // Tackles are many; a user who wants them on the timeline ticks them.
+            hidden_kinds: vec!["tackle".into()],
             events_panel: true,
             stats_panel: false,
+            analysis_panel: false,
         }
     }
 }

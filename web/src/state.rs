@@ -385,6 +385,8 @@ pub struct FieldView {
     pub camera: RwSignal<crate::field::Camera>,
     /// `(side, uniform number)` of the player whose panel, cone and areas are shown.
     pub selected: RwSignal<Option<(pitchside_shared::Side, u8)>>,
+    /// An action picked in the analysis panel, drawn on the field while its frames show.
+    pub action: RwSignal<Option<pitchside_shared::actions::Action>>,
 }
 
 impl FieldView {
@@ -392,6 +394,7 @@ impl FieldView {
         FieldView {
             camera: RwSignal::new(crate::field::Camera::default()),
             selected: RwSignal::new(None),
+            action: RwSignal::new(None),
         }
     }
 }

@@ -18,7 +18,9 @@
 //! - [`ball`]: the ball, its velocity, its path if untouched, trails.
 //! - [`offside`]: each team's offside line.
 //! - [`agent`]: the selected agent's drawings and beliefs (from its own files).
+//! - [`action`]: an action picked in the analysis panel (a pass's arrow, a shot's line).
 
+pub mod action;
 pub mod agent;
 pub mod ball;
 pub mod motion;
@@ -166,6 +168,8 @@ pub enum Tag {
     BeliefError,
     /// An agent's target point.
     TargetPoint,
+    /// An action picked in the analysis panel ([`action`]).
+    Action,
 }
 
 /// Who a shape belongs to: a player slot, the ball, or nobody (the pitch).

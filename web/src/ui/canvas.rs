@@ -126,6 +126,12 @@ fn draw(m: Monitor, params: &FieldParams, glide: &Glide, target: &DrawCtx) -> bo
     let selected = m.field.selected.get_untracked();
     // Read before the match is borrowed: it asks the match for team names and times.
     let agent = selected.and_then(|(side, unum)| m.agents.overlay(m, index, side, unum));
+    // An action picked in the analysis panel, while its frames show.
+    let action = m
+        .field
+        .action
+        .get_untracked()
+        .filter(|a| scene::action::shows_at(a, index));
     m.settings.with_untracked(|settings| {
         m.game.with_value(|g| {
             let frame = g.frames.get(index);
@@ -150,6 +156,9 @@ fn draw(m: Monitor, params: &FieldParams, glide: &Glide, target: &DrawCtx) -> bo
                 view: &view,
                 agent: agent.as_ref(),
             });
+            if let Some(a) = &action {
+                scene::action::build(&mut scene.shapes, a, view.metres(1.0));
+            }
             LAYER.with(|l| paint::scene(&ctx, &view, ratio, &scene, Some(&mut l.borrow_mut())));
             LAST.with(|l| *l.borrow_mut() = Some((scene, view)));
         })
@@ -390,6 +399,7 @@ pub fn FieldCanvas() -> impl IntoView {
             m.settings.track();
             m.field.camera.track();
             m.field.selected.track();
+            m.field.action.track();
             m.agents.loaded.track();
             m.agents.revision.track();
             m.agents.hidden_levels.track();
@@ -537,6 +547,38 @@ pub fn FieldCanvas() -> impl IntoView {
         wheel.set_value(Some(cb));
     });
 
+    // Embedded, a finger on the whole field scrolls the other site's page (`touch_action`
+    // below); two fingers are a pinch for the field, never a scroll of that page, which the
+    // page can only refuse from a touch listener that is not passive. Pointer events come
+    // before the touch events they belong to, so `pointers` already counts the fingers.
+    let touch = StoredValue::new_local(None::<Closure<dyn FnMut(web_sys::Event)>>);
+    {
+        let pointers = pointers.clone();
+        Effect::new(move |_| {
+            let Some(c) = canvas.get() else { return };
+            if !crate::ui::embed::embed_mode() {
+                return;
+            }
+            let pointers = pointers.clone();
+            let cb = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+                if pointers.borrow().len() >= 2 {
+                    ev.prevent_default();
+                }
+            });
+            let opts = web_sys::AddEventListenerOptions::new();
+            opts.set_passive(false);
+            let target: web_sys::EventTarget = c.into();
+            for kind in ["touchstart", "touchmove"] {
+                let _ = target.add_event_listener_with_callback_and_add_event_listener_options(
+                    kind,
+                    cb.as_ref().unchecked_ref(),
+                    &opts,
+                );
+            }
+            touch.set_value(Some(cb));
+        });
+    }
+
     install_test_hooks(m);
     on_cleanup(move || {
         on_resize.remove();
@@ -546,6 +588,17 @@ pub fn FieldCanvas() -> impl IntoView {
         frame_cb_cleanup.with_value(|cb| cb.borrow_mut().take());
     });
 
+    // Embedded in another site's page, a finger on the whole field scrolls that page as it
+    // would anywhere (as the wheel does); two fingers zoom (see `touch` above), and zoomed
+    // in, one finger moves the field.
+    let embedded = crate::ui::embed::embed_mode();
+    let touch_action = move || {
+        if embedded && m.field.camera.with(|c| c.zoom <= 1.0 + 1e-6) {
+            "pan-x pan-y"
+        } else {
+            "none"
+        }
+    };
     let follow_label = move || match m.field.camera.get().follow {
         Follow::Off => "",
         Follow::Ball => "following the ball",
@@ -558,6 +611,7 @@ pub fn FieldCanvas() -> impl IntoView {
                 role="img"
                 aria-label="The field, players and ball (the score bar and the events list say what happens)"
                 node_ref=canvas
+                style:touch-action=touch_action
                 on:pointerdown=on_down
                 on:pointermove=on_move
                 on:pointerup=on_up

@@ -7,11 +7,13 @@
 
 use crate::state::Monitor;
 use leptos::prelude::*;
+use pitchside_shared::actions::{Action, ActionKind};
 use pitchside_shared::events::{Event, EventKind};
 use pitchside_shared::Side;
 
 /// Every event kind a match can have, in the order the settings list them: `(id, label)`.
-pub const KINDS: [(&str, &str); 20] = [
+/// The last ones are players' actions ([`pitchside_shared::actions`]) worth a marker.
+pub const KINDS: [(&str, &str); 23] = [
     ("goal", "goals"),
     ("kick_off", "kick-offs"),
     ("half_time", "half time"),
@@ -32,7 +34,20 @@ pub const KINDS: [(&str, &str); 20] = [
     ("penalty_kick", "penalty kicks"),
     ("shoot_out_kick", "shoot-out kicks"),
     ("player_off", "players off the field"),
+    ("shot", "shots"),
+    ("through_pass", "through passes"),
+    ("tackle", "tackles won"),
 ];
+
+/// The id of an action's marker, for the actions the timeline marks.
+fn action_marker(a: &Action) -> Option<&'static str> {
+    match a.kind {
+        ActionKind::Shot { .. } => Some("shot"),
+        ActionKind::Pass { through: true, .. } => Some("through_pass"),
+        ActionKind::Tackle { won: true } => Some("tackle"),
+        _ => None,
+    }
+}
 
 /// Which events a jump considers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,7 +118,7 @@ pub fn shown_events(m: Monitor) -> Vec<Shown> {
         let events = stats.events();
         let names = events.team_names();
         let names = [names[0].unwrap_or("left"), names[1].unwrap_or("right")];
-        events
+        let mut out: Vec<Shown> = events
             .events()
             .iter()
             .filter(|e| wanted(e, Which::Shown, &hidden))
@@ -114,7 +129,21 @@ pub fn shown_events(m: Monitor) -> Vec<Shown> {
                 side: e.side,
                 text: e.describe(names),
             })
-            .collect()
+            .collect();
+        let owned = [names[0].to_owned(), names[1].to_owned()];
+        out.extend(stats.actions().actions().iter().filter_map(|a| {
+            let kind = action_marker(a)?;
+            (!hidden.iter().any(|h| h == kind)).then(|| Shown {
+                cycle: a.cycle,
+                frame: a.frame,
+                kind,
+                side: Some(a.side),
+                text: crate::ui::analysis::describe(a, &owned),
+            })
+        }));
+        // Actions settle after they began: merged in frame order, events first in a frame.
+        out.sort_by_key(|e| e.frame);
+        out
     })
 }
 

@@ -2,6 +2,7 @@
 //! the context the [`crate::App`] provides.
 
 pub mod agent;
+pub mod analysis;
 pub mod announce;
 pub mod archive;
 pub mod canvas;

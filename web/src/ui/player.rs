@@ -50,6 +50,8 @@ fn param(p: &Params, name: &str) -> String {
 /// Everything shown about one player, taken from the frame on screen and the one before.
 #[derive(Clone, Debug, PartialEq)]
 struct Facts {
+    side: Side,
+    unum: u8,
     id: String,
     team: String,
     colour: String,
@@ -172,6 +174,8 @@ fn facts(m: Monitor, side: Side, unum: u8, index: usize) -> Option<Facts> {
             })
             .unwrap_or_default();
         Some(Facts {
+            side,
+            unum,
             id: format!("{}{unum}", side.letter()),
             team,
             colour,
@@ -259,6 +263,7 @@ pub fn PlayerPanel() -> impl IntoView {
                             <dl class="facts">
                                 {f.rows.iter().map(|(k, v)| view! { <dt>{*k}</dt><dd>{v.clone()}</dd> }).collect_view()}
                             </dl>
+                            <PlayerActions side=f.side unum=f.unum/>
                             <Show when={let has = !f.counts.is_empty(); move || has}>
                                 <h3>"Commands (highlighted: sent this cycle)"</h3>
                             </Show>
@@ -282,6 +287,38 @@ pub fn PlayerPanel() -> impl IntoView {
                 }}
                 <TypeTable/>
             </section>
+        </Show>
+    }
+}
+
+/// The player's figures from the analysis ([`crate::ui::analysis`]) up to the frame on
+/// screen; each opens his moments there.
+#[component]
+fn PlayerActions(side: Side, unum: u8) -> impl IntoView {
+    let m = expect_context::<Monitor>();
+    let figures = Memo::new(move |_| {
+        let i = m.index.get();
+        m.count.track();
+        let list = crate::ui::analysis::actions_until(m, i);
+        crate::ui::analysis::COLUMNS
+            .iter()
+            .map(|c| {
+                (
+                    c.name,
+                    crate::ui::analysis::count(&list, side, Some(unum), c),
+                )
+            })
+            .filter(|(_, n)| *n > 0)
+            .collect::<Vec<_>>()
+    });
+    view! {
+        <Show when=move || !figures.get().is_empty()>
+            <h3>"With the ball so far"</h3>
+            <div class="counts player-actions" id="player-actions">
+                {move || figures.get().into_iter().map(|(name, n)| view! {
+                    <span class="count"><b>{n}</b>" "{name}</span>
+                }).collect_view()}
+            </div>
         </Show>
     }
 }
