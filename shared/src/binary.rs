@@ -3,7 +3,14 @@
 //!
 //! What the binary formats do not carry, and what the decoder puts there instead:
 //! - **Msgs have no time.** Every binary [`Message`] gets `time: 0`; a caller that knows the
-//!   current cycle (the log decoder, the live feed) may set it.
+//!   current cycle (the log decoder, the live feed) may set it. So do drawings.
+//! - **Drawings** (`drawinfo_t`: a point, circle or line with a colour name, or a clear) come
+//!   in v1 logs and v1 datagrams as a `dispinfo_t` of mode DRAW, in v2 logs as mode 3 and the
+//!   74-byte struct (as librcsc reads and writes them); `dispinfo_t2` has no such member, so a
+//!   v2 datagram of mode DRAW carries nothing. BLANK (show a blank screen) exists as a
+//!   `dispinfo_t` (v1 logs and datagrams) and a `dispinfo_t2` (v2 datagrams); a v2 or v3 log
+//!   has no such record (its size is not defined there, and librcsc refuses it too). Both
+//!   become [`Record::Draw`].
 //! - **v3 PM records have no time.** They become `Record::PlayMode { time: 0, .. }`. The server
 //!   writes a PM record (then a TEAM record, if the score changed) right *before* the show of
 //!   the cycle in which the mode changed (logger.cpp, `writeGameLogImpl`), so the right time is
@@ -23,19 +30,20 @@
 //!   real v1 msgs carry garbage after the text up to some NUL (`(referee foul_charge_r)\xd7\x94\x7f`);
 //!   it is kept, as the text decoder keeps the garbage of `record_messages` logs.
 
+pub(crate) mod encode;
 mod layout;
 
 use self::layout::{
-    ball_t, log_msg, mode, msginfo, player_t, pos_t, short_showinfo_t2, showinfo_t, showinfo_t2,
-    team_t, Field, DISPINFO, DISPINFO2, DISPINFO2_BODY, DISPINFO_BODY, PLAYER_PARAMS,
-    PLAYER_PARAMS_SIZE, PLAYER_TYPE, PLAYER_TYPE_SIZE, PM_SIZE, SCALE1, SCALE2, SERVER_PARAMS,
-    SERVER_PARAMS_SIZE, TEAMS_SIZE,
+    ball_t, draw_mode, drawinfo_t, log_msg, mode, msginfo, player_t, pos_t, short_showinfo_t2,
+    showinfo_t, showinfo_t2, team_t, Field, DISPINFO, DISPINFO2, DISPINFO2_BODY, DISPINFO_BODY,
+    PLAYER_PARAMS, PLAYER_PARAMS_SIZE, PLAYER_TYPE, PLAYER_TYPE_SIZE, PM_SIZE, SCALE1, SCALE2,
+    SERVER_PARAMS, SERVER_PARAMS_SIZE, TEAMS_SIZE,
 };
 use crate::error::Fail;
 use crate::format::{LogVersion, ShowShape};
 use crate::model::{
-    Ball, Counts, Frame, Message, ParamValue, Params, Player, Record, Side, Stamina, Team,
-    ViewQuality,
+    Ball, Counts, Drawing, Frame, Message, ParamValue, Params, Player, Record, Shape, Side,
+    Stamina, Team, ViewQuality,
 };
 use crate::playmode::PlayMode;
 use crate::team_graphic::parse_team_graphic;
@@ -151,23 +159,38 @@ pub(crate) fn decode_log_record(
     }
 }
 
-/// A v1 log record: a whole `dispinfo_t`, SHOW or MSG.
+/// A v1 log record: a whole `dispinfo_t`, SHOW, MSG, DRAW or BLANK.
 fn decode_v1_record(m: i16, buf: &[u8], out: &mut Vec<Record>) -> Res<Step> {
     let kind = kind_of(m);
-    if m != mode::SHOW && m != mode::MSG {
-        return Err(fail(kind, 0, "record mode 1 (show) or 2 (msg)"));
+    if !matches!(m, mode::SHOW | mode::MSG | mode::DRAW | mode::BLANK) {
+        return Err(fail(
+            kind,
+            0,
+            "record mode 1 (show), 2 (msg), 3 (draw) or 4 (blank)",
+        ));
     }
     let Some(rec) = buf.get(..DISPINFO) else {
         return Ok(Step::NeedMore { record: kind });
     };
     let body = &rec[DISPINFO_BODY..];
-    let shape = if m == mode::SHOW {
-        let frame = show_v1(body).map_err(shift(kind, DISPINFO_BODY))?;
-        out.push(Record::Show(frame));
-        FULL
-    } else {
-        push_fixed_msg(body, out);
-        ShowShape::default()
+    let shape = match m {
+        mode::SHOW => {
+            let frame = show_v1(body).map_err(shift(kind, DISPINFO_BODY))?;
+            out.push(Record::Show(frame));
+            FULL
+        }
+        mode::MSG => {
+            push_fixed_msg(body, out);
+            ShowShape::default()
+        }
+        mode::DRAW => {
+            out.push(draw(body).map_err(shift(kind, DISPINFO_BODY))?);
+            ShowShape::default()
+        }
+        _ => {
+            out.push(blank());
+            ShowShape::default()
+        }
     };
     Ok(Step::Record {
         len: DISPINFO,
@@ -184,13 +207,14 @@ fn decode_ulg_record(v3: bool, m: i16, buf: &[u8], out: &mut Vec<Record>) -> Res
         mode::SHOW if v3 => short_showinfo_t2::SIZE,
         mode::SHOW => showinfo_t::SIZE,
         mode::MSG => log_msg::TEXT,
+        mode::DRAW if !v3 => drawinfo_t::SIZE,
         mode::PM if v3 => PM_SIZE,
         mode::TEAM if v3 => TEAMS_SIZE,
         mode::PT if v3 => PLAYER_TYPE_SIZE,
         mode::PARAM if v3 => SERVER_PARAMS_SIZE,
         mode::PPARAM if v3 => PLAYER_PARAMS_SIZE,
         _ if v3 => return Err(fail(kind, 0, "record mode 1, 2, 5, 6, 7, 8 or 9")),
-        _ => return Err(fail(kind, 0, "record mode 1 (show) or 2 (msg)")),
+        _ => return Err(fail(kind, 0, "record mode 1 (show), 2 (msg) or 3 (draw)")),
     };
     let Some(body) = buf.get(AT..AT + body_len) else {
         return need_more;
@@ -217,6 +241,7 @@ fn decode_ulg_record(v3: bool, m: i16, buf: &[u8], out: &mut Vec<Record>) -> Res
             let text = text.strip_suffix(&[0]).unwrap_or(text);
             push_msg(i16_at(body, log_msg::BOARD), text, out);
         }
+        mode::DRAW => out.push(draw(body).map_err(shift(kind, AT))?),
         mode::PM => {
             let pm = play_mode(u8_at(body, 0), 0).map_err(shift(kind, AT))?;
             out.push(Record::PlayMode { time: 0, mode: pm });
@@ -238,6 +263,9 @@ pub(crate) fn looks_like_v1(buf: &[u8]) -> bool {
         [0, 1, pmode, ..] => PlayMode::from_index(u32::from(*pmode)).is_some(),
         [0, 2] | [0, 2, _] => true,
         [0, 2, b0, b1, ..] => matches!(i16::from_be_bytes([*b0, *b1]), 1 | 2),
+        // A drawing first: its draw mode 0..3.
+        [0, 3] | [0, 3, 0] => true,
+        [0, 3, 0, m, ..] => *m <= 3,
         _ => false,
     }
 }
@@ -268,7 +296,10 @@ pub(crate) fn parse_dispinfo(
             return Ok(FULL);
         }
         mode::MSG => push_fixed_msg(body, out),
-        mode::DRAW | mode::BLANK => {}
+        // `drawinfo_t` is a member of `dispinfo_t` only; `dispinfo_t2` has none.
+        mode::DRAW if !v2 => out.push(draw(body).map_err(shift(kind, at))?),
+        mode::DRAW => {}
+        mode::BLANK => out.push(blank()),
         mode::PM if v2 => {
             let pm = play_mode(u8_at(body, 0), 0).map_err(shift(kind, at))?;
             out.push(Record::PlayMode { time: 0, mode: pm });
@@ -282,6 +313,51 @@ pub(crate) fn parse_dispinfo(
         _ => return Err(fail(kind, 0, "a dispinfo_t mode 1 (show), 2 (msg), 3 or 4")),
     }
     Ok(ShowShape::default())
+}
+
+/// A `drawinfo_t`.
+fn draw(b: &[u8]) -> Result<Record, Fail> {
+    use self::layout::drawinfo_t as d;
+    let v = |k: usize| (f64::from(i16_at(b, d::OBJECT + 2 * k)) / SCALE1) as f32;
+    let color = |at: usize| {
+        let raw = c_string(bytes_at(b, d::OBJECT + at, d::COLOR_LEN));
+        String::from_utf8_lossy(raw).into_owned()
+    };
+    let shape = match i16_at(b, d::MODE) {
+        draw_mode::CLEAR => Shape::Clear,
+        draw_mode::POINT => Shape::Point {
+            x: v(0),
+            y: v(1),
+            color: color(d::POINT_COLOR),
+        },
+        draw_mode::CIRCLE => Shape::Circle {
+            x: v(0),
+            y: v(1),
+            r: v(2),
+            color: color(d::CIRCLE_COLOR),
+        },
+        draw_mode::LINE => Shape::Line {
+            x1: v(0),
+            y1: v(1),
+            x2: v(2),
+            y2: v(3),
+            color: color(d::LINE_COLOR),
+        },
+        _ => {
+            return Err(Fail {
+                pos: d::MODE,
+                expected: "a draw mode 0 (clear), 1 (point), 2 (circle) or 3 (line)",
+            })
+        }
+    };
+    Ok(Record::Draw(Drawing { time: 0, shape }))
+}
+
+fn blank() -> Record {
+    Record::Draw(Drawing {
+        time: 0,
+        shape: Shape::Blank,
+    })
 }
 
 /// A `msginfo_t` (`int16 board`, NUL-terminated `char[2048]`).
@@ -530,7 +606,13 @@ fn descale(raw: i32, field: Field) -> f64 {
         }
         per_unit *= 10.0;
     }
-    exact
+    // No short decimal: the value whose encoding is `raw` (a negative `roundint` field is one
+    // unit high for `raw / 65536` itself), so that writing it again gives the same struct.
+    if field == Field::RoundInt && raw < 0 {
+        (target - 0.5) / SCALE2
+    } else {
+        exact
+    }
 }
 
 #[cfg(test)]
@@ -1067,7 +1149,10 @@ mod tests {
         assert!(looks_like_v1(&[0, 2, 0, 1]));
         assert!(!looks_like_v1(&[0, 2, 0, 7]));
         assert!(!looks_like_v1(b"ULG\x03"));
-        assert!(!looks_like_v1(&[0, 3, 0, 0]));
+        // A drawing: DRAW and a draw mode 0..3.
+        assert!(looks_like_v1(&[0, 3, 0, 2]));
+        assert!(!looks_like_v1(&[0, 3, 0, 4]));
+        assert!(!looks_like_v1(&[0, 4, 0, 0]));
     }
 
     fn parse_all(name: &str) -> (Vec<Record>, usize) {
@@ -1261,9 +1346,166 @@ mod tests {
         assert_eq!((err.0, err.1.pos), ("show", 2));
         bad[1] = 8; // no parameter structs in dispinfo_t
         assert_eq!(parse_dispinfo(&bad, &mut out).unwrap_err().1.pos, 0);
-        bad[1] = 3; // DRAW: nothing to show
-        assert_eq!(parse_dispinfo(&bad, &mut out), Ok(ShowShape::default()));
+        bad[1] = 3; // DRAW, whose draw mode (bytes 2-3) is 60 × 256 + …: no such mode
+        let err = parse_dispinfo(&bad, &mut out).unwrap_err();
+        assert_eq!((err.0, err.1.pos), ("draw", 2));
         assert!(out.is_empty());
+    }
+
+    /// A `drawinfo_t` as an old program wrote it, the colour name after the numbers.
+    fn drawinfo(m: i16, values: &[i16], color: &str) -> Vec<u8> {
+        let mut b = vec![0u8; 74];
+        b[0..2].copy_from_slice(&m.to_be_bytes());
+        for (k, v) in values.iter().enumerate() {
+            b[2 + 2 * k..4 + 2 * k].copy_from_slice(&v.to_be_bytes());
+        }
+        let at = 2 + 2 * values.len();
+        b[at..at + color.len()].copy_from_slice(color.as_bytes());
+        // Garbage after the NUL is not part of the name.
+        b[at + color.len() + 1] = b'x';
+        b
+    }
+
+    #[test]
+    fn drawings_and_blanks() {
+        let circle = drawinfo(2, &[160, -80, 32], "red");
+        let line = drawinfo(3, &[0, 0, -16, 8], "#00ff00");
+        let point = drawinfo(1, &[8, 8], "blue");
+        let clear = drawinfo(0, &[], "");
+        let shapes = |records: &[Record]| -> Vec<Shape> {
+            records
+                .iter()
+                .filter_map(|r| match r {
+                    Record::Draw(d) => Some(d.shape.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        let want = vec![
+            Shape::Circle {
+                x: 10.0,
+                y: -5.0,
+                r: 2.0,
+                color: "red".into(),
+            },
+            Shape::Line {
+                x1: 0.0,
+                y1: 0.0,
+                x2: -1.0,
+                y2: 0.5,
+                color: "#00ff00".into(),
+            },
+            Shape::Point {
+                x: 0.5,
+                y: 0.5,
+                color: "blue".into(),
+            },
+            Shape::Clear,
+        ];
+
+        // v1 datagrams: dispinfo_t DRAW and BLANK; dispinfo_t2 BLANK.
+        let mut out = Vec::new();
+        for d in [&circle, &line, &point, &clear] {
+            let mut gram = vec![0u8; DISPINFO];
+            gram[1] = 3;
+            gram[2..2 + 74].copy_from_slice(d);
+            assert_eq!(parse_dispinfo(&gram, &mut out), Ok(ShowShape::default()));
+        }
+        assert_eq!(shapes(&out), want);
+        out.clear();
+        let mut blank = vec![0u8; DISPINFO];
+        blank[1] = 4;
+        parse_dispinfo(&blank, &mut out).unwrap();
+        let mut blank2 = vec![0u8; DISPINFO2];
+        blank2[1] = 4;
+        parse_dispinfo(&blank2, &mut out).unwrap();
+        assert_eq!(shapes(&out), [Shape::Blank, Shape::Blank]);
+
+        // A v1 log: the drawings of the real short game's first shows, in between; each takes
+        // the time of the show before it.
+        let v1 = log_file("short-v1");
+        let mut log = v1[..100 * DISPINFO].to_vec();
+        for d in [&circle, &line] {
+            let mut rec = vec![0u8; DISPINFO];
+            rec[1] = 3;
+            rec[2..2 + 74].copy_from_slice(d);
+            log.extend_from_slice(&rec);
+        }
+        log.extend_from_slice(&blank);
+        log.extend_from_slice(&v1[100 * DISPINFO..]);
+        let m = parse_log(&log);
+        assert_eq!(m.error, None);
+        // After the first 100 records (msgs, then shows).
+        let split = 100 * DISPINFO;
+        let before = parse_log(&v1[..split]);
+        let last_before = before.frames.last().map_or(0, |f| f.time);
+        assert!(last_before > 0);
+        assert_eq!(m.drawings.len(), 3);
+        assert!(m.drawings.iter().all(|d| d.time == last_before));
+        assert_eq!(
+            m.drawings
+                .iter()
+                .map(|d| d.shape.clone())
+                .collect::<Vec<_>>(),
+            [want[0].clone(), want[1].clone(), Shape::Blank]
+        );
+
+        // A v2 log: mode 3 and the struct, as librcsc writes and reads them; an unknown draw
+        // mode is damage at its byte.
+        let v2 = log_file("short-v2");
+        let mut log = v2[..4].to_vec();
+        for d in [&point, &clear] {
+            log.extend_from_slice(&3i16.to_be_bytes());
+            log.extend_from_slice(d);
+        }
+        log.extend_from_slice(&v2[4..]);
+        let m = parse_log(&log);
+        assert_eq!(m.error, None);
+        assert_eq!(
+            m.drawings
+                .iter()
+                .map(|d| d.shape.clone())
+                .collect::<Vec<_>>(),
+            [want[2].clone(), Shape::Clear]
+        );
+        log[4 + 2 + 1] = 9;
+        let m = parse_log(&log);
+        assert!(matches!(
+            m.error,
+            Some(LogError::Malformed {
+                at: Location::Offset(6),
+                record: "draw",
+                ..
+            })
+        ));
+        // v3 logs have no drawings.
+        assert!(decode_log_record(LogVersion::V3, &[0, 3, 0, 0], &mut out).is_err());
+
+        // Written again: v1 keeps drawings and blanks, v2 drawings (a blank has no v2
+        // record), v3 neither.
+        let mut log = v1[..100 * DISPINFO].to_vec();
+        for d in [&circle, &line, &point, &clear] {
+            let mut rec = vec![0u8; DISPINFO];
+            rec[1] = 3;
+            rec[2..2 + 74].copy_from_slice(d);
+            log.extend_from_slice(&rec);
+        }
+        log.extend_from_slice(&blank);
+        let m = parse_log(&log);
+        let mut records = Vec::new();
+        let mut d = LogDecoder::new();
+        d.feed(&log, &mut records).unwrap();
+        d.finish(&mut records).unwrap();
+        for (v, n) in [
+            (LogVersion::V1, 5),
+            (LogVersion::V2, 4),
+            (LogVersion::V3, 0),
+        ] {
+            let again = parse_log(&crate::write::write_log(v, &records));
+            assert_eq!(again.error, None, "{v}");
+            assert_eq!(again.drawings.len(), n, "{v}");
+            assert_eq!(again.drawings[..], m.drawings[..n], "{v}");
+        }
     }
 
     #[test]
@@ -1278,13 +1520,15 @@ mod tests {
                 assert_eq!(descale(raw, field), v, "{v} {field:?}");
             }
         }
-        for raw in [i32::MAX, i32::MIN, 1, -1, 123_456_789] {
+        for raw in [i32::MAX, i32::MIN + 1, 1, -1, 123_456_789, -6554] {
             for field in fields {
                 let v = descale(raw, field);
                 assert!(
                     (v * SCALE2 - f64::from(raw)).abs() <= 1.0,
                     "{raw} {field:?}"
                 );
+                // Encoded again, it is the same integer.
+                assert_eq!(encode(v * SCALE2, field), f64::from(raw), "{raw} {field:?}");
             }
         }
     }

@@ -18,7 +18,9 @@
 //! - [`events`]: match events (goals, fouls, cards, set pieces, …) and the referee's decisions
 //!   in words, from the frames.
 //! - [`stats`]: possession, passes, shots, per-team figures at any moment, ball heat map.
-//! - [`write`]: ULG6 logs and v5 monitor shows, in the exact format rcssserver writes.
+//! - [`write`]: logs of every version (ULG4-6, binary v1-v3, JSON) and v5 monitor shows, in
+//!   the exact format rcssserver writes.
+//! - [`tools`]: log tools (validate, reverse, rename, convert, clip) on bytes or records.
 //! - [`wire`]: the relay's canonical binary form of records and notices, for browsers.
 //! - [`number`]: fast number parsing and `%g`-style printing.
 //! - [`params`]: typed server and player-type parameters, with rcssserver 19's defaults.
@@ -45,6 +47,7 @@ pub mod playmode;
 pub mod stats;
 pub mod team_graphic;
 pub mod text;
+pub mod tools;
 pub mod touch;
 pub mod wire;
 pub mod write;

@@ -50,6 +50,12 @@ pub struct LogDecoder {
     last_time: u32,
     /// v3 PM/TEAM records wait here for the show they precede, whose time they take.
     held: Vec<Record>,
+    /// Where each held record is.
+    held_at: Vec<Location>,
+    /// Where each record given out came from, while asked for ([`LogDecoder::track_locations`]).
+    locations: Option<Vec<Location>>,
+    /// A JSON log's `version` and `timestamp` records.
+    json_header: crate::write::JsonHeader,
     /// A gzip error, reported once the records inflated before it are decoded.
     gzip_error: Option<LogError>,
     /// A JSON log's closing `]` was seen: without it the log is incomplete.
@@ -81,6 +87,9 @@ impl LogDecoder {
             finished: false,
             last_time: 0,
             held: Vec::new(),
+            held_at: Vec::new(),
+            locations: None,
+            json_header: Default::default(),
             gzip_error: None,
             json_closed: false,
             saw_show: false,
@@ -91,6 +100,35 @@ impl LogDecoder {
     /// Reads shows as `detail` says from now on ([`Detail::Full`] unless set).
     pub fn set_detail(&mut self, detail: Detail) {
         self.detail = detail;
+    }
+
+    /// From now on, notes where each record comes from: its line (text and JSON logs) or the
+    /// offset of its first byte in the decompressed data (binary logs). Read them with
+    /// [`LogDecoder::take_locations`]. For the tools that report or cut at a place in the file
+    /// (`pitchside-inspect validate`); decoding for display does not pay for it.
+    pub fn track_locations(&mut self) {
+        self.locations.get_or_insert_with(Vec::new);
+    }
+
+    /// The locations of the records given out since the last call, one per record in the
+    /// order they were appended to `out` (empty unless [`LogDecoder::track_locations`]).
+    pub fn take_locations(&mut self) -> Vec<Location> {
+        self.locations
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    fn note_locations(&mut self, at: Location, n: usize) {
+        if let Some(l) = &mut self.locations {
+            l.extend(std::iter::repeat_n(at, n));
+        }
+    }
+
+    /// What a JSON log's header records said (the server's version, the match's start), once
+    /// read: a JSON log written from this one can say the same.
+    pub fn json_header(&self) -> &crate::write::JsonHeader {
+        &self.json_header
     }
 
     /// The detected version, once enough bytes were seen.
@@ -367,6 +405,9 @@ impl LogDecoder {
                 if version.is_json() && line.trim_ascii() == b"]" {
                     self.json_closed = true;
                 }
+                if version.is_json() && self.json_header.timestamp.is_none() {
+                    self.note_json_header(line);
+                }
                 let first = out.len();
                 let res = if version.is_json() {
                     json::parse_log_line(line, out, self.detail).map(|s| (s, "json"))
@@ -375,7 +416,10 @@ impl LogDecoder {
                         .map(|s| (s, text::kind_of(line)))
                 };
                 match res {
-                    Ok((shape, _)) => self.complete(&mut out[first..], shape),
+                    Ok((shape, _)) => {
+                        self.note_locations(Location::Line(self.line), out.len() - first);
+                        self.complete(&mut out[first..], shape)
+                    }
                     Err(fail) => {
                         out.truncate(first);
                         let is_last = at_end && used == rest.len();
@@ -439,7 +483,7 @@ impl LogDecoder {
             let first = out.len();
             match binary::decode_log_record(version, &buf[pos..], out) {
                 Ok(binary::Step::Record { len, shape }) => {
-                    self.place_binary(out, first);
+                    self.place_binary(out, first, Location::Offset(self.offset + pos as u64));
                     self.complete(&mut out[first..], shape);
                     pos += len;
                 }
@@ -466,34 +510,65 @@ impl LogDecoder {
         }
         if at_end && pos == buf.len() && !self.held.is_empty() {
             let first = out.len();
-            let time = self.last_time;
-            for mut r in self.held.drain(..) {
-                set_time(&mut r, time);
-                out.push(r);
-            }
+            self.release_held(out, self.last_time);
             self.complete(&mut out[first..], crate::format::ShowShape::default());
         }
         pos
     }
 
+    /// Keeps the value of a `{"version":…}` or `{"timestamp":…}` line.
+    fn note_json_header(&mut self, line: &[u8]) {
+        let line = line.trim_ascii();
+        let line = line.strip_suffix(b",").unwrap_or(line);
+        let (key, slot) = if line.starts_with(b"{\"version\":") {
+            ("version", &mut self.json_header.version)
+        } else if line.starts_with(b"{\"timestamp\":") {
+            ("timestamp", &mut self.json_header.timestamp)
+        } else {
+            return;
+        };
+        if let Ok(v) = serde_json::from_slice::<serde_json::Value>(line) {
+            if let Some(s) = v.get(key).and_then(|v| v.as_str()) {
+                *slot = Some(s.to_owned());
+            }
+        }
+    }
+
+    /// Gives out the held v3 PM/TEAM records with time `time`.
+    fn release_held(&mut self, out: &mut Vec<Record>, time: u32) {
+        let at = std::mem::take(&mut self.held_at);
+        for (mut r, at) in self.held.drain(..).zip(at) {
+            set_time(&mut r, time);
+            out.push(r);
+            if let Some(l) = &mut self.locations {
+                l.push(at);
+            }
+        }
+    }
+
     /// Gives binary records the times their format leaves out: a msg gets the time of the
     /// show before it; a v3 PM or TEAM record, written just before the show of the cycle it
     /// changed in, waits for that show and takes its time.
-    fn place_binary(&mut self, out: &mut Vec<Record>, first: usize) {
+    fn place_binary(&mut self, out: &mut Vec<Record>, first: usize, at: Location) {
         let new = out.split_off(first);
         for mut r in new {
+            if matches!(r, Record::PlayMode { .. } | Record::Team { .. }) {
+                self.held.push(r);
+                self.held_at.push(at);
+                continue;
+            }
+            if let Record::Show(f) = &r {
+                self.release_held(out, f.time);
+            }
+            self.note_locations(at, 1);
             match &mut r {
-                Record::PlayMode { .. } | Record::Team { .. } => self.held.push(r),
-                Record::Show(f) => {
-                    let time = f.time;
-                    for mut h in self.held.drain(..) {
-                        set_time(&mut h, time);
-                        out.push(h);
-                    }
-                    out.push(r);
-                }
+                Record::Show(_) => out.push(r),
                 Record::Msg(m) => {
                     m.time = self.last_time;
+                    out.push(r);
+                }
+                Record::Draw(d) => {
+                    d.time = self.last_time;
                     out.push(r);
                 }
                 _ => out.push(r),
@@ -738,6 +813,8 @@ pub struct Match {
     /// For each message, how many frames came before it, so a writer keeps the interleaving.
     pub message_positions: Vec<usize>,
     pub team_graphics: Vec<crate::model::TeamGraphic>,
+    /// Drawings and blank-screen orders (v1/v2 binary logs only), in log order.
+    pub drawings: Vec<crate::model::Drawing>,
     /// Every play-mode change with its cycle, from mode records or from the shows themselves.
     pub mode_changes: Vec<(u32, PlayMode)>,
     /// The last team record (text/JSON/v3 logs), which holds the final score and penalties.
@@ -782,6 +859,11 @@ impl Match {
                 self.messages.push(m);
             }
             Record::TeamGraphic(t) => self.team_graphics.push(t),
+            Record::Draw(d) => {
+                if self.drawings.len() < MAX_FRAMES {
+                    self.drawings.push(d)
+                }
+            }
         }
     }
 

@@ -284,6 +284,47 @@ pub struct TeamGraphic {
     pub xpm: Vec<String>,
 }
 
+/// What protocol 1 (`dispinfo_t`, v1 monitors and v1 logs) and v2 logs can carry besides
+/// shows and msgs: a `drawinfo_t` (a point, circle or line in a named colour, or an order to
+/// clear what was drawn), or `BLANK_MODE`, an order to show a blank screen (logplayers sent
+/// it). rcssserver never sends these; other programs that wrote those formats did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Drawing {
+    /// The cycle of the show before it: binary records carry no time.
+    pub time: u32,
+    pub shape: Shape,
+}
+
+/// One `drawinfo_t` (or `BLANK_MODE`). Coordinates and radii are in metres, field coordinates,
+/// from the struct's `int16` values divided by `SHOWINFO_SCALE` (16), the scale of the shows
+/// they travel with (the manual gives the struct but no unit); they are multiples of 1/16.
+/// `color` is the struct's `char[64]` up to its first NUL: a colour name (`"red"`, `"#ff0000"`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Shape {
+    /// `DrawClear`: remove what was drawn.
+    Clear,
+    Point {
+        x: f32,
+        y: f32,
+        color: String,
+    },
+    Circle {
+        x: f32,
+        y: f32,
+        r: f32,
+        color: String,
+    },
+    Line {
+        x1: f32,
+        y1: f32,
+        x2: f32,
+        y2: f32,
+        color: String,
+    },
+    /// `BLANK_MODE`: show a blank screen.
+    Blank,
+}
+
 /// A parameter value as the server printed it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ParamValue {
@@ -342,6 +383,8 @@ pub enum Record {
     Msg(Message),
     /// A team-graphic tile. Text logs carry these inside a msg; the msg is reported too.
     TeamGraphic(TeamGraphic),
+    /// A drawing or a blank screen (protocol 1 and v1/v2 logs only; see [`Drawing`]).
+    Draw(Drawing),
 }
 
 #[cfg(test)]

@@ -124,6 +124,18 @@ impl PlayMode {
         }
     }
 
+    /// The same mode for the other team: `free_kick_l` ↔ `free_kick_r`; a mode of neither
+    /// side is itself. What a log whose sides are swapped needs.
+    pub fn mirrored(self) -> PlayMode {
+        let name = self.name();
+        let other = match self.side() {
+            Some(crate::Side::Left) => format!("{}_r", &name[..name.len() - 2]),
+            Some(crate::Side::Right) => format!("{}_l", &name[..name.len() - 2]),
+            None => return self,
+        };
+        PlayMode::from_name(other.as_bytes()).unwrap_or(self)
+    }
+
     /// A name for people: `free_kick_l` becomes "free kick l".
     pub fn label(self) -> String {
         if self.0 == 0 {
@@ -163,11 +175,15 @@ mod tests {
         );
         assert_eq!(PlayMode::PLAY_ON.side(), None);
         assert_eq!(PlayMode::PLAY_ON.base_name(), "play_on");
+        assert_eq!(PlayMode::GOAL_L.mirrored(), PlayMode::GOAL_R);
+        assert_eq!(PlayMode::PLAY_ON.mirrored(), PlayMode::PLAY_ON);
         for i in 0..52 {
             let m = PlayMode::from_index(i).unwrap();
             if i > 0 {
                 assert_eq!(PlayMode::from_name(m.name().as_bytes()), Some(m));
             }
+            assert_eq!(m.mirrored().mirrored(), m);
+            assert_eq!(m.mirrored().base_name(), m.base_name());
         }
     }
 }

@@ -1,7 +1,29 @@
-//! Writers in rcssserver's own formats: ULG6 text logs (so a match seen live can be saved and
-//! opened by any tool) and v5 monitor shows (so a log can be replayed to monitors as if live).
-//! Numbers use `%g`-style 6 significant digits, as the server's iostreams do.
+//! Writers in rcssserver's own formats: logs of every version rcssserver 19 writes
+//! ([`LogWriter`]: ULG4, ULG5, ULG6 text, binary v1, v2 and v3, JSON), ULG6 as the relay records
+//! a match seen live ([`Ulg6Writer`]), and v5 monitor shows (so a log can be replayed to
+//! monitors as if live). Numbers use `%g`-style 6 significant digits, as the server's
+//! iostreams do. No IO: records in, bytes out, a piece at a time for a file of any size.
+//!
+//! What each version keeps of the model (the rest is left out as the server leaves it out):
+//! - **ULG6**: everything but the stoppage count of shows (`stime`) and drawings.
+//! - **ULG5**: no focus point (`(fp …)`), 11 command counts (no `change_focus`).
+//! - **ULG4**: ULG5 without the stamina capacity.
+//! - **JSON**: like ULG6 but no focus point (rcssserver's JSON log shows have none), with each
+//!   show's stoppage count (`stime`; from a text or binary source, the number of shows of the
+//!   same cycle before it, which is what the server counts) and team graphics as
+//!   `team_graphic` records. Msgs, play modes and teams take the `stime` of the show they come
+//!   with; the two records rcssserver writes after time over (the result msg and the last
+//!   team) take `game_over_wait - 1`, the count at which a server in `auto_mode` ends the game
+//!   (the model keeps no count for them; without `auto_mode` they have none).
+//! - **v3, v2, v1**: see [`crate::binary::encode`].
+//!
+//! Parameters are written under the names of the target: binary `server_params_t` fields
+//! become their text names (and back), text and JSON entries are in the server's order (by
+//! name), booleans are `1`/`0` in text and `true`/`false` in JSON as the server prints them.
 
+mod json;
+
+use crate::format::LogVersion;
 use crate::model::{Frame, Message, ParamValue, Params, Player, Record, Team};
 use crate::number::write_g6;
 use crate::playmode::PlayMode;
@@ -32,6 +54,10 @@ fn team_fields(out: &mut String, teams: &[Team; 2]) {
 /// The ball and the 22 players, as in both a v5 monitor show and a ULG6 show line. Fields the
 /// source did not carry are written with the server's defaults (zeros, `(v h 90)`).
 fn show_body(out: &mut String, frame: &Frame) {
+    show_body_v(out, frame, 6);
+}
+
+fn show_body_v(out: &mut String, frame: &Frame, version: u8) {
     let b = &frame.ball;
     out.push_str(" ((b) ");
     num(out, b.x);
@@ -43,11 +69,12 @@ fn show_body(out: &mut String, frame: &Frame) {
     num(out, b.vy);
     out.push(')');
     for (i, p) in frame.players.iter().enumerate() {
-        player(out, p, i);
+        player_v(out, p, i, version);
     }
 }
 
-fn player(out: &mut String, p: &Player, index: usize) {
+/// One player of a text show of log version 4, 5 or 6 (monitor protocol 3, 4, 5).
+fn player_v(out: &mut String, p: &Player, index: usize, version: u8) {
     let side = p
         .side
         .map(|s| s.letter())
@@ -74,27 +101,34 @@ fn player(out: &mut String, p: &Player, index: usize) {
         crate::model::ViewQuality::Low => " (v l ",
     });
     num(out, w);
-    out.push_str(") (fp ");
-    let (d, dir) = p.focus.unwrap_or((0.0, 0.0));
-    num(out, d);
-    out.push(' ');
-    num(out, dir);
-    out.push_str(") (s ");
+    out.push(')');
+    if version >= 6 {
+        out.push_str(" (fp ");
+        let (d, dir) = p.focus.unwrap_or((0.0, 0.0));
+        num(out, d);
+        out.push(' ');
+        num(out, dir);
+        out.push(')');
+    }
+    out.push_str(" (s ");
     let s = p.stamina.unwrap_or_default();
     num(out, s.stamina);
     out.push(' ');
     num(out, s.effort);
     out.push(' ');
     num(out, s.recovery);
-    out.push(' ');
-    num(out, s.capacity.unwrap_or(0.0));
+    if version >= 5 {
+        out.push(' ');
+        num(out, s.capacity.unwrap_or(0.0));
+    }
     out.push(')');
     if let Some((s, n)) = p.attention {
         let _ = write!(out, " (f {} {n})", s.letter());
     }
     out.push_str(" (c");
     let c = p.counts.unwrap_or_default();
-    for v in c.values {
+    let n = if version >= 6 { 12 } else { 11 };
+    for v in &c.values[..n] {
         let _ = write!(out, " {v}");
     }
     out.push_str("))");
@@ -179,6 +213,8 @@ impl Ulg6Writer {
             Record::Msg(m) => msg_line(&mut self.out, m),
             // Tiles are written through their msg record.
             Record::TeamGraphic(_) => {}
+            // Text logs have no drawings.
+            Record::Draw(_) => {}
         }
         self.flush_line();
     }
@@ -289,8 +325,273 @@ pub fn monitor_datagram(r: &Record) -> Option<Vec<u8>> {
             out.pop();
             return Some(out);
         }
-        Record::PlayMode { .. } | Record::Team { .. } | Record::TeamGraphic(_) => return None,
+        Record::PlayMode { .. }
+        | Record::Team { .. }
+        | Record::TeamGraphic(_)
+        | Record::Draw(_) => return None,
     }
     s.pop();
     Some(s.into_bytes())
+}
+
+/// Parameters as a target other than the source names or types them: a v3 source's
+/// `server_params_t` field names become the text names (fields computed by the server have
+/// none and are left out), entries come in the server's order (by name) for `server_param` and
+/// `player_param` (`player_type` keeps its fixed order), and `json` turns the parameters the
+/// server prints as booleans in JSON into `true`/`false`.
+pub(crate) fn normalized_params(p: &Params, kind: ParamsKind, json: bool) -> Params {
+    let mut entries: Vec<(String, ParamValue)> = Vec::with_capacity(p.entries.len());
+    let binary = kind == ParamsKind::Server && p.get("gwidth").is_some();
+    for (name, v) in &p.entries {
+        let name = if binary {
+            match crate::binary::encode::server_param_text_name(name) {
+                Some(n) => n.to_owned(),
+                None => continue,
+            }
+        } else {
+            name.clone()
+        };
+        let v = match v {
+            ParamValue::Int(i) if json && JSON_BOOLS.contains(&name.as_str()) => {
+                ParamValue::Bool(*i != 0)
+            }
+            // Integral values of binary sources read as floats print the same either way.
+            other => other.clone(),
+        };
+        entries.push((name, v));
+    }
+    if kind != ParamsKind::PlayerType {
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+    }
+    Params { entries }
+}
+
+/// Which parameters record a [`Params`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ParamsKind {
+    Server,
+    Player,
+    PlayerType,
+}
+
+/// Parameters rcssserver 19 prints as `true`/`false` in JSON (`1`/`0` in text).
+const JSON_BOOLS: &[&str] = &[
+    "allow_mult_default_type",
+    "auto_mode",
+    "back_passes",
+    "coach",
+    "coach_w_referee",
+    "forbid_kick_off_offside",
+    "free_kick_faults",
+    "fullstate_l",
+    "fullstate_r",
+    "game_log_dated",
+    "game_log_fixed",
+    "game_logging",
+    "golden_goal",
+    "keepaway",
+    "keepaway_log_dated",
+    "keepaway_log_fixed",
+    "keepaway_logging",
+    "log_times",
+    "old_coach_hear",
+    "pen_allow_mult_kicks",
+    "pen_coach_moves_players",
+    "pen_random_winner",
+    "penalty_shoot_outs",
+    "profile",
+    "proper_goal_kicks",
+    "record_messages",
+    "send_comms",
+    "synch_mode",
+    "team_actuator_noise",
+    "text_log_dated",
+    "text_log_fixed",
+    "text_logging",
+    "use_offside",
+    "verbose",
+    "wind_none",
+    "wind_random",
+];
+
+/// Writes a text log of version 4, 5 or 6 as rcssserver 19 writes it, record by record: every
+/// show (before kick-off too, unlike [`Ulg6Writer`], which records what the server would
+/// have), play-mode and team lines where the source had them and wherever a show's mode or
+/// teams change without one (binary sources carry them in the shows).
+pub struct TextLogWriter {
+    version: u8,
+    out: Vec<u8>,
+    mode: Option<PlayMode>,
+    teams: Option<[Team; 2]>,
+    line: String,
+}
+
+impl TextLogWriter {
+    /// `version` 4, 5 or 6 (anything else is taken as 6).
+    pub fn new(version: u8) -> TextLogWriter {
+        let version = if (4..=6).contains(&version) {
+            version
+        } else {
+            6
+        };
+        TextLogWriter {
+            version,
+            out: format!("ULG{version}\n").into_bytes(),
+            mode: None,
+            teams: None,
+            line: String::new(),
+        }
+    }
+
+    pub fn record(&mut self, r: &Record) {
+        match r {
+            Record::ServerParam(p) => params(
+                &mut self.line,
+                "server_param ",
+                &normalized_params(p, ParamsKind::Server, false),
+            ),
+            Record::PlayerParam(p) => params(
+                &mut self.line,
+                "player_param ",
+                &normalized_params(p, ParamsKind::Player, false),
+            ),
+            Record::PlayerType(p) => params(&mut self.line, "player_type ", p),
+            Record::PlayMode { time, mode } => {
+                if *mode != PlayMode::NULL {
+                    let _ = writeln!(self.line, "(playmode {time} {})", mode.name());
+                    self.mode = Some(*mode);
+                }
+            }
+            Record::Team { time, teams } => {
+                self.team(time.unwrap_or(0), teams);
+            }
+            Record::Show(f) => {
+                if self.mode != Some(f.mode) && f.mode != PlayMode::NULL {
+                    let _ = writeln!(self.line, "(playmode {} {})", f.time, f.mode.name());
+                    self.mode = Some(f.mode);
+                }
+                if self.teams.as_ref() != Some(&f.teams) {
+                    self.team(f.time, &f.teams);
+                }
+                let _ = write!(self.line, "(show {}", f.time);
+                show_body_v(&mut self.line, f, self.version);
+                self.line.push_str(")\n");
+            }
+            Record::Msg(m) => {
+                self.out.extend_from_slice(self.line.as_bytes());
+                self.line.clear();
+                msg_line(&mut self.out, m);
+            }
+            Record::TeamGraphic(_) | Record::Draw(_) => {}
+        }
+        self.out.extend_from_slice(self.line.as_bytes());
+        self.line.clear();
+    }
+
+    fn team(&mut self, time: u32, teams: &[Team; 2]) {
+        let _ = write!(self.line, "(team {time}");
+        team_fields(&mut self.line, teams);
+        self.line.push_str(")\n");
+        self.teams = Some(teams.clone());
+    }
+
+    /// The bytes written since the last call.
+    pub fn take(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.out)
+    }
+}
+
+/// Writes a log of any version rcssserver 19 writes, record by record: feed it the records of
+/// a decoded log in order with [`LogWriter::record`], collect the bytes with
+/// [`LogWriter::take`] as they come (a stream to a file or a download) and end with
+/// [`LogWriter::finish`].
+pub struct LogWriter {
+    inner: Inner,
+}
+
+enum Inner {
+    Text(TextLogWriter),
+    Binary(crate::binary::encode::BinaryWriter),
+    Json(json::JsonWriter),
+}
+
+/// What a JSON log's first two records say (a text or binary log says neither).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JsonHeader {
+    /// The server's version, `"19.0.0"` when not known.
+    pub version: Option<String>,
+    /// When the match started, as rcssserver prints it (`2026-11-22T13:27:46+0000`); left out
+    /// when not known.
+    pub timestamp: Option<String>,
+}
+
+impl LogWriter {
+    /// A writer of `version` (1 to 6, or JSON; rcssserver 18's JSON is written as 19's).
+    pub fn new(version: LogVersion) -> LogWriter {
+        LogWriter::with_header(version, JsonHeader::default())
+    }
+
+    /// As [`LogWriter::new`]; a JSON log starts with `header`.
+    pub fn with_header(version: LogVersion, header: JsonHeader) -> LogWriter {
+        let inner = match version {
+            LogVersion::V1 => Inner::Binary(crate::binary::encode::BinaryWriter::new(1)),
+            LogVersion::V2 => Inner::Binary(crate::binary::encode::BinaryWriter::new(2)),
+            LogVersion::V3 => Inner::Binary(crate::binary::encode::BinaryWriter::new(3)),
+            LogVersion::V4 => Inner::Text(TextLogWriter::new(4)),
+            LogVersion::V5 => Inner::Text(TextLogWriter::new(5)),
+            LogVersion::V6 => Inner::Text(TextLogWriter::new(6)),
+            LogVersion::Json | LogVersion::Json18 => Inner::Json(json::JsonWriter::new(header)),
+        };
+        LogWriter { inner }
+    }
+
+    pub fn record(&mut self, r: &Record) {
+        match &mut self.inner {
+            Inner::Text(w) => w.record(r),
+            Inner::Json(w) => w.record(r),
+            Inner::Binary(w) => match r {
+                Record::ServerParam(p) => w.server_param(p),
+                Record::PlayerParam(p) => w.player_param(p),
+                Record::PlayerType(p) => w.player_type(p),
+                Record::PlayMode { mode, .. } => w.play_mode(*mode),
+                Record::Team { teams, .. } => w.team(teams),
+                Record::Show(f) => w.show(f),
+                Record::Msg(m) => w.msg(m),
+                Record::Draw(d) => w.draw(d),
+                Record::TeamGraphic(_) => {}
+            },
+        }
+    }
+
+    /// The bytes written since the last call.
+    pub fn take(&mut self) -> Vec<u8> {
+        match &mut self.inner {
+            Inner::Text(w) => w.take(),
+            Inner::Json(w) => w.take(),
+            Inner::Binary(w) => w.take(),
+        }
+    }
+
+    /// The last bytes: what is still held, and the end of a JSON log's array.
+    pub fn finish(mut self) -> Vec<u8> {
+        match &mut self.inner {
+            Inner::Json(w) => w.finish(),
+            _ => self.take(),
+        }
+    }
+}
+
+/// Writes `records` as a whole log of `version`.
+pub fn write_log<'a>(
+    version: LogVersion,
+    records: impl IntoIterator<Item = &'a Record>,
+) -> Vec<u8> {
+    let mut w = LogWriter::new(version);
+    let mut out = Vec::new();
+    for r in records {
+        w.record(r);
+        out.extend(w.take());
+    }
+    out.extend(w.finish());
+    out
 }

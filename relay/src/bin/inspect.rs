@@ -5,9 +5,13 @@
 //! Exit code 0: a whole match, parsed completely; 1: damaged, parsed up to the damage; 2:
 //! nothing could be read; 3: incomplete, every record read but the match stops before time
 //! over (the server was stopped or killed), the same for every log version.
+//!
+//! The log tools (`validate`, `reverse`, `rename`, `convert`, `clip`) are functions of the
+//! shared library ([`pitchside_shared::tools`]); this parses their arguments and reports.
 
 use pitchside_shared::log::Ending;
-use pitchside_shared::{LogError, Side};
+use pitchside_shared::tools::{Edits, Rename};
+use pitchside_shared::{LogError, LogVersion, Side};
 use relay::inspect::{error_json, inspect_reader, Report};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -26,12 +30,31 @@ export: each log of PATH (a log, or a folder searched below) as tables: NAME.tra
   --tracking / --actions  only that table (default: both)
   --split T,V,E           put matches in DIR/train, DIR/validation and DIR/test in these
                           shares (e.g. 0.8,0.1,0.1), by a shuffle seeded with --seed (0)
-  --jobs N                logs read at once (default: one per core)";
+  --jobs N                logs read at once (default: one per core)
+
+Log tools (any version in; gzipped input read, OUT ending in .gz written gzipped):
+  pitchside-inspect validate FILE [--json]
+      what librcsc's rcgvalidator reports and what it misses (damage, a log cut short,
+      cycles out of order, repeated or skipped, a team renamed, scores going down or up
+      without a goal, missing parameters, players off the field, …), each with its line or
+      byte and cycle. Exit code 0: clean; 1: findings; 2: not a log.
+  pitchside-inspect reverse FILE -o OUT        the sides swapped (as rcgreverse, play modes too)
+  pitchside-inspect rename FILE -o OUT [--left NAME] [--right NAME]   (as rcgrenameteam)
+  pitchside-inspect convert FILE -o OUT -v 1|2|3|4|5|6|json   the log in another version
+  pitchside-inspect clip FILE -o OUT --from A --to B   cycles A to B as a log of their own
+      reverse, rename and clip take -v too (default: the source's version). Exit code 0:
+      written; 1: the source is damaged, written up to the damage; 2: nothing written;
+      3: the source stops before time over (written whole).";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("export") {
-        return export_command(&args[1..]);
+    match args.first().map(String::as_str) {
+        Some("export") => return export_command(&args[1..]),
+        Some("validate") => return validate_command(&args[1..]),
+        Some(cmd @ ("reverse" | "rename" | "convert" | "clip")) => {
+            return rewrite_command(cmd, &args[1..])
+        }
+        _ => {}
     }
     let mut path = None;
     let mut as_json = false;
@@ -189,6 +212,292 @@ fn export_command(args: &[String]) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+fn validate_command(args: &[String]) -> ExitCode {
+    let mut path = None;
+    let mut as_json = false;
+    for a in args {
+        match a.as_str() {
+            "--json" => as_json = true,
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
+            s if s.starts_with("--") => {
+                eprintln!("validate: unknown option {s}\n{USAGE}");
+                return ExitCode::from(2);
+            }
+            _ if path.is_none() => path = Some(PathBuf::from(a)),
+            _ => {
+                eprintln!("validate: one file at a time ({a:?})\n{USAGE}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let Some(path) = path else {
+        eprintln!("validate: no file given\n{USAGE}");
+        return ExitCode::from(2);
+    };
+    let v = match relay::inspect::tools::validate_file(&path) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("{}: cannot read the file: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    };
+    let unreadable = v.shows == 0
+        && v.findings
+            .iter()
+            .any(|f| f.kind == pitchside_shared::tools::FindingKind::Damaged);
+    if as_json {
+        let findings: Vec<Value> = v
+            .findings
+            .iter()
+            .map(|f| {
+                let mut o = json!({
+                    "kind": f.kind.name(),
+                    "cycle": f.cycle,
+                    "message": f.message,
+                    "rcgvalidator": f.kind.rcgvalidator(),
+                });
+                match f.at {
+                    Some(pitchside_shared::Location::Line(l)) => o["line"] = json!(l),
+                    Some(pitchside_shared::Location::Offset(b)) => o["offset"] = json!(b),
+                    None => {}
+                }
+                o
+            })
+            .collect();
+        let counts: serde_json::Map<String, Value> = v
+            .counts
+            .iter()
+            .map(|(k, n)| (k.name().to_owned(), json!(n)))
+            .collect();
+        println!(
+            "{}",
+            json!({
+                "file": path.display().to_string(),
+                "version": v.version.map(|v| v.to_string()),
+                "shows": v.shows,
+                "clean": v.is_clean(),
+                "findings": findings,
+                "counts": counts,
+            })
+        );
+    } else {
+        let version = v
+            .version
+            .map_or_else(|| "unknown".to_owned(), |v| v.to_string().to_uppercase());
+        if v.is_clean() {
+            println!(
+                "{}: version {version}, {} shows: clean",
+                path.display(),
+                v.shows
+            );
+        } else {
+            let total: u64 = v.counts.iter().map(|(_, n)| n).sum();
+            println!(
+                "{}: version {version}, {} shows: {total} finding{}",
+                path.display(),
+                v.shows,
+                if total == 1 { "" } else { "s" }
+            );
+            let mut last = None;
+            for f in &v.findings {
+                if last.is_some_and(|k| k != f.kind) {
+                    print_more(&v, last);
+                }
+                last = Some(f.kind);
+                let tag = if f.kind.rcgvalidator() {
+                    " [rcgvalidator]"
+                } else {
+                    ""
+                };
+                println!("  {}{tag}: {f}", f.kind.name());
+            }
+            print_more(&v, last);
+        }
+    }
+    if unreadable {
+        ExitCode::from(2)
+    } else if v.is_clean() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+fn print_more(
+    v: &pitchside_shared::tools::validate::Validation,
+    kind: Option<pitchside_shared::tools::FindingKind>,
+) {
+    if let Some(k) = kind {
+        let more = v.more(k);
+        if more > 0 {
+            println!("  {}: … and {more} more", k.name());
+        }
+    }
+}
+
+fn parse_version(v: &str) -> Option<LogVersion> {
+    Some(match v {
+        "1" => LogVersion::V1,
+        "2" => LogVersion::V2,
+        "3" => LogVersion::V3,
+        "4" => LogVersion::V4,
+        "5" => LogVersion::V5,
+        "6" => LogVersion::V6,
+        "json" | "JSON" | "-1" => LogVersion::Json,
+        _ => return None,
+    })
+}
+
+/// A team name the formats can hold: text logs split on blanks and parentheses.
+fn check_name(n: &str) -> Result<String, String> {
+    if n.is_empty()
+        || n.bytes()
+            .any(|b| b.is_ascii_whitespace() || b"()\"\\".contains(&b) || b < 0x20)
+    {
+        return Err(format!(
+            "team name {n:?}: letters, digits and punctuation other than ( ) \" \\, no blanks"
+        ));
+    }
+    Ok(n.to_owned())
+}
+
+fn rewrite_command(cmd: &str, args: &[String]) -> ExitCode {
+    let mut input = None;
+    let mut output = None;
+    let mut edits = Edits {
+        reverse: cmd == "reverse",
+        ..Edits::default()
+    };
+    let mut from = None;
+    let mut to = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |what: &str| -> Result<String, String> {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{a} needs {what}"))
+        };
+        let parsed: Result<(), String> = match a.as_str() {
+            "-o" | "--output" => value("a file").map(|v| output = Some(PathBuf::from(v))),
+            "-v" | "--version" => value("a version").and_then(|v| {
+                parse_version(&v)
+                    .map(|v| edits.to = Some(v))
+                    .ok_or_else(|| format!("-v {v}: 1, 2, 3, 4, 5, 6 or json"))
+            }),
+            "--left" if cmd == "rename" => value("a name")
+                .and_then(|v| check_name(&v))
+                .map(|v| edits.rename.left = Some(v)),
+            "--right" if cmd == "rename" => value("a name")
+                .and_then(|v| check_name(&v))
+                .map(|v| edits.rename.right = Some(v)),
+            "--from" if cmd == "clip" => value("a cycle").and_then(|v| {
+                v.parse()
+                    .map(|n| from = Some(n))
+                    .map_err(|_| format!("--from {v}: a cycle number"))
+            }),
+            "--to" if cmd == "clip" => value("a cycle").and_then(|v| {
+                v.parse()
+                    .map(|n| to = Some(n))
+                    .map_err(|_| format!("--to {v}: a cycle number"))
+            }),
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
+            s if s.starts_with('-') && s.len() > 1 => Err(format!("{cmd}: unknown option {s}")),
+            _ if input.is_none() => {
+                input = Some(PathBuf::from(a));
+                Ok(())
+            }
+            _ => Err(format!("{cmd}: one input file ({a:?})")),
+        };
+        if let Err(e) = parsed {
+            eprintln!("{e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    }
+    let missing = match (cmd, &input, &output) {
+        (_, None, _) => Some("no input file".to_owned()),
+        (_, _, None) => Some("no output file (-o OUT)".to_owned()),
+        ("convert", _, _) if edits.to.is_none() => {
+            Some("no version (-v 1|2|3|4|5|6|json)".to_owned())
+        }
+        ("rename", _, _) if edits.rename == Rename::default() => {
+            Some("no new name (--left NAME, --right NAME)".to_owned())
+        }
+        ("clip", _, _) => match (from, to) {
+            (Some(a), Some(b)) if a <= b => {
+                edits.clip = Some((a, b));
+                None
+            }
+            (Some(a), Some(b)) => Some(format!("--from {a} is after --to {b}")),
+            _ => Some("clip needs --from A and --to B".to_owned()),
+        },
+        _ => None,
+    };
+    if let Some(m) = missing {
+        eprintln!("{cmd}: {m}\n{USAGE}");
+        return ExitCode::from(2);
+    }
+    let (Some(input), Some(output)) = (input, output) else {
+        return ExitCode::from(2);
+    };
+    let clip = edits.clip;
+    let done = match relay::inspect::tools::rewrite_file(&input, &output, edits) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{}: {e}", input.display());
+            return ExitCode::from(2);
+        }
+    };
+    let version = done
+        .version
+        .map_or_else(|| "?".to_owned(), |v| v.to_string().to_uppercase());
+    if done.shows == 0 {
+        let why = match (&done.error, clip) {
+            (Some(e), _) => e.to_string(),
+            (None, Some((a, b))) => format!("no show in cycles {a} to {b}"),
+            (None, None) => "no show".to_owned(),
+        };
+        eprintln!(
+            "{}: {why}; {} holds no show",
+            input.display(),
+            output.display()
+        );
+        return ExitCode::from(2);
+    }
+    println!(
+        "{} → {}: version {version}, {} shows",
+        input.display(),
+        output.display(),
+        done.shows
+    );
+    if done.stopped_early {
+        return ExitCode::SUCCESS;
+    }
+    match Ending::of(&done.end, done.error.as_ref()) {
+        Ending::Whole => ExitCode::SUCCESS,
+        Ending::Damaged(e) => {
+            eprintln!(
+                "{}: damaged: {e}; written up to the damage",
+                input.display()
+            );
+            ExitCode::from(1)
+        }
+        Ending::Incomplete { cycle } => {
+            eprintln!(
+                "{}: {}; written whole",
+                input.display(),
+                pitchside_shared::log::incomplete_note(cycle)
+            );
+            ExitCode::from(3)
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 //! [`Detail::Light`]: the summary needs no stamina, view or command counts.
 
 pub mod export;
+pub mod tools;
 
 use pitchside_shared::actions::PlayerFigures;
 use pitchside_shared::events::Event;
@@ -321,7 +322,7 @@ impl Inspection {
                         self.player_types.push(p);
                     }
                 }
-                Record::PlayMode { .. } | Record::TeamGraphic(_) => {}
+                Record::PlayMode { .. } | Record::TeamGraphic(_) | Record::Draw(_) => {}
                 Record::Team { teams, .. } => self.last_team = Some(teams),
                 Record::Msg(_) => self.messages += 1,
                 Record::Show(frame) => {

@@ -52,10 +52,12 @@ pub(super) mod team_t {
 }
 
 /// `pos_t` (v1): six int16 `enable, side, unum, angle, x, y`. Side and unum are implied by the
-/// slot (`pos[1..=11]` left, `pos[12..=22]` right), so they are not read.
+/// slot (`pos[1..=11]` left, `pos[12..=22]` right), so they are not read (only written).
 pub(super) mod pos_t {
     pub const SIZE: usize = 12;
     pub const ENABLE: usize = 0;
+    pub const SIDE: usize = 2;
+    pub const UNUM: usize = 4;
     pub const ANGLE: usize = 6;
     pub const X: usize = 8;
     pub const Y: usize = 10;
@@ -121,6 +123,29 @@ pub(super) mod short_showinfo_t2 {
     pub const BALL: usize = 0;
     pub const POS: usize = 16;
     pub const TIME: usize = 1424;
+}
+
+/// `drawinfo_t`: `int16 mode` (a [`draw_mode`]) at 0, then a union of `pointinfo_t` (x, y,
+/// colour), `circleinfo_t` (x, y, r, colour) and `lineinfo_t` (x1, y1, x2, y2, colour): int16
+/// values and a `char[64]` colour name; 74 bytes. A v1 log or datagram carries it inside a
+/// `dispinfo_t`, a v2 log after its mode.
+pub(super) mod drawinfo_t {
+    pub const SIZE: usize = 74;
+    pub const MODE: usize = 0;
+    pub const OBJECT: usize = 2;
+    pub const COLOR_LEN: usize = 64;
+    /// Where the colour starts in each member of the union: after 2, 3 or 4 int16s.
+    pub const POINT_COLOR: usize = 4;
+    pub const CIRCLE_COLOR: usize = 6;
+    pub const LINE_COLOR: usize = 8;
+}
+
+/// `DrawMode`: what a `drawinfo_t` holds.
+pub(super) mod draw_mode {
+    pub const CLEAR: i16 = 0;
+    pub const POINT: i16 = 1;
+    pub const CIRCLE: i16 = 2;
+    pub const LINE: i16 = 3;
 }
 
 /// A v3 PM record after its mode: one `char`.
@@ -337,6 +362,10 @@ const _: () = {
     assert!(DISPINFO_BODY + showinfo_t::SIZE <= DISPINFO);
     assert!(DISPINFO_BODY + msginfo::MESSAGE + msginfo::MESSAGE_LEN == DISPINFO);
     assert!(DISPINFO2_BODY + showinfo_t2::SIZE <= DISPINFO2);
+    assert!(
+        drawinfo_t::OBJECT + drawinfo_t::LINE_COLOR + drawinfo_t::COLOR_LEN == drawinfo_t::SIZE
+    );
+    assert!(DISPINFO_BODY + drawinfo_t::SIZE <= DISPINFO);
     assert!(DISPINFO2_BODY + msginfo::MESSAGE + msginfo::MESSAGE_LEN <= DISPINFO2);
 };
 

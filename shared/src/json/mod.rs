@@ -755,6 +755,7 @@ mod tests {
             Record::Show(_) => "show",
             Record::Msg(_) => "msg",
             Record::TeamGraphic(_) => "team_graphic",
+            Record::Draw(_) => "draw",
         }
     }
 

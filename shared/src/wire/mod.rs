@@ -30,6 +30,7 @@
 //! | 7 | delta frame | frame number (must follow the previous one by 1), frame against the previous frame |
 //! | 8 | msg | time, board (signed), bytes |
 //! | 9 | team graphic | side (1 l, 2 r), x, y, line count, lines |
+//! | 10 | drawing | time, shape (0 clear, 1 point, 2 circle, 3 line, 4 blank), its numbers as `f32` bits (x y, x y r, x1 y1 x2 y2), colour |
 //!
 //! Frames are described in `frame.rs`; numbers travel as integer deltas at the server's
 //! printed precision, or as raw `f32` bits where that is not exact, so a round trip gives back
@@ -47,12 +48,12 @@ mod frame;
 pub mod reconnect;
 
 use crate::feed::FeedSource;
-use crate::model::{Frame, Message, ParamValue, Params, Record, Side, TeamGraphic};
+use crate::model::{Drawing, Frame, Message, ParamValue, Params, Record, Shape, Side, TeamGraphic};
 use crate::playmode::PlayMode;
 use codec::{Reader, Writer};
 
 /// The version of this layout. Raised whenever existing bytes change meaning.
-pub const WIRE_VERSION: u32 = 2;
+pub const WIRE_VERSION: u32 = 3;
 
 const MAGIC: &[u8; 3] = b"PSW";
 
@@ -70,6 +71,7 @@ const I_KEYFRAME: u8 = 6;
 const I_DELTA: u8 = 7;
 const I_MSG: u8 = 8;
 const I_TEAM_GRAPHIC: u8 = 9;
+const I_DRAW: u8 = 10;
 
 /// Largest inflated chunk accepted: a whole 6000-cycle game is ~4 MB of items, so a chunk
 /// (a few hundred frames) is far below; the cap keeps a damaged length from sizing memory.
@@ -325,6 +327,30 @@ impl Encoder {
                     w.str(line);
                 }
             }
+            Record::Draw(d) => {
+                w.u8(I_DRAW);
+                w.varint(u64::from(d.time));
+                let (tag, numbers, color): (u8, &[f32], &str) = match &d.shape {
+                    Shape::Clear => (0, &[], ""),
+                    Shape::Point { x, y, color } => (1, &[*x, *y], color),
+                    Shape::Circle { x, y, r, color } => (2, &[*x, *y, *r], color),
+                    Shape::Line {
+                        x1,
+                        y1,
+                        x2,
+                        y2,
+                        color,
+                    } => (3, &[*x1, *y1, *x2, *y2], color),
+                    Shape::Blank => (4, &[], ""),
+                };
+                w.u8(tag);
+                for v in numbers {
+                    w.varint(u64::from(v.to_bits()));
+                }
+                if matches!(tag, 1..=3) {
+                    w.str(color);
+                }
+            }
         }
         Encoded {
             item: w.buf,
@@ -536,6 +562,66 @@ impl Decoder {
                     }
                     Record::TeamGraphic(TeamGraphic { side, x, y, xpm })
                 }
+                I_DRAW => {
+                    let time = r.u32("time")?;
+                    let at = r.pos();
+                    let tag = r.u8("drawing shape")?;
+                    let mut num =
+                        |what| -> Result<f32, WireError> { Ok(f32::from_bits(r.u32(what)?)) };
+                    let shape = match tag {
+                        0 => Shape::Clear,
+                        1 => Shape::Point {
+                            x: num("x")?,
+                            y: num("y")?,
+                            color: String::new(),
+                        },
+                        2 => Shape::Circle {
+                            x: num("x")?,
+                            y: num("y")?,
+                            r: num("radius")?,
+                            color: String::new(),
+                        },
+                        3 => Shape::Line {
+                            x1: num("x1")?,
+                            y1: num("y1")?,
+                            x2: num("x2")?,
+                            y2: num("y2")?,
+                            color: String::new(),
+                        },
+                        4 => Shape::Blank,
+                        s => {
+                            return Err(WireError::Invalid {
+                                offset: at,
+                                what: "drawing shape",
+                                found: format!("{s}"),
+                            })
+                        }
+                    };
+                    let shape = match shape {
+                        Shape::Point { x, y, .. } => Shape::Point {
+                            x,
+                            y,
+                            color: r.string("colour")?,
+                        },
+                        Shape::Circle {
+                            x, y, r: radius, ..
+                        } => Shape::Circle {
+                            x,
+                            y,
+                            r: radius,
+                            color: r.string("colour")?,
+                        },
+                        Shape::Line { x1, y1, x2, y2, .. } => Shape::Line {
+                            x1,
+                            y1,
+                            x2,
+                            y2,
+                            color: r.string("colour")?,
+                        },
+                        other => other,
+                    };
+                    Record::Draw(Drawing { time, shape })
+                }
                 tag => return Err(WireError::UnknownItem { offset: at, tag }),
             };
             out.push(Event::Record(rec));
@@ -660,6 +746,44 @@ pub fn decode_records<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn drawings_round_trip() {
+        let shapes = [
+            Shape::Clear,
+            Shape::Point {
+                x: 0.5,
+                y: -1.0,
+                color: "blue".into(),
+            },
+            Shape::Circle {
+                x: 10.0,
+                y: -5.0,
+                r: 2.0,
+                color: "red".into(),
+            },
+            Shape::Line {
+                x1: -52.5,
+                y1: 34.0,
+                x2: 0.0625,
+                y2: -0.0,
+                color: "#00ff00".into(),
+            },
+            Shape::Blank,
+        ];
+        let records: Vec<Record> = shapes
+            .into_iter()
+            .enumerate()
+            .map(|(i, shape)| {
+                Record::Draw(Drawing {
+                    time: i as u32 * 7,
+                    shape,
+                })
+            })
+            .collect();
+        let packet = encode_records(&records);
+        assert_eq!(decode_records([&packet[..]]).unwrap(), records);
+    }
 
     #[test]
     fn notices_and_hello_round_trip() {

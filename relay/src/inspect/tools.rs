@@ -1,0 +1,92 @@
+//! The files around the log tools of `pitchside-inspect` (`validate`, `reverse`, `rename`,
+//! `convert`, `clip`): the tools themselves are pure functions of the shared library
+//! ([`pitchside_shared::tools`]); this reads the source chunk by chunk and writes the output
+//! as it comes, gzipped when its name ends in `.gz`, so memory stays flat for any size.
+
+use pitchside_shared::tools::validate::{Streaming, Validation};
+use pitchside_shared::tools::{Edits, Rewriter, Rewritten};
+use std::io::{Read, Write};
+use std::path::Path;
+
+/// Validates the log at `path`.
+pub fn validate_file(path: &Path) -> std::io::Result<Validation> {
+    let mut file = std::fs::File::open(path)?;
+    let mut s = Streaming::new();
+    let mut buf = vec![0u8; super::CHUNK];
+    loop {
+        let n = match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        s.feed(&buf[..n]);
+    }
+    Ok(s.finish())
+}
+
+/// Why a rewrite wrote nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum RewriteError {
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("the output is the input file")]
+    SameFile,
+}
+
+/// Rewrites the log at `input` into `output` with `edits`. The output is written next to
+/// its place and moved there when complete, so a failed run leaves no half file under its
+/// name.
+pub fn rewrite_file(input: &Path, output: &Path, edits: Edits) -> Result<Rewritten, RewriteError> {
+    if let (Ok(a), Ok(b)) = (input.canonicalize(), output.canonicalize()) {
+        if a == b {
+            return Err(RewriteError::SameFile);
+        }
+    }
+    let mut file = std::fs::File::open(input)?;
+    let name = output
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let partial = output.with_file_name(format!(".{name}.partial"));
+    let sink = std::io::BufWriter::new(std::fs::File::create(&partial)?);
+    let mut sink: Box<dyn Write> = if name.ends_with(".gz") {
+        Box::new(flate2::write::GzEncoder::new(
+            sink,
+            flate2::Compression::default(),
+        ))
+    } else {
+        Box::new(sink)
+    };
+    let result = (|| -> std::io::Result<Rewritten> {
+        let mut r = Rewriter::new(edits);
+        let mut buf = vec![0u8; super::CHUNK];
+        loop {
+            let n = match file.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            sink.write_all(&r.feed(&buf[..n]))?;
+            if r.done() {
+                break;
+            }
+        }
+        let (rest, done) = r.finish();
+        sink.write_all(&rest)?;
+        sink.flush()?;
+        drop(sink);
+        Ok(done)
+    })();
+    match result {
+        Ok(done) => {
+            std::fs::rename(&partial, output)?;
+            Ok(done)
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(&partial);
+            Err(e.into())
+        }
+    }
+}
