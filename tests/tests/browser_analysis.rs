@@ -122,7 +122,10 @@ async fn the_analysis_panel_lists_each_players_actions_and_shows_them_on_the_fie
         .await;
     assert_eq!(n.as_u64(), Some(u64::from(l10_passes)), "the list stays");
     let violations = b.axe_violations().await;
-    assert!(violations.is_empty(), "axe-core on the analysis panel: {violations:#?}");
+    assert!(
+        violations.is_empty(),
+        "axe-core on the analysis panel: {violations:#?}"
+    );
 
     // The maps are drawn (not a blank pitch): some pixel has a pass's green.
     let green = b
@@ -145,7 +148,8 @@ async fn the_analysis_panel_lists_each_players_actions_and_shows_them_on_the_fie
 
     // The selected player's panel has his figures up to the frame on screen: the end.
     b.keys(&fantoccini::key::Key::End.to_string()).await;
-    b.wait_text("#cycle", "the last cycle", |t| t == "6000").await;
+    b.wait_text("#cycle", "the last cycle", |t| t == "6000")
+        .await;
     b.click("#player-toggle").await;
     b.wait_js(
         "return !!document.querySelector('#player-select')",

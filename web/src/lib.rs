@@ -10,6 +10,8 @@
 //! - [`playback`]: the clock that plays a match, both ways, at any speed.
 //! - [`link`]: the address (`?log=`, `#t=`) kept in step with the page, and copied links.
 //! - [`export`]: PNG of the frame, WebM clips of a range of cycles.
+//! - [`save_as`]: the log on screen rewritten by the shared log tools (version, sides, names,
+//!   cycles) and downloaded, or validated.
 //! - [`pwa`]: the service worker that lets the page open logs offline.
 //! - [`keys`]: the keyboard shortcuts, one table.
 //! - [`settings`]: the user's settings, saved in the browser.
@@ -17,8 +19,8 @@
 //! - [`scene`]: what the field shows, as shapes in field coordinates (pure, tested natively).
 //! - [`paint`]: putting a scene on the canvas.
 //! - [`ui`]: one component per panel (score bar, status, canvas, transport and timeline with
-//!   event markers, events list, statistics, player, messages, open, export, help, settings),
-//!   and the lobby.
+//!   event markers, events list, statistics, player, messages, open, export and save as, help,
+//!   settings), and the lobby.
 //! - this file: [`Root`], which shows the lobby at `/` when the relay has several matches and
 //!   the monitor otherwise, and the [`App`] component, which lays the monitor's panels out.
 
@@ -32,6 +34,7 @@ pub mod paint;
 pub mod playback;
 pub mod playlist;
 pub mod pwa;
+pub mod save_as;
 pub mod scene;
 pub mod settings;
 pub mod source;
@@ -212,7 +215,7 @@ pub fn App() -> impl IntoView {
                 <button id="open-toggle" class="panel-toggle" title="Open a log (O)" on:click=move |_| m.toggle_overlay(Overlay::Open)>
                     "Open…"
                 </button>
-                <button id="export-toggle" class="panel-toggle" title="Save a PNG or a video clip" on:click=move |_| m.toggle_overlay(Overlay::Export)>
+                <button id="export-toggle" class="panel-toggle" title="Save a PNG, a video clip or the log" on:click=move |_| m.toggle_overlay(Overlay::Export)>
                     "Export…"
                 </button>
                 <SettingsToggle/>

@@ -132,6 +132,9 @@ pub struct FieldSettings {
     /// Kickable area, catchable area and tackle area of the selected player.
     pub areas: bool,
     pub ball_colour: String,
+    /// Points, circles, lines and blank screens a program sent through protocols 1 and 2
+    /// (v1/v2 logs, the relay's wire), see [`crate::scene::drawings`].
+    pub server_drawings: bool,
 }
 
 impl Default for FieldSettings {
@@ -153,6 +156,7 @@ impl Default for FieldSettings {
             offside_lines: true,
             areas: true,
             ball_colour: "#ffffff".into(),
+            server_drawings: true,
         }
     }
 }

@@ -4,6 +4,7 @@
 //!
 //! `--json` measures the full JSON game instead, alternating, run by run, with the same match
 //! written as a ULG6 text log by this project's writer (both gzipped, as users keep them).
+//! `--chrome-flag FLAG` (repeatable) hands FLAG to Chromium.
 
 use fantoccini::Locator;
 use pitchside_tests::browser::Browser;
@@ -22,8 +23,16 @@ async fn main() {
         step: Duration::from_secs(1),
     })
     .await;
-    let b = Browser::start().await;
-    if std::env::args().any(|a| a == "--json") {
+    // `--chrome-flag FLAG` (repeatable) passes FLAG to Chromium, e.g.
+    // `--js-flags=--no-wasm-tier-up` to run the page's wasm in V8's baseline compiler only.
+    let args: Vec<String> = std::env::args().collect();
+    let flags: Vec<String> = args
+        .windows(2)
+        .filter(|w| w[0] == "--chrome-flag")
+        .map(|w| w[1].clone())
+        .collect();
+    let b = Browser::start_with_args(&flags).await;
+    if args.iter().any(|a| a == "--json") {
         json_against_text(&b, relay.addr).await;
         b.close().await;
         return;

@@ -19,10 +19,13 @@
 //! - [`offside`]: each team's offside line.
 //! - [`agent`]: the selected agent's drawings and beliefs (from its own files).
 //! - [`action`]: an action picked in the analysis panel (a pass's arrow, a shot's line).
+//! - [`drawings`]: what a program drew through protocols 1 and 2 (points, circles, lines,
+//!   clears, blank screens), from v1/v2 logs and the relay's wire.
 
 pub mod action;
 pub mod agent;
 pub mod ball;
+pub mod drawings;
 pub mod motion;
 pub mod offside;
 pub mod params;
@@ -170,6 +173,8 @@ pub enum Tag {
     TargetPoint,
     /// An action picked in the analysis panel ([`action`]).
     Action,
+    /// A point, circle or line drawn through protocol 1 or 2 ([`drawings`]).
+    ServerDrawing,
 }
 
 /// Who a shape belongs to: a player slot, the ball, or nobody (the pitch).

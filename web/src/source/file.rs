@@ -44,6 +44,14 @@ thread_local! {
     /// How many files were opened in this page: a run that sees a newer one stops, so a file
     /// dropped while a large one is still being parsed replaces it instead of mixing with it.
     static OPENED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// The file from the disk on screen, kept so that *Save as…* can read it again (the page
+    /// keeps the match it decoded, not the file's bytes). `None` for a log on the web.
+    static FILE: std::cell::RefCell<Option<web_sys::File>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The file from the disk the log on screen was opened from, if it was.
+pub fn opened_file() -> Option<web_sys::File> {
+    FILE.with(|f| f.borrow().clone())
 }
 
 /// Gets ready to open a file, so that opening the first one is as quick as the later ones.
@@ -81,6 +89,7 @@ fn begin(m: Monitor, name: &str, log_url: Option<String>) -> u64 {
     m.load_fraction.set(Some(0.0));
     m.source.set(format!("File: {name}"));
     m.progress.set(Some(format!("reading {name}…")));
+    FILE.with(|f| f.borrow_mut().take());
     generation
 }
 
@@ -89,6 +98,7 @@ pub fn open(m: Monitor, file: web_sys::File) {
     let handed = now();
     let name = file.name();
     let generation = begin(m, &name, None);
+    FILE.with(|f| *f.borrow_mut() = Some(file.clone()));
     wasm_bindgen_futures::spawn_local(async move {
         let mut run = Run::new(m, name.clone(), handed, generation);
         let mut outcome = None;
@@ -500,7 +510,7 @@ async fn read_all(file: &web_sys::File) -> Option<Vec<u8>> {
     Some(js_sys::Uint8Array::new(&buf).to_vec())
 }
 
-fn js_message(e: &JsValue) -> String {
+pub(crate) fn js_message(e: &JsValue) -> String {
     e.dyn_ref::<js_sys::Error>()
         .map(|e| String::from(e.message()))
         .or_else(|| e.as_string())
@@ -517,7 +527,7 @@ fn explain(e: &LogError) -> String {
     }
 }
 
-fn page_url() -> String {
+pub(crate) fn page_url() -> String {
     web_sys::window()
         .and_then(|w| w.location().href().ok())
         .unwrap_or_default()
@@ -531,7 +541,7 @@ thread_local! {
 
 /// Lets the browser paint and handle input between two slices of work. A message to ourselves
 /// rather than a zero timeout: browsers clamp chained timeouts to 4 ms each.
-async fn yield_to_browser() {
+pub(crate) async fn yield_to_browser() {
     let promise = js_sys::Promise::new(&mut |resolve, _| match web_sys::MessageChannel::new() {
         Ok(channel) => {
             channel.port1().set_onmessage(Some(resolve.unchecked_ref()));

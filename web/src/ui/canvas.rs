@@ -159,6 +159,10 @@ fn draw(m: Monitor, params: &FieldParams, glide: &Glide, target: &DrawCtx) -> bo
             if let Some(a) = &action {
                 scene::action::build(&mut scene.shapes, a, view.metres(1.0));
             }
+            // Last, over everything: a blank screen hides even the overlays above.
+            if settings.field.server_drawings {
+                scene::drawings::build(&mut scene, &g.drawings, view.metres(1.0));
+            }
             LAYER.with(|l| paint::scene(&ctx, &view, ratio, &scene, Some(&mut l.borrow_mut())));
             LAST.with(|l| *l.borrow_mut() = Some((scene, view)));
         })

@@ -1,4 +1,5 @@
-//! The export panel: the frame on screen as a PNG, a range of cycles as a WebM video.
+//! The export panel: the frame on screen as a PNG, a range of cycles as a WebM video, and the
+//! log itself rewritten or validated ([`super::save_as`]).
 
 use crate::export::{self, ExportState};
 use crate::state::{Monitor, Overlay};
@@ -87,6 +88,7 @@ pub fn ExportPanel() -> impl IntoView {
                             ExportState::Failed(why) => format!("not saved: {why}"),
                         }}
                     </div>
+                    <super::save_as::SaveAsSection/>
             </section>
         </Show>
     }

@@ -43,6 +43,7 @@ pub fn FieldSettingsSection() -> impl IntoView {
             {check("offside lines", "set-offside", |f| f.offside_lines, |f, v| f.offside_lines = v)}
             {check("flags", "set-flags", |f| f.flags, |f, v| f.flags = v)}
             {check("grid", "set-grid", |f| f.grid, |f, v| f.grid = v)}
+            {check("drawings sent by the server", "set-server-drawings", |f| f.server_drawings, |f, v| f.server_drawings = v)}
             <label class="setting">
                 "view cones"
                 <select

@@ -17,6 +17,7 @@ pub mod messages;
 pub mod open;
 pub mod operator;
 pub mod player;
+pub mod save_as;
 pub mod scorebar;
 pub mod settings;
 pub mod stats;

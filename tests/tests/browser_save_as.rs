@@ -1,0 +1,345 @@
+//! *Save as…* and *Validate* in the real page (headless Chromium), and the drawings of
+//! protocols 1 and 2 on the field.
+//!
+//! - The relay's replay saved as it is: the relay's record of the match so far.
+//! - The short v6 game opened from the disk, saved as v5 with the sides swapped and cycles
+//!   100 to 300: the downloaded file, read by the shared library, is a v5 log whose frames are
+//!   the source's cycles 100 to 300 mirrored (x → −x, y → −y, the teams swapped).
+//! - A copy of the game cut in the middle, validated: the panel lists it as incomplete, with
+//!   its line and cycle.
+//! - A v1 log with drawings (`tests/fixtures/made/drawings-v1.rcg.gz`): the field draws them
+//!   from their cycle until cleared, a blank screen shows the pitch alone, and the setting
+//!   turns them off. What is drawn is read through the page's scene summary
+//!   (`window.__pitchside_scene()`).
+//!
+//! Screenshots go to `tests/artifacts/save-as-*.png` and `drawings-*.png`. Needs `dist/`
+//! built (scripts/build-web.sh).
+
+use fantoccini::key::Key;
+use fantoccini::Locator;
+use pitchside_shared::{parse_log, LogVersion, Side};
+use pitchside_tests::browser::Browser;
+use pitchside_tests::{fixtures, relay_harness};
+use serde_json::Value;
+use std::time::Duration;
+
+const DRAWINGS_V1: &str = "made/drawings-v1.rcg.gz";
+
+fn require_dist() {
+    let index = relay_harness::dist().join("index.html");
+    assert!(
+        index.is_file(),
+        "{} is missing: build the web app first (scripts/build-web.sh)",
+        index.display()
+    );
+}
+
+/// Opens a file from the disk as a user choosing it would, and waits until it is read.
+async fn open_file(b: &Browser, path: &std::path::Path) {
+    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
+    input.send_keys(&path.display().to_string()).await.unwrap();
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    b.wait_text("#source", "the file to be the source", |t| {
+        t.contains(&name)
+    })
+    .await;
+    b.wait_text("#progress", "the file read to its end", |t| {
+        t.contains(" frames, log ")
+    })
+    .await;
+    // Sending a file to the input scrolls the page; the toolbar is at the bottom.
+    b.eval("window.scrollTo(0, 0); return true").await;
+}
+
+/// Goes to `cycle` with the cycle box (which pauses).
+async fn go_to(b: &Browser, cycle: u32) {
+    b.keys("t").await;
+    let boxed = b.client.active_element().await.unwrap();
+    boxed
+        .send_keys(&format!("{cycle}{}", Key::Enter))
+        .await
+        .unwrap();
+    let want = cycle.to_string();
+    b.wait_text("#cycle", &format!("cycle {cycle}"), |t| t == want)
+        .await;
+}
+
+async fn set_field(b: &Browser, css: &str, value: &str) {
+    let e = b.client.find(Locator::Css(css)).await.unwrap();
+    e.clear().await.unwrap();
+    e.send_keys(value).await.unwrap();
+}
+
+async fn attr(b: &Browser, css: &str, name: &str) -> String {
+    match b.client.find(Locator::Css(css)).await {
+        Ok(e) => e.attr(name).await.unwrap().unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
+/// What a form field holds now.
+async fn value(b: &Browser, css: &str) -> String {
+    let e = b.client.find(Locator::Css(css)).await.unwrap();
+    e.prop("value").await.unwrap().unwrap_or_default()
+}
+
+/// Clicks `css` once nothing covers it: the panels beside the field settle after a log opens.
+async fn click(b: &Browser, css: &str) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let e = b.client.find(Locator::Css(css)).await.unwrap();
+        match e.click().await {
+            Ok(_) => return,
+            Err(e) if std::time::Instant::now() > deadline => panic!("cannot click {css}: {e}"),
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+}
+
+/// Waits until the save-as status says `state` (`saved`, `validated`, …).
+async fn wait_state(b: &Browser, state: &str) -> String {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let now = attr(b, "#saveas-status", "data-state").await;
+        if now == state {
+            return b.text("#saveas-status").await;
+        }
+        if std::time::Instant::now() > deadline {
+            b.screenshot("save-as-failed").await;
+            panic!(
+                "waited 30 s for the save-as status {state}; it is {now}: {}",
+                b.text("#saveas-status").await
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The summary of the last scene drawn.
+async fn scene(b: &Browser) -> Value {
+    match b
+        .eval("return window.__pitchside_scene && window.__pitchside_scene()")
+        .await
+    {
+        Value::String(s) => serde_json::from_str(&s).unwrap(),
+        other => panic!("no scene yet: {other:?}"),
+    }
+}
+
+async fn wait_scene(b: &Browser, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let s = scene(b).await;
+        if pred(&s) {
+            return s;
+        }
+        if std::time::Instant::now() > deadline {
+            b.screenshot("drawings-failed").await;
+            panic!("waited 20 s for {what}; last scene: {s}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+fn drawn(s: &Value) -> u64 {
+    s["shapes"]["server_drawing"].as_u64().unwrap_or(0)
+}
+
+fn players(s: &Value) -> usize {
+    s["players"].as_array().map_or(0, Vec::len)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn save_as_writes_the_log_asked_for_validate_lists_findings_and_drawings_show() {
+    require_dist();
+    let relay = relay_harness::start_bundled_replay().await;
+    let b = Browser::start().await;
+    b.open_replay(relay.addr).await;
+
+    // ---- Save as on the relay's replay: its record of the match so far, as it names it ----
+    b.wait_text("#frames", "some frames", |t| {
+        t.split(" / ").nth(1).and_then(|n| n.parse::<u32>().ok()) > Some(20)
+    })
+    .await;
+    click(&b, "#export-toggle").await;
+    b.click("#saveas-save").await;
+    // The match goes on: what the relay has so far stops before time over.
+    let status = wait_state(&b, "incomplete").await;
+    assert!(
+        status.contains("incomplete: the log stops at cycle "),
+        "{status}"
+    );
+    let live = b.wait_download(".rcg").await;
+    let name = live.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(status.contains(&name), "{status} names {name}");
+    let got = parse_log(&std::fs::read(&live).unwrap());
+    assert_eq!(
+        got.version,
+        Some(LogVersion::V6),
+        "the relay's ULG6, as it is"
+    );
+    assert!(got.frames.len() > 20, "{}", got.frames.len());
+    std::fs::remove_file(&live).unwrap();
+    click(&b, "#export-toggle").await;
+
+    // ---- Save as: the short v6 game as v5, sides swapped, cycles 100 to 300 ----
+    open_file(&b, &fixtures::path(fixtures::SHORT_V6)).await;
+    go_to(&b, 100).await;
+    click(&b, "#export-toggle").await;
+    // The form starts with the whole match.
+    assert_eq!(value(&b, "#saveas-from").await, "1");
+    assert_eq!(value(&b, "#saveas-to").await, "600");
+    // A: the cycle on screen; B typed.
+    b.click("#saveas-from-here").await;
+    assert_eq!(value(&b, "#saveas-from").await, "100");
+    set_field(&b, "#saveas-to", "300").await;
+    b.client
+        .find(Locator::Css("#saveas-version"))
+        .await
+        .unwrap()
+        .select_by_value("5")
+        .await
+        .unwrap();
+    b.click("#saveas-reverse").await;
+    // After a swap the left side is the right team: the name fields say so.
+    assert_eq!(
+        attr(&b, "#saveas-left", "placeholder").await,
+        "SHORT_R_a",
+        "the left name field shows the team that will be left"
+    );
+    b.screenshot("save-as-panel").await;
+    b.click("#saveas-save").await;
+    let status = wait_state(&b, "saved").await;
+    let file = b.wait_download("-100-300-reversed.v5.rcg").await;
+    eprintln!("{status}; {}", file.display());
+    assert!(
+        status.contains("20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1-100-300-reversed.v5.rcg"),
+        "{status}"
+    );
+    b.screenshot("save-as-saved").await;
+
+    let out = parse_log(&std::fs::read(&file).unwrap());
+    assert_eq!(out.error, None);
+    assert_eq!(out.version, Some(LogVersion::V5));
+    let src = parse_log(&fixtures::read(fixtures::SHORT_V6));
+    let want: Vec<_> = src
+        .frames
+        .iter()
+        .filter(|f| (100..=300).contains(&f.time))
+        .collect();
+    assert!(want.len() >= 201, "{}", want.len());
+    assert_eq!(out.frames.len(), want.len(), "the frames of cycles 100-300");
+    let close = |a: f32, b: f32| (a - b).abs() < 1e-3;
+    for (o, s) in out.frames.iter().zip(&want) {
+        assert_eq!(o.time, s.time);
+        assert_eq!(o.mode, s.mode.mirrored(), "cycle {}", s.time);
+        assert!(
+            close(o.ball.x, -s.ball.x) && close(o.ball.y, -s.ball.y),
+            "cycle {}: ball {:?} against {:?}",
+            s.time,
+            (o.ball.x, o.ball.y),
+            (s.ball.x, s.ball.y)
+        );
+        for side in 0..2 {
+            assert_eq!(o.teams[side].name, s.teams[1 - side].name);
+            assert_eq!(o.teams[side].score, s.teams[1 - side].score);
+        }
+        for (k, p) in o.players.iter().enumerate() {
+            // l1..l11 of the output are r1..r11 of the source, and the other way round.
+            let q = &s.players[(k + 11) % 22];
+            assert_eq!((p.unum, p.state), (q.unum, q.state));
+            let side = if k < 11 { Side::Left } else { Side::Right };
+            assert_eq!(p.side, Some(side));
+            assert!(
+                close(p.x, -q.x) && close(p.y, -q.y),
+                "cycle {}: {side:?} {}: {:?} against {:?}",
+                s.time,
+                p.unum,
+                (p.x, p.y),
+                (q.x, q.y)
+            );
+        }
+    }
+
+    // ---- Validate: a copy cut in the middle is incomplete, with its line and cycle ----
+    let plain = fixtures::read(fixtures::SHORT_V6);
+    let cut = std::env::temp_dir().join(format!("pitchside-cut-{}.rcg", std::process::id()));
+    std::fs::write(&cut, &plain[..plain.len() / 2]).unwrap();
+    open_file(&b, &cut).await;
+    click(&b, "#export-toggle").await;
+    b.click("#saveas-validate").await;
+    wait_state(&b, "validated").await;
+    let finding = b
+        .wait_text(
+            "#saveas-findings li[data-kind='incomplete']",
+            "the incomplete finding",
+            |t| !t.is_empty(),
+        )
+        .await;
+    eprintln!("{}", b.text("#saveas-findings").await);
+    assert!(
+        finding.contains("incomplete: the log stops at cycle "),
+        "{finding}"
+    );
+    assert!(
+        finding.contains("line ") && finding.contains(", cycle "),
+        "the finding has its line and cycle: {finding}"
+    );
+    b.screenshot("save-as-validate").await;
+    // The drawer with its findings, as a screen reader and the keyboard get it.
+    let violations = b.axe_violations().await;
+    assert!(violations.is_empty(), "{violations:#?}");
+    let _ = std::fs::remove_file(&cut);
+    click(&b, "#export-toggle").await;
+
+    // ---- Drawings of protocol 1 on the field ----
+    open_file(&b, &fixtures::path(DRAWINGS_V1)).await;
+    go_to(&b, 9).await;
+    let s = wait_scene(&b, "cycle 9", |s| s["time"] == 9).await;
+    assert_eq!(
+        (drawn(&s), players(&s)),
+        (0, 22),
+        "nothing drawn before cycle 10"
+    );
+    go_to(&b, 15).await;
+    let s = wait_scene(&b, "the drawings of cycle 10", |s| {
+        s["time"] == 15 && drawn(s) == 3
+    })
+    .await;
+    assert_eq!(players(&s), 22);
+    b.screenshot("drawings-v1").await;
+    go_to(&b, 25).await;
+    wait_scene(&b, "cycle 20's clear and two drawings", |s| {
+        s["time"] == 25 && drawn(s) == 2
+    })
+    .await;
+    b.screenshot("drawings-cleared").await;
+    // A blank screen: the pitch alone for its cycle.
+    go_to(&b, 30).await;
+    let s = wait_scene(&b, "the blank screen of cycle 30", |s| {
+        s["time"] == 30 && players(s) == 0
+    })
+    .await;
+    assert!(s["ball"].is_null(), "{s}");
+    assert_eq!(drawn(&s), 0);
+    assert!(s["shapes"]["pitch_line"].as_u64() > Some(10), "{s}");
+    b.screenshot("drawings-blank").await;
+    go_to(&b, 31).await;
+    wait_scene(&b, "the match again at 31", |s| {
+        s["time"] == 31 && players(s) == 22 && drawn(s) == 2
+    })
+    .await;
+    // The setting turns them off.
+    b.click("#settings-toggle").await;
+    b.click("#set-server-drawings").await;
+    wait_scene(&b, "no drawings with the setting off", |s| {
+        s["time"] == 31 && drawn(s) == 0
+    })
+    .await;
+    b.click("#set-server-drawings").await;
+    wait_scene(&b, "drawings back", |s| drawn(s) == 2).await;
+    b.click("#settings-toggle").await;
+
+    b.close().await;
+    relay.stop().await;
+}
