@@ -14,6 +14,7 @@
 
 use crate::inspect::inspect_reader;
 use pitchside_shared::log::Ending;
+use pitchside_shared::series::{Figures, Game, Invalid};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -29,7 +30,7 @@ pub const LIVE_SECS: u64 = 15;
 /// The index file in each archive directory.
 pub const INDEX_FILE: &str = ".pitchside-index.json";
 /// The index file's layout: a relay that finds another reads every log again.
-const INDEX_FORMAT: u32 = 2;
+const INDEX_FORMAT: u32 = 3;
 
 /// What an index file holds.
 #[derive(Serialize, Deserialize)]
@@ -56,6 +57,32 @@ pub struct Summary {
     /// The last cycle of a log that stops before time over (the server was stopped or
     /// killed), whatever its version.
     pub incomplete: Option<u32>,
+    /// What a series needs beyond the result: where the first goal is, each team's figures,
+    /// and why the game would not count.
+    #[serde(default)]
+    pub first_goal: Option<u32>,
+    #[serde(default)]
+    pub figures: [Figures; 2],
+    #[serde(default)]
+    pub invalid: Vec<Invalid>,
+}
+
+impl Summary {
+    /// A file that gave no summary, with why.
+    fn failed(why: String) -> Summary {
+        Summary {
+            teams: Default::default(),
+            score: [0, 0],
+            penalties: None,
+            cycles: 0,
+            version: String::new(),
+            error: Some(why.clone()),
+            incomplete: None,
+            first_goal: None,
+            figures: Default::default(),
+            invalid: vec![Invalid::Unreadable { message: why }],
+        }
+    }
 }
 
 /// One file of the index.
@@ -80,6 +107,23 @@ pub struct Entry {
     pub summary: Summary,
     /// Team and file names in lower case, made once for searching.
     haystack: String,
+}
+
+impl Entry {
+    /// The log as a series counts it, named by its id.
+    pub fn game(&self) -> Game {
+        let s = &self.summary;
+        Game {
+            name: self.id.clone(),
+            teams: s.teams.clone(),
+            score: s.score,
+            shootout: s.penalties,
+            first_goal: s.first_goal,
+            cycles: s.cycles,
+            figures: s.figures,
+            invalid: s.invalid.clone(),
+        }
+    }
 }
 
 /// The archive's state, shared by the scanner and the HTTP handlers.
@@ -193,16 +237,9 @@ impl Archive {
                 }
                 // A panic in the inspector on one hostile file must not stop the archive.
                 let path = root.join(&rel);
-                let summary =
-                    std::panic::catch_unwind(|| summarise(&path)).unwrap_or_else(|_| Summary {
-                        teams: Default::default(),
-                        score: [0, 0],
-                        penalties: None,
-                        cycles: 0,
-                        version: String::new(),
-                        error: Some("the inspector failed on this file".into()),
-                        incomplete: None,
-                    });
+                let summary = std::panic::catch_unwind(|| summarise(&path)).unwrap_or_else(|_| {
+                    Summary::failed("the inspector failed on this file".into())
+                });
                 index.insert(
                     rel,
                     Indexed {
@@ -390,34 +427,32 @@ fn walk(root: &Path, dir: &Path, depth: usize, out: &mut Vec<(String, u64, u64)>
 fn summarise(path: &Path) -> Summary {
     let report = std::fs::File::open(path).and_then(|f| inspect_reader(std::io::BufReader::new(f)));
     match report {
-        Ok(r) => Summary {
-            teams: r.teams.clone().map(|t| t.name.unwrap_or_default()),
-            score: [r.teams[0].score, r.teams[1].score],
-            penalties: match (r.teams[0].penalty, r.teams[1].penalty) {
-                (None, None) => None,
-                (l, rr) => Some([l.map_or(0, |p| p.scored), rr.map_or(0, |p| p.scored)]),
-            },
-            cycles: r.end.last_cycle().unwrap_or(0),
-            version: match r.version.map(|v| v.number()) {
-                Some(Some(n)) => n.to_string(),
-                Some(None) => "json".into(),
-                None => String::new(),
-            },
-            error: match r.ending() {
-                Ending::Damaged(e) => Some(e.to_string()),
-                _ => None,
-            },
-            incomplete: r.ending().incomplete(),
-        },
-        Err(e) => Summary {
-            teams: Default::default(),
-            score: [0, 0],
-            penalties: None,
-            cycles: 0,
-            version: String::new(),
-            error: Some(format!("cannot read: {e}")),
-            incomplete: None,
-        },
+        Ok(r) => {
+            let game = r.game("");
+            Summary {
+                teams: r.teams.clone().map(|t| t.name.unwrap_or_default()),
+                score: [r.teams[0].score, r.teams[1].score],
+                penalties: match (r.teams[0].penalty, r.teams[1].penalty) {
+                    (None, None) => None,
+                    (l, rr) => Some([l.map_or(0, |p| p.scored), rr.map_or(0, |p| p.scored)]),
+                },
+                cycles: r.end.last_cycle().unwrap_or(0),
+                version: match r.version.map(|v| v.number()) {
+                    Some(Some(n)) => n.to_string(),
+                    Some(None) => "json".into(),
+                    None => String::new(),
+                },
+                error: match r.ending() {
+                    Ending::Damaged(e) => Some(e.to_string()),
+                    _ => None,
+                },
+                incomplete: r.ending().incomplete(),
+                first_goal: game.first_goal,
+                figures: game.figures,
+                invalid: game.invalid,
+            }
+        }
+        Err(e) => Summary::failed(format!("cannot read: {e}")),
     }
 }
 
@@ -492,6 +527,8 @@ pub struct Query {
     /// Dates as `YYYY-MM-DD`, inclusive.
     pub from: Option<String>,
     pub to: Option<String>,
+    /// Only the logs in this folder (an id's beginning: `0/night-12`), at any depth below.
+    pub dir: Option<String>,
     /// `date` (newest first, the default), `-date`, `teams`, `duration`, `size`.
     pub sort: Option<String>,
     pub page: Option<usize>,
@@ -503,35 +540,69 @@ pub const MAX_PER_PAGE: usize = 200;
 const MAX_WORDS: usize = 8;
 const MAX_WORD: usize = 64;
 
+/// A query's filters, made once for all entries.
+pub struct Filter {
+    words: Vec<String>,
+    team: Option<String>,
+    shootout: bool,
+    from: Option<String>,
+    to: Option<String>,
+    dir: Option<String>,
+}
+
+impl Filter {
+    pub fn new(q: &Query) -> Filter {
+        // At most MAX_WORDS distinct words of at most MAX_WORD bytes: a request's cost stays
+        // bounded whatever its query holds.
+        let mut words: Vec<String> = Vec::new();
+        for w in q.q.as_deref().unwrap_or("").split_whitespace() {
+            let w: String = w.to_lowercase().chars().take(MAX_WORD).collect();
+            if !words.contains(&w) && words.len() < MAX_WORDS {
+                words.push(w);
+            }
+        }
+        Filter {
+            words,
+            team: q.team.as_deref().map(str::to_lowercase),
+            shootout: matches!(q.shootout.as_deref(), Some("1" | "true" | "yes")),
+            from: q.from.clone(),
+            to: q.to.clone(),
+            dir: q
+                .dir
+                .as_deref()
+                .map(|d| d.trim_matches('/').to_owned())
+                .filter(|d| !d.is_empty()),
+        }
+    }
+
+    pub fn matches(&self, e: &Entry) -> bool {
+        self.words.iter().all(|w| e.haystack.contains(w.as_str()))
+            && self
+                .team
+                .as_ref()
+                .is_none_or(|t| e.summary.teams.iter().any(|n| n.to_lowercase() == *t))
+            && (!self.shootout || e.summary.penalties.is_some())
+            && self
+                .from
+                .as_deref()
+                .is_none_or(|f| e.date.get(..10).unwrap_or("") >= f)
+            && self
+                .to
+                .as_deref()
+                .is_none_or(|t| e.date.get(..10).unwrap_or("") <= t)
+            && self.dir.as_deref().is_none_or(|d| {
+                e.id.strip_prefix(d)
+                    .is_some_and(|rest| rest.starts_with('/'))
+            })
+    }
+}
+
 /// The JSON answer to a query.
 pub fn answer(entries: &[Entry], pending: usize, q: &Query) -> serde_json::Value {
     // At most MAX_WORDS distinct words of at most MAX_WORD bytes: a request's cost stays
     // bounded whatever its query holds.
-    let mut words: Vec<String> = Vec::new();
-    for w in q.q.as_deref().unwrap_or("").split_whitespace() {
-        let w: String = w.to_lowercase().chars().take(MAX_WORD).collect();
-        if !words.contains(&w) && words.len() < MAX_WORDS {
-            words.push(w);
-        }
-    }
-    let team = q.team.as_deref().map(str::to_lowercase);
-    let shootout = matches!(q.shootout.as_deref(), Some("1" | "true" | "yes"));
-    let mut hits: Vec<&Entry> = entries
-        .iter()
-        .filter(|e| {
-            words.iter().all(|w| e.haystack.contains(w.as_str()))
-                && team
-                    .as_ref()
-                    .is_none_or(|t| e.summary.teams.iter().any(|n| n.to_lowercase() == *t))
-                && (!shootout || e.summary.penalties.is_some())
-                && q.from
-                    .as_deref()
-                    .is_none_or(|f| e.date.get(..10).unwrap_or("") >= f)
-                && q.to
-                    .as_deref()
-                    .is_none_or(|t| e.date.get(..10).unwrap_or("") <= t)
-        })
-        .collect();
+    let filter = Filter::new(q);
+    let mut hits: Vec<&Entry> = entries.iter().filter(|e| filter.matches(e)).collect();
     match q.sort.as_deref().unwrap_or("date") {
         "-date" => hits.sort_by(|a, b| a.date.cmp(&b.date).then(a.id.cmp(&b.id))),
         "teams" => hits.sort_by(|a, b| {

@@ -19,7 +19,9 @@
 //! - [`headers`]: protective headers (CSP and others), CORS for the control endpoint.
 //! - [`connections`]: who may connect, for how long, how many per address; the accept loop.
 //! - [`tls`]: HTTPS and WSS when given a certificate.
-//! - [`inspect`]: the logfile summary of `pitchside-inspect`.
+//! - [`inspect`]: the logfile summary of `pitchside-inspect`, its exports, series and log tools.
+//! - [`archive`]: the logs below `--archive` and `--record`, indexed and searched.
+//! - [`series`]: `/api/series`, a team's series over the archive's index, or two compared.
 //! - [`nats`]: publishing matches to NATS (`--publish`), and edge relays that serve them
 //!   (`--edge`).
 //!
@@ -43,6 +45,7 @@ pub mod order;
 pub mod publisher;
 pub mod recorder;
 pub mod replay;
+pub mod series;
 pub mod spectator;
 pub mod tls;
 pub mod web;

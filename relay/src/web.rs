@@ -95,6 +95,7 @@ pub fn app(state: AppState, dist: PathBuf) -> Router {
         })
         .route("/api/matches", get(matches))
         .route("/api/archive", get(archive_list))
+        .route("/api/series", get(series))
         .route("/archive/files/{*id}", get(archive_file))
         .route("/metrics", get(metrics))
         .route("/csp-report", axum::routing::post(csp_report))
@@ -131,6 +132,23 @@ async fn archive_list(
 ) -> Response {
     let entries = app.archive.entries();
     let body = crate::archive::answer(&entries, app.archive.pending(), &q);
+    (
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        body.to_string(),
+    )
+        .into_response()
+}
+
+/// `GET /api/series`: a team's series over the archive, or two compared.
+async fn series(
+    State(app): State<AppState>,
+    axum::extract::Query(q): axum::extract::Query<crate::series::SeriesQuery>,
+) -> Response {
+    let entries = app.archive.entries();
+    let body = crate::series::answer(&entries, app.archive.pending(), &q);
     (
         [
             (header::CONTENT_TYPE, "application/json"),

@@ -44,6 +44,7 @@ pub mod model;
 pub mod number;
 pub mod params;
 pub mod playmode;
+pub mod series;
 pub mod stats;
 pub mod team_graphic;
 pub mod text;

@@ -72,3 +72,31 @@ pub const OPERATOR_V6: &str = "logs/operator-commands-v6/20261122132312-OPS_L_0-
 pub const PENALTY_V6: &str =
     "logs/penalty-shootout-v6/20261122132810-PEN_L_0_4-vs-PEN_R_0_2.rcg.gz";
 pub const SHORT_V2: &str = "logs/short-v2/20261122132541-SHORT_L_a_0-vs-SHORT_R_a_0.rcg.gz";
+
+/// A folder of the series games (`series/A`, `B`, `T`, `invalid`): real short games, the
+/// valid ones kept as their last cycles (see the fixtures' README).
+pub fn series(name: &str) -> PathBuf {
+    path(&format!("series/{name}"))
+}
+
+/// The logs of a series folder, in the order they were played (their names begin with the
+/// server's date).
+pub fn series_logs(name: &str) -> Vec<PathBuf> {
+    let mut logs: Vec<PathBuf> = std::fs::read_dir(series(name))
+        .expect("the series fixtures")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(".rcg.gz"))
+        .collect();
+    logs.sort();
+    logs
+}
+
+/// Copies `logs` into `dir` (made if needed), as an autotest script fills a folder.
+pub fn copy_into(logs: &[PathBuf], dir: &std::path::Path) {
+    std::fs::create_dir_all(dir).expect("mkdir");
+    for p in logs {
+        let name = p.file_name().expect("a file name");
+        std::fs::copy(p, dir.join(name)).expect("copy a log");
+    }
+}

@@ -20,7 +20,7 @@
 //! - [`paint`]: putting a scene on the canvas.
 //! - [`ui`]: one component per panel (score bar, status, canvas, transport and timeline with
 //!   event markers, events list, statistics, player, messages, open, export and save as, help,
-//!   settings), and the lobby.
+//!   settings), the lobby, the archive and the series page.
 //! - this file: [`Root`], which shows the lobby at `/` when the relay has several matches and
 //!   the monitor otherwise, and the [`App`] component, which lays the monitor's panels out.
 
@@ -72,6 +72,9 @@ pub fn Root() -> impl IntoView {
     }
     if ui::archive::is_archive_page() {
         return view! { <ui::archive::ArchivePage/> }.into_any();
+    }
+    if ui::series::is_series_page() {
+        return view! { <ui::series::SeriesPage/> }.into_any();
     }
     let choice = RwSignal::new(None::<Option<Vec<ui::lobby::Card>>>);
     // A match's page, or a link to a log on the web: the monitor at once.

@@ -32,6 +32,19 @@ export: each log of PATH (a log, or a folder searched below) as tables: NAME.tra
                           shares (e.g. 0.8,0.1,0.1), by a shuffle seeded with --seed (0)
   --jobs N                logs read at once (default: one per core)
 
+       pitchside-inspect series DIR [DIR2] [--team NAME] [--json | --csv] [--jobs N]
+
+series: the logs below DIR (a folder or files) as one team's series: wins, draws, losses,
+  win rate and expected win rate with 95 % intervals (Wilson), goals for, against and the
+  difference with 95 % intervals (Student's t), points, histograms, shoot-outs apart, the
+  per-match figures averaged, invalid games (cut short, a side short at kick-off, a player
+  gone) listed with why and left out, every match, and autotest2d's process.py summary of
+  the same games. With DIR2, the two series compared (A = DIR, B = DIR2): win rates by
+  Newcombe's interval and the two-proportion z-test, goal differences by Welch's t-test,
+  and what it means in one sentence.
+  --team NAME  the team the series follows (default: the left team of each game)
+  --json       the series document (format pitchside.series.v1); --csv one row a game
+
 Log tools (any version in; gzipped input read, OUT ending in .gz written gzipped):
   pitchside-inspect validate FILE [--json]
       what librcsc's rcgvalidator reports and what it misses (damage, a log cut short,
@@ -51,6 +64,7 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("export") => return export_command(&args[1..]),
         Some("validate") => return validate_command(&args[1..]),
+        Some("series") => return series_command(&args[1..]),
         Some(cmd @ ("reverse" | "rename" | "convert" | "clip")) => {
             return rewrite_command(cmd, &args[1..])
         }
@@ -109,6 +123,100 @@ fn main() -> ExitCode {
         Ending::Damaged(_) => ExitCode::from(1),
         Ending::Incomplete { .. } => ExitCode::from(3),
     }
+}
+
+fn series_command(args: &[String]) -> ExitCode {
+    use pitchside_shared::series::Series;
+    use relay::inspect::series;
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    let mut team = None;
+    let (mut as_json, mut as_csv) = (false, false);
+    let mut jobs = 0usize;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--team" => match it.next() {
+                Some(t) => team = Some(t.clone()),
+                None => return usage_error("--team needs a name"),
+            },
+            "--jobs" => match it.next().and_then(|n| n.parse().ok()) {
+                Some(n) => jobs = n,
+                None => return usage_error("--jobs needs a number"),
+            },
+            "--json" => as_json = true,
+            "--csv" => as_csv = true,
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
+            _ if a.starts_with("--") => return usage_error(&format!("unknown option {a}")),
+            _ => dirs.push(PathBuf::from(a)),
+        }
+    }
+    if dirs.is_empty() || dirs.len() > 2 {
+        return usage_error("series takes one folder, or two to compare");
+    }
+    if as_json && as_csv {
+        return usage_error("--json or --csv, not both");
+    }
+    for d in &dirs {
+        if !d.exists() {
+            eprintln!("pitchside-inspect: {}: no such file or folder", d.display());
+            return ExitCode::from(2);
+        }
+    }
+    let sets: Vec<Vec<pitchside_shared::series::Game>> = dirs
+        .iter()
+        .map(|d| series::read_games(std::slice::from_ref(d), jobs))
+        .collect();
+    if let Some((d, _)) = dirs.iter().zip(&sets).find(|(_, g)| g.is_empty()) {
+        eprintln!(
+            "pitchside-inspect: no .rcg or .rcg.gz log in {}",
+            d.display()
+        );
+        return ExitCode::from(2);
+    }
+    let all: Vec<Series> = sets
+        .iter()
+        .map(|g| Series::new(g, team.as_deref()))
+        .collect();
+    let no_link = |_: &pitchside_shared::series::Game| None;
+    let sources: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+    match (&all[..], as_json, as_csv) {
+        ([a], true, _) => println!("{}", series::series_json(a, &no_link)),
+        ([a, b], true, _) => println!("{}", series::comparison_json(a, b, &no_link)),
+        ([a], _, true) => print!("{}", series::series_csv(a)),
+        ([a, b], _, true) => {
+            // One table: a column says which series each row belongs to.
+            for (i, (label, s)) in [("A", a), ("B", b)].into_iter().enumerate() {
+                for (j, line) in series::series_csv(s).lines().enumerate() {
+                    match (i, j) {
+                        (0, 0) => println!("series,{line}"),
+                        (_, 0) => {}
+                        _ => println!("{label},{line}"),
+                    }
+                }
+            }
+        }
+        ([a], _, _) => print!("{}", series::series_text(a, &sources[0])),
+        ([a, b], _, _) => {
+            print!(
+                "{}",
+                series::comparison_text(a, b, (&sources[0], &sources[1]))
+            );
+            for (label, s, src) in [("A", a, &sources[0]), ("B", b, &sources[1])] {
+                println!("\n== {label} ==");
+                print!("{}", series::series_text(s, src));
+            }
+        }
+        _ => return ExitCode::from(2),
+    }
+    ExitCode::SUCCESS
+}
+
+fn usage_error(msg: &str) -> ExitCode {
+    eprintln!("pitchside-inspect: {msg}\n{USAGE}");
+    ExitCode::from(2)
 }
 
 fn export_command(args: &[String]) -> ExitCode {

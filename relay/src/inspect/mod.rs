@@ -7,12 +7,14 @@
 //! [`Detail::Light`]: the summary needs no stamina, view or command counts.
 
 pub mod export;
+pub mod series;
 pub mod tools;
 
 use pitchside_shared::actions::PlayerFigures;
 use pitchside_shared::events::Event;
 use pitchside_shared::log::{Detail, Ending, LogEnd};
 use pitchside_shared::params::MatchParams;
+use pitchside_shared::series::{Ended, Game, GameReader};
 use pitchside_shared::stats::{Stats, Summary};
 use pitchside_shared::{
     Location, LogDecoder, LogError, LogVersion, Match, Params, Record, Side, Team,
@@ -86,12 +88,41 @@ pub struct Report {
     /// Whether a show, a msg or the server parameters were read (else the file is not a log,
     /// or empty).
     pub anything: bool,
+    /// The players on the field at kick-off, for a series' validity.
+    pub lineup: GameReader,
 }
 
 impl Report {
     /// How the reading ended: whole, incomplete (cut short, any version) or damaged.
     pub fn ending(&self) -> Ending {
         Ending::of(&self.end, self.error.as_ref())
+    }
+
+    /// The match as a series counts it, named `name`.
+    pub fn game(&self, name: &str) -> Game {
+        if !self.anything {
+            let why = self
+                .error
+                .as_ref()
+                .map_or_else(|| "no records".to_owned(), ToString::to_string);
+            return Game::unreadable(name, why);
+        }
+        let shootout = match (self.teams[0].penalty, self.teams[1].penalty) {
+            (None, None) => None,
+            (l, r) => Some([l.map_or(0, |p| p.scored), r.map_or(0, |p| p.scored)]),
+        };
+        self.lineup.clone().finish(
+            name,
+            Ended {
+                teams: [0, 1].map(|i| self.teams[i].name.clone().unwrap_or_default()),
+                score: [self.teams[0].score, self.teams[1].score],
+                shootout,
+                last_cycle: self.end.last_cycle().unwrap_or(self.stats.cycle),
+                events: &self.events,
+                stats: &self.stats,
+                ending: &self.ending(),
+            },
+        )
     }
 
     /// The `--json` object. Every key is always present, so a script reading many files
@@ -219,12 +250,12 @@ pub struct Inspection {
     server_param: Option<Params>,
     player_types: Vec<Params>,
     /// Started at the first show, with the parameters seen before it (logs write them first).
-    /// Started at the first show, with the parameters seen before it (logs write them first).
     stats: Option<Stats>,
     last_team: Option<[Team; 2]>,
     last_frame_teams: Option<[Team; 2]>,
     end: LogEnd,
     error: Option<LogError>,
+    lineup: GameReader,
 }
 
 impl Default for Inspection {
@@ -250,6 +281,7 @@ impl Inspection {
             last_frame_teams: None,
             end: LogEnd::default(),
             error: None,
+            lineup: GameReader::default(),
         }
     }
 
@@ -308,6 +340,7 @@ impl Inspection {
             end: self.end,
             error: self.error,
             anything,
+            lineup: self.lineup,
         }
     }
 
@@ -328,6 +361,7 @@ impl Inspection {
                 Record::Show(frame) => {
                     self.shows += 1;
                     self.cycles.add(frame.time);
+                    self.lineup.frame(&frame);
                     let params =
                         || MatchParams::new(self.server_param.as_ref(), &self.player_types);
                     self.stats
@@ -374,6 +408,10 @@ pub fn inspect_reader(mut reader: impl Read) -> std::io::Result<Report> {
 pub fn report_of_match(m: &Match) -> Report {
     let stats = Stats::of_match(m);
     let actions = stats.actions();
+    let mut lineup = GameReader::default();
+    for f in &m.frames {
+        lineup.frame(f);
+    }
     Report {
         version: m.version,
         compressed: m.compressed,
@@ -387,6 +425,7 @@ pub fn report_of_match(m: &Match) -> Report {
         end: m.end,
         error: m.error.clone(),
         anything: !(m.frames.is_empty() && m.messages.is_empty() && m.server_param.is_none()),
+        lineup,
     }
 }
 

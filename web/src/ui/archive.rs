@@ -206,6 +206,10 @@ pub fn ArchivePage() -> impl IntoView {
                         <a id="archive-play-all" href=move || play_all(&filters(&q.get(), shootout.get(), &from.get(), &to.get(), &sort.get()))>
                             {format!("▶ Play all {} one after another", l.total.min(200))}
                         </a>
+                        " · "
+                        <a id="archive-series" href=move || format!("/series{}", filters(&q.get(), false, &from.get(), &to.get(), ""))>
+                            "Results of these logs as a series"
+                        </a>
                     </p>
                     <table id="archive-table" class="archive-table">
                         <thead><tr>

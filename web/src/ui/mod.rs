@@ -19,6 +19,7 @@ pub mod operator;
 pub mod player;
 pub mod save_as;
 pub mod scorebar;
+pub mod series;
 pub mod settings;
 pub mod stats;
 pub mod status;
