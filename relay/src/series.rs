@@ -30,7 +30,9 @@ pub struct SeriesQuery {
 impl SeriesQuery {
     fn filter(&self, b: bool) -> Filter {
         let pick = |a: &Option<String>, bb: &Option<String>| if b { bb.clone() } else { a.clone() };
+        // A named team's series needs only its games: the others are not even looked at.
         Filter::new(&Query {
+            team: self.team.clone().filter(|t| !t.trim().is_empty()),
             q: pick(&self.q, &self.b_q),
             dir: pick(&self.dir, &self.b_dir),
             from: pick(&self.from, &self.b_from),

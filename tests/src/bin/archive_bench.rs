@@ -1,7 +1,7 @@
 //! The archive at scale: a relay process with `--archive` over N logs (10,000 by default):
 //! how fast the index is built, how fast a restart finds it again, how long `/api/archive`
-//! takes for the first page and for a search, and the relay's memory with and without the
-//! archive. The logs are made in a temporary directory from the real short v6 game (its
+//! takes for the first page and for a search, how long `/api/series` takes over every log,
+//! and the relay's memory with and without the archive. The logs are made in a temporary directory from the real short v6 game (its
 //! first 40 KB, cut at a line, with team names varied so searches have something to find)
 //! and removed afterwards.
 //!
@@ -153,6 +153,11 @@ async fn main() {
     let first = latency(addr, "/api/archive", 50).await;
     let search = latency(addr, "/api/archive?q=team042&sort=duration", 50).await;
     let last_page = latency(addr, &format!("/api/archive?page={}", n / 50), 50).await;
+    // Series from the index: every log (each seen from its left team), one team's games, and
+    // one folder against another.
+    let series_all = latency(addr, "/api/series", 21).await;
+    let series_team = latency(addr, "/api/series?team=TEAM042", 21).await;
+    let series_ab = latency(addr, "/api/series?dir=0/day01&b_dir=0/day02", 21).await;
     // The page itself in headless Chromium (needs scripts/build-web.sh): from asking for
     // /archive to its first page of rows on screen, the page's files cached by a first visit.
     let page = if args.iter().any(|a| a == "--browser") {
@@ -214,6 +219,19 @@ async fn main() {
     ] {
         println!("| `/api/archive`: {what} | p50 {p50:.1} ms, p99 {p99:.1} ms |");
     }
+    for (what, (p50, p99)) in [
+        ("every log as one series", series_all),
+        ("one team's series", series_team),
+        ("one folder against another", series_ab),
+    ] {
+        println!("| `/api/series`: {what} | p50 {p50:.1} ms, p99 {p99:.1} ms |");
+    }
+    // What a series adds to each log's summary in the index: the first goal, both teams'
+    // figures and the (usually empty) list of reasons a game is invalid.
+    let extra = std::mem::size_of::<Option<u32>>()
+        + std::mem::size_of::<[pitchside_shared::series::Figures; 2]>()
+        + std::mem::size_of::<Vec<pitchside_shared::series::Invalid>>();
+    println!("| a series' share of each log's summary in memory | {extra} bytes |");
     if let Some((median, worst)) = page {
         println!("| `/archive` in Chromium, asked to first rows shown (10 loads) | median {median:.0} ms, worst {worst:.0} ms |");
     }
