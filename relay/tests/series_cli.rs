@@ -68,3 +68,29 @@ fn the_command_line_compares_two_series() {
         ["ALPHA", "l", "BRAVO", "0", "0", "draw", "3", "1"]
     );
 }
+
+#[test]
+fn standings_of_a_round_robin_rank_as_rclmtableprinter() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pitchside-inspect"))
+        .args(["standings", "--json"])
+        .arg(series_dir("T"))
+        .output()
+        .expect("run pitchside-inspect");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    // rclmtableprinter on rcgresultprinter's lines of the same games (the whole logs, in
+    // tests/golden/tournament/T.rclm): ALPHA first on its shoot-out win over DELTA.
+    let teams: Vec<&str> = v["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["team"].as_str().unwrap())
+        .collect();
+    assert_eq!(teams, ["ALPHA", "DELTA", "BRAVO", "CHARLIE"]);
+    assert_eq!(v["standings"][0]["points"], 6);
+    assert_eq!(v["repeated"].as_array().unwrap().len(), 4);
+}

@@ -17,6 +17,8 @@
 //! - [`touch`]: who touched the ball in each frame (kick, tackle, catch, release).
 //! - [`events`]: match events (goals, fouls, cards, set pieces, …) and the referee's decisions
 //!   in words, from the frames.
+//! - [`series`]: many matches as one result for a team, and two series compared.
+//! - [`tournament`]: group standings ranked as librcsc's `rclmtableprinter` ranks them.
 //! - [`stats`]: possession, passes, shots, per-team figures at any moment, ball heat map.
 //! - [`write`]: logs of every version (ULG4-6, binary v1-v3, JSON) and v5 monitor shows, in
 //!   the exact format rcssserver writes.
@@ -50,6 +52,7 @@ pub mod team_graphic;
 pub mod text;
 pub mod tools;
 pub mod touch;
+pub mod tournament;
 pub mod wire;
 pub mod write;
 

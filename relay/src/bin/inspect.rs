@@ -45,6 +45,14 @@ series: the logs below DIR (a folder or files) as one team's series: wins, draws
   --team NAME  the team the series follows (default: the left team of each game)
   --json       the series document (format pitchside.series.v1); --csv one row a game
 
+       pitchside-inspect standings PATH... [--json]
+
+standings: the logs below PATH as one group's table, ranked exactly as librcsc's
+  rclmtableprinter ranks (average points, then a team that beat every level team, average
+  goal difference, the difference among the level teams, goals, goals among them, name; a
+  shoot-out decides a drawn game; a pair's second game is left out), with the cross table
+  and the games. Logs cut short are left out, as rcgresultprinter's incomplete matches.
+
 Log tools (any version in; gzipped input read, OUT ending in .gz written gzipped):
   pitchside-inspect validate FILE [--json]
       what librcsc's rcgvalidator reports and what it misses (damage, a log cut short,
@@ -65,6 +73,7 @@ fn main() -> ExitCode {
         Some("export") => return export_command(&args[1..]),
         Some("validate") => return validate_command(&args[1..]),
         Some("series") => return series_command(&args[1..]),
+        Some("standings") => return standings_command(&args[1..]),
         Some(cmd @ ("reverse" | "rename" | "convert" | "clip")) => {
             return rewrite_command(cmd, &args[1..])
         }
@@ -210,6 +219,123 @@ fn series_command(args: &[String]) -> ExitCode {
             }
         }
         _ => return ExitCode::from(2),
+    }
+    ExitCode::SUCCESS
+}
+
+fn standings_command(args: &[String]) -> ExitCode {
+    use pitchside_shared::series::Invalid;
+    use pitchside_shared::tournament::{rank, Result};
+    let as_json = args.iter().any(|a| a == "--json");
+    let paths: Vec<PathBuf> = args
+        .iter()
+        .filter(|a| !a.starts_with("--"))
+        .map(PathBuf::from)
+        .collect();
+    if paths.is_empty() {
+        return usage_error("standings needs logs or folders");
+    }
+    let games = relay::inspect::series::read_games(&paths, 0);
+    let mut left_out = Vec::new();
+    let results: Vec<Result> = games
+        .iter()
+        .filter(|g| {
+            let cut = g.invalid.iter().any(|i| {
+                matches!(
+                    i,
+                    Invalid::Incomplete { .. }
+                        | Invalid::Damaged { .. }
+                        | Invalid::Unreadable { .. }
+                )
+            });
+            if cut {
+                left_out.push(g.name.clone());
+            }
+            !cut
+        })
+        .map(|g| Result {
+            date: g.name.clone(),
+            teams: g.teams.clone(),
+            score: g.score,
+            penalties: g.shootout,
+        })
+        .collect();
+    let table = rank(&results);
+    let places = table.printed_places();
+    if as_json {
+        let rows: Vec<Value> = table
+            .rows
+            .iter()
+            .zip(&places)
+            .map(|(r, p)| {
+                json!({"place": p, "team": r.team, "games": r.games, "wins": r.wins,
+                       "losses": r.losses, "draws": r.draws, "points": r.points,
+                       "goals_for": r.goals_for, "goals_against": r.goals_against,
+                       "tied": r.tied})
+            })
+            .collect();
+        let skipped: Vec<&str> = table
+            .skipped
+            .iter()
+            .map(|pitchside_shared::tournament::standings::Skipped::Repeated(r)| r.date.as_str())
+            .collect();
+        println!(
+            "{}",
+            json!({"standings": rows, "repeated": skipped, "left_out": left_out})
+        );
+        return ExitCode::SUCCESS;
+    }
+    println!("Ranked by average points, then a team that beat every level team, average goal difference, the difference among the level teams, goals, goals among them (as rclmtableprinter ranks)");
+    println!("place  team              games  won lost drawn  points (avg)  goals   diff (avg)");
+    for (r, p) in table.rows.iter().zip(&places) {
+        println!(
+            "{p:>5}  {:<16} {:>6} {:>4} {:>4} {:>5} {:>7} ({:.2}) {:>3} - {:<3} {:>+4} ({:+.2}){}",
+            r.team,
+            r.games,
+            r.wins,
+            r.losses,
+            r.draws,
+            r.points,
+            r.average_points(),
+            r.goals_for,
+            r.goals_against,
+            r.goal_difference(),
+            r.average_difference(),
+            if r.tied { "  level" } else { "" }
+        );
+    }
+    println!();
+    let names: Vec<&str> = table.rows.iter().map(|r| r.team.as_str()).collect();
+    print!("{:<16}", "");
+    for n in &names {
+        print!(" {:>9}", n.chars().take(9).collect::<String>());
+    }
+    println!();
+    for a in &names {
+        print!("{a:<16}");
+        for b in &names {
+            let cell = if a == b {
+                "x".to_owned()
+            } else {
+                match table.between(a, b) {
+                    Some((f, g, Some([p, q]))) => format!("{f}-{g} ({p}-{q})"),
+                    Some((f, g, None)) => format!("{f}-{g}"),
+                    None => "---".into(),
+                }
+            };
+            print!(" {cell:>9}");
+        }
+        println!();
+    }
+    for s in &table.skipped {
+        let pitchside_shared::tournament::standings::Skipped::Repeated(r) = s;
+        println!(
+            "left out, a second game of {} and {}: {}",
+            r.teams[0], r.teams[1], r.date
+        );
+    }
+    for n in &left_out {
+        println!("left out, cut short or damaged: {n}");
     }
     ExitCode::SUCCESS
 }
