@@ -8,6 +8,7 @@
 //! - [`state`]: the page's state ([`state::Monitor`]): the match, the cursor, playback.
 //! - [`timeline`]: cycles versus frames, speed presets, the playback clock (pure).
 //! - [`playback`]: the clock that plays a match, both ways, at any speed.
+//! - [`api`]: the relay's JSON endpoints fetched, and asked again.
 //! - [`link`]: the address (`?log=`, `#t=`) kept in step with the page, and copied links.
 //! - [`export`]: PNG of the frame, WebM clips of a range of cycles.
 //! - [`save_as`]: the log on screen rewritten by the shared log tools (version, sides, names,
@@ -25,6 +26,7 @@
 //!   the monitor otherwise, and the [`App`] component, which lays the monitor's panels out.
 
 pub mod agents;
+pub mod api;
 pub mod export;
 pub mod field;
 pub mod keys;

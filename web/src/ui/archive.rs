@@ -5,7 +5,6 @@
 use leptos::prelude::*;
 use pitchside_shared::link::{with_query_value, LOG_KEY};
 use serde::Deserialize;
-use wasm_bindgen::JsCast;
 
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
 pub struct Log {
@@ -86,37 +85,11 @@ pub fn size_text(bytes: u64) -> String {
 
 /// `/api/archive` with `query` (`?…`).
 pub(crate) async fn fetch(query: String) -> Result<Listing, String> {
-    let window = web_sys::window().ok_or("no window")?;
-    let res = wasm_bindgen_futures::JsFuture::from(
-        window.fetch_with_str(&format!("/api/archive{query}")),
-    )
-    .await
-    .map_err(|_| "the relay did not answer".to_owned())?;
-    let res: web_sys::Response = res.dyn_into().map_err(|_| "no response")?;
-    if !res.ok() {
-        return Err(format!("the relay answered {}", res.status()));
-    }
-    let text = wasm_bindgen_futures::JsFuture::from(res.text().map_err(|_| "no body")?)
-        .await
-        .ok()
-        .and_then(|t| t.as_string())
-        .ok_or("no body")?;
-    serde_json::from_str(&text).map_err(|e| format!("an answer this page cannot read: {e}"))
+    crate::api::get_json(&format!("/api/archive{query}")).await
 }
 
 /// How often the page asks again while the relay says logs are still being read.
 const ASK_AGAIN_MS: i32 = 1000;
-
-fn ask_again_in(ms: i32, again: RwSignal<u32>) {
-    let Some(w) = web_sys::window() else {
-        return;
-    };
-    let bump = wasm_bindgen::closure::Closure::once_into_js(move || {
-        // The page may have been left meanwhile: a disposed signal is not asked.
-        let _ = again.try_update(|n| *n = n.wrapping_add(1));
-    });
-    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(bump.unchecked_ref(), ms);
-}
 
 #[component]
 pub fn ArchivePage() -> impl IntoView {
@@ -150,7 +123,7 @@ pub fn ArchivePage() -> impl IntoView {
                 let reading = matches!(&answer, Ok(l) if l.indexing > 0);
                 listing.set(Some(answer));
                 if reading {
-                    ask_again_in(ASK_AGAIN_MS, again);
+                    crate::api::ask_again_in(ASK_AGAIN_MS, again);
                 }
             }
         });

@@ -27,19 +27,7 @@ const REFRESH_MS: i32 = 2000;
 /// The relay's matches, or `None` if it could not be asked (an old relay, a page opened from
 /// a file server): the page then shows the monitor as before.
 pub async fn fetch_matches() -> Option<Vec<Card>> {
-    let window = web_sys::window()?;
-    let res = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str("/api/matches"))
-        .await
-        .ok()?;
-    let res: web_sys::Response = res.dyn_into().ok()?;
-    if !res.ok() {
-        return None;
-    }
-    let text = wasm_bindgen_futures::JsFuture::from(res.text().ok()?)
-        .await
-        .ok()?
-        .as_string()?;
-    serde_json::from_str(&text).ok()
+    crate::api::get_json("/api/matches").await.ok()
 }
 
 fn team(name: &Option<String>) -> String {

@@ -7,7 +7,6 @@
 use leptos::prelude::*;
 use serde::Deserialize;
 use serde_json::Value;
-use wasm_bindgen::JsCast;
 
 /// How often the page asks again: a game shows within this of its log being indexed.
 const ASK_EVERY_MS: i32 = 3000;
@@ -117,21 +116,7 @@ fn param(key: &str) -> String {
 }
 
 async fn fetch(query: &str) -> Result<(Answer, usize), String> {
-    let window = web_sys::window().ok_or("no window")?;
-    let res =
-        wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(&format!("/api/series{query}")))
-            .await
-            .map_err(|_| "the relay did not answer".to_owned())?;
-    let res: web_sys::Response = res.dyn_into().map_err(|_| "no response")?;
-    if !res.ok() {
-        return Err(format!("the relay answered {}", res.status()));
-    }
-    let text = wasm_bindgen_futures::JsFuture::from(res.text().map_err(|_| "no body")?)
-        .await
-        .ok()
-        .and_then(|t| t.as_string())
-        .ok_or("no body")?;
-    let v: Value = serde_json::from_str(&text).map_err(|e| format!("unreadable answer: {e}"))?;
+    let v: Value = crate::api::get_json(&format!("/api/series{query}")).await?;
     let bad = |e: serde_json::Error| format!("an answer this page cannot read: {e}");
     let indexing = v["indexing"].as_u64().unwrap_or(0) as usize;
     let answer = if v.get("comparison").is_some() {
@@ -144,16 +129,6 @@ async fn fetch(query: &str) -> Result<(Answer, usize), String> {
         Answer::One(Box::new(serde_json::from_value(v).map_err(bad)?))
     };
     Ok((answer, indexing))
-}
-
-fn ask_again_in(ms: i32, again: RwSignal<u32>) {
-    let Some(w) = web_sys::window() else {
-        return;
-    };
-    let bump = wasm_bindgen::closure::Closure::once_into_js(move || {
-        let _ = again.try_update(|n| *n = n.wrapping_add(1));
-    });
-    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(bump.unchecked_ref(), ms);
 }
 
 fn pct(v: f64) -> String {
@@ -422,7 +397,7 @@ pub fn SeriesPage() -> impl IntoView {
         leptos::task::spawn_local(async move {
             let got = fetch(&query).await;
             if answer.try_set(Some(got)).is_none() {
-                ask_again_in(ASK_EVERY_MS, again);
+                crate::api::ask_again_in(ASK_EVERY_MS, again);
             }
         });
     });
