@@ -457,7 +457,7 @@ fn summarise(path: &Path) -> Summary {
 }
 
 /// `YYYYMMDDHHMMSS-…` (rcssserver's log names) as `YYYY-MM-DDTHH:MM:SS`.
-fn date_of(name: &str) -> Option<String> {
+pub fn date_of(name: &str) -> Option<String> {
     let name = name.strip_prefix("incomplete-").unwrap_or(name);
     let d = name.get(..14)?;
     if !d.bytes().all(|b| b.is_ascii_digit()) || name.as_bytes().get(14) != Some(&b'-') {

@@ -85,6 +85,17 @@ pub struct Cli {
     )]
     pub archive: Vec<PathBuf>,
 
+    /// A tournament (TOML: groups, fixtures, knockout ties; README "Tournaments"): its
+    /// standings, fixtures and bracket at /t/NAME, from the archive's logs and the matches
+    /// being relayed. Repeat for several.
+    #[arg(
+        long,
+        env = "PITCHSIDE_TOURNAMENT",
+        value_name = "FILE",
+        value_delimiter = ','
+    )]
+    pub tournament: Vec<PathBuf>,
+
     /// History kept per match for late joiners, in MB; the oldest part goes first beyond it
     /// (a full game is about 2 MB) [default: 64].
     #[arg(long, env = "PITCHSIDE_HISTORY_MB", value_name = "MB")]
@@ -256,6 +267,7 @@ pub struct FileConfig {
     pub max_spectators: Option<usize>,
     pub record: Option<PathBuf>,
     pub archive: Option<Vec<PathBuf>>,
+    pub tournament: Option<Vec<PathBuf>>,
     pub history_mb: Option<usize>,
     pub dist: Option<PathBuf>,
     pub speed: Option<f64>,
@@ -381,6 +393,8 @@ pub struct Settings {
     pub record: Option<PathBuf>,
     /// Directories listed by the archive, the recording directory among them.
     pub archive: Vec<PathBuf>,
+    /// Tournament files (`--tournament`).
+    pub tournaments: Vec<PathBuf>,
     /// Bytes of history per match.
     pub history_cap: usize,
     pub dist: PathBuf,
@@ -416,6 +430,7 @@ impl Settings {
             max_spectators: DEFAULT_MAX_SPECTATORS,
             record: None,
             archive: Vec::new(),
+            tournaments: Vec::new(),
             history_cap: DEFAULT_HISTORY_MB << 20,
             dist: PathBuf::from("dist"),
             send_timeout: Duration::from_secs_f64(DEFAULT_SEND_TIMEOUT),
@@ -708,6 +723,14 @@ impl Cli {
                 .unwrap_or_default()
         } else {
             self.archive.clone()
+        };
+        settings.tournaments = if self.tournament.is_empty() {
+            file.tournament
+                .as_ref()
+                .map(|files| files.iter().map(in_file).collect())
+                .unwrap_or_default()
+        } else {
+            self.tournament.clone()
         };
         if let Some(r) = &settings.record {
             if !settings.archive.contains(r) {
@@ -1027,6 +1050,7 @@ listen = "0.0.0.0:9000"
 protocol = 3
 max_spectators = 500
 history_mb = 16
+tournament = ["cups/spring.toml"]
 
 [[match]]
 name = "field-a"
@@ -1044,6 +1068,18 @@ replay = "{log}"
         assert_eq!(s.listen, "0.0.0.0:9000".parse().unwrap());
         assert_eq!(s.max_spectators, 500);
         assert_eq!(s.history_cap, 16 << 20);
+        // Paths in the file are the file's: beside it, not where the relay was started.
+        assert_eq!(s.tournaments, vec![dir.join("cups/spring.toml")]);
+        let s2 = parse(&[
+            "--config",
+            path.to_str().unwrap(),
+            "--tournament",
+            "a.toml,b.toml",
+        ]);
+        assert_eq!(
+            s2.unwrap().tournaments,
+            vec![PathBuf::from("a.toml"), PathBuf::from("b.toml")]
+        );
         let names: Vec<_> = s.matches.iter().map(|m| m.name.as_str()).collect();
         assert_eq!(
             names,

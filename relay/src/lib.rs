@@ -22,6 +22,7 @@
 //! - [`inspect`]: the logfile summary of `pitchside-inspect`, its exports, series and log tools.
 //! - [`archive`]: the logs below `--archive` and `--record`, indexed and searched.
 //! - [`series`]: `/api/series`, a team's series over the archive's index, or two compared.
+//! - [`tournament`]: `--tournament` files, `/api/tournaments`: standings, fixtures, bracket.
 //! - [`nats`]: publishing matches to NATS (`--publish`), and edge relays that serve them
 //!   (`--edge`).
 //!
@@ -48,6 +49,7 @@ pub mod replay;
 pub mod series;
 pub mod spectator;
 pub mod tls;
+pub mod tournament;
 pub mod web;
 
 use config::{Settings, SourceSpec};
@@ -195,6 +197,8 @@ pub enum RunError {
     Nats(#[from] nats::NatsError),
     #[error("cannot listen for the agents' debug messages on UDP {0}: {1}")]
     DebugPort(std::net::SocketAddr, std::io::Error),
+    #[error("tournament: {0}")]
+    Tournament(#[from] tournament::TournamentError),
 }
 
 /// Serves until `shutdown` completes; then every match says goodbye to its server, every
@@ -205,6 +209,8 @@ pub async fn run(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), RunError> {
     let (stop_tx, stop_rx) = watch::channel(false);
+    // A tournament file with a mistake stops the start, so the organiser sees it at once.
+    let tournaments = Arc::new(tournament::Tournaments::load(&settings.tournaments)?);
     // ---- Refereeing: one token for the relay, a link per live match ----
     // A token the operator gave (by file, variable or option) is known to them: it is kept
     // out of the log, which more people may read than the token file. A drawn one must be
@@ -347,6 +353,7 @@ pub async fn run(
     archive::start(archive.clone(), stop_rx.clone());
     let shared = Arc::new(web::Shared {
         archive,
+        tournaments,
         connections: table.clone(),
         policy,
         matches: Matches::new(matches),

@@ -6,7 +6,8 @@
 //! - `/m/NAME/match.rcg` the match so far as a ULG6 log
 //! - `/m/NAME/control`: `POST` an operator's command, `GET` whether the token is right
 //!   ([`crate::control`])
-//! - `/api/matches` JSON, `/metrics` Prometheus text, `/healthz`
+//! - `/api/matches`, `/api/archive`, `/api/series`, `/api/tournaments[/NAME]` JSON,
+//!   `/metrics` Prometheus text, `/healthz`
 //! - anything else: the built web app (`dist/`), compressed, trunk's hashed files cached
 //!   for a year.
 
@@ -49,6 +50,8 @@ pub struct Shared {
     pub edge: Option<EdgeLink>,
     /// The logs below `--archive` and `--record`.
     pub archive: Arc<crate::archive::Archive>,
+    /// `--tournament`: what `/api/tournaments` answers from.
+    pub tournaments: Arc<crate::tournament::Tournaments>,
 }
 
 /// What an edge's routes need of NATS.
@@ -96,6 +99,8 @@ pub fn app(state: AppState, dist: PathBuf) -> Router {
         .route("/api/matches", get(matches))
         .route("/api/archive", get(archive_list))
         .route("/api/series", get(series))
+        .route("/api/tournaments", get(tournaments))
+        .route("/api/tournaments/{name}", get(tournament))
         .route("/archive/files/{*id}", get(archive_file))
         .route("/metrics", get(metrics))
         .route("/csp-report", axum::routing::post(csp_report))
@@ -131,7 +136,24 @@ async fn archive_list(
     axum::extract::Query(q): axum::extract::Query<crate::archive::Query>,
 ) -> Response {
     let entries = app.archive.entries();
-    let body = crate::archive::answer(&entries, app.archive.pending(), &q);
+    json_reply(&crate::archive::answer(&entries, app.archive.pending(), &q))
+}
+
+/// `GET /api/series`: a team's series over the archive, or two compared.
+async fn series(
+    State(app): State<AppState>,
+    axum::extract::Query(q): axum::extract::Query<crate::series::SeriesQuery>,
+) -> Response {
+    let entries = app.archive.entries();
+    json_reply(&crate::series::answer(&entries, app.archive.pending(), &q))
+}
+
+/// The relayed matches as `/api/matches` describes them.
+fn summaries(app: &Shared) -> Vec<crate::hub::Summary> {
+    app.matches.list().iter().map(|m| m.hub.summary()).collect()
+}
+
+fn json_reply(body: &serde_json::Value) -> Response {
     (
         [
             (header::CONTENT_TYPE, "application/json"),
@@ -142,21 +164,26 @@ async fn archive_list(
         .into_response()
 }
 
-/// `GET /api/series`: a team's series over the archive, or two compared.
-async fn series(
-    State(app): State<AppState>,
-    axum::extract::Query(q): axum::extract::Query<crate::series::SeriesQuery>,
-) -> Response {
+/// `GET /api/tournaments`: the tournaments served, with their counts.
+async fn tournaments(State(app): State<AppState>) -> Response {
     let entries = app.archive.entries();
-    let body = crate::series::answer(&entries, app.archive.pending(), &q);
-    (
-        [
-            (header::CONTENT_TYPE, "application/json"),
-            (header::CACHE_CONTROL, "no-store"),
-        ],
-        body.to_string(),
-    )
-        .into_response()
+    json_reply(&app.tournaments.list(&entries, &summaries(&app)))
+}
+
+/// `GET /api/tournaments/NAME`: one tournament's standings, fixtures and bracket.
+async fn tournament(State(app): State<AppState>, Path(name): Path<String>) -> Response {
+    let entries = app.archive.entries();
+    match app
+        .tournaments
+        .answer(&name, &entries, &summaries(&app), app.archive.pending())
+    {
+        Some(doc) => json_reply(&doc),
+        None => (
+            StatusCode::NOT_FOUND,
+            format!("no tournament called {name}"),
+        )
+            .into_response(),
+    }
 }
 
 /// `GET /archive/files/ID`: one listed log, with `Range` support (a page streams it, a

@@ -1,5 +1,6 @@
-//! `pitchside-inspect series` on real games (`tests/fixtures/series/`): two folders compared
-//! as JSON, text and CSV.
+//! `pitchside-inspect series`, `standings`, `tournament` and `schedule` on real games
+//! (`tests/fixtures/series/`): two folders compared as JSON, text and CSV; a round robin
+//! ranked; a tournament's group and bracket filled from the games; a schedule written.
 
 use serde_json::Value;
 use std::path::PathBuf;
@@ -93,4 +94,147 @@ fn standings_of_a_round_robin_rank_as_rclmtableprinter() {
     assert_eq!(teams, ["ALPHA", "DELTA", "BRAVO", "CHARLIE"]);
     assert_eq!(v["standings"][0]["points"], 6);
     assert_eq!(v["repeated"].as_array().unwrap().len(), 4);
+}
+
+const CUP: &str = r#"# Four teams, then semi-finals and a final.
+name = "spring"
+
+[[group]]
+name = "A"
+teams = ["ALPHA", "BRAVO", "CHARLIE", "DELTA"]
+
+[[knockout]]
+id = "SF1"
+round = "Semi-finals"
+left = "A:1"
+right = "A:4"
+
+[[knockout]]
+id = "SF2"
+round = "Semi-finals"
+left = "A:2"
+right = "A:3"
+
+[[knockout]]
+id = "F"
+round = "Final"
+left = "winner:SF1"
+right = "winner:SF2"
+"#;
+
+fn inspect(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_pitchside-inspect"))
+        .args(args)
+        .output()
+        .expect("run pitchside-inspect")
+}
+
+#[test]
+fn a_tournament_from_real_games_fills_its_group_and_bracket() {
+    let dir = std::env::temp_dir().join(format!("pitchside-cup-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let file = dir.join("spring.toml");
+    std::fs::write(&file, CUP).expect("write");
+    let t = series_dir("T");
+    let out = inspect(&[
+        "tournament".as_ref(),
+        file.as_os_str(),
+        t.as_os_str(),
+        "--json".as_ref(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["format"], "pitchside.tournament.v1");
+    // The group's six games are the first six of the round robin; its table is the one
+    // `standings` prints for the folder (each pair once), itself rclmtableprinter's.
+    let out = inspect(&["standings".as_ref(), t.as_os_str(), "--json".as_ref()]);
+    let table: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let group = &v["groups"][0];
+    assert_eq!(group["complete"], true);
+    for (a, b) in group["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(table["standings"].as_array().unwrap())
+    {
+        for k in [
+            "place",
+            "team",
+            "games",
+            "wins",
+            "draws",
+            "losses",
+            "points",
+            "goals_for",
+        ] {
+            assert_eq!(a[k], b[k], "{k} of {}", a["team"]);
+        }
+    }
+    // SF1: ALPHA (1st) against CHARLIE (4th), the seventh game, CHARLIE 0 ALPHA 1.
+    let sf = &v["knockout"][0]["ties"];
+    assert_eq!(sf[0]["left"]["team"], "ALPHA");
+    assert_eq!(sf[0]["right"]["team"], "CHARLIE");
+    assert_eq!(sf[0]["score"], serde_json::json!([1, 0]));
+    assert_eq!(sf[0]["winner"], "ALPHA");
+    // SF2: DELTA against BRAVO, the eighth game, 0:0 and no shoot-out: played, undecided,
+    // so the final waits and the last two games are no fixture.
+    assert_eq!(sf[1]["status"], "played");
+    assert_eq!(sf[1]["score"], serde_json::json!([0, 0]));
+    assert!(sf[1].get("winner").is_none());
+    let f = &v["knockout"][1]["ties"][0];
+    assert_eq!(f["left"]["team"], "ALPHA");
+    assert!(f["right"].get("team").is_none());
+    assert_eq!(f["right"]["label"], "winner of SF2");
+    assert_eq!(v["extra_games"], 2);
+    assert_eq!(
+        (v["played"].as_u64(), v["fixtures"].as_u64()),
+        (Some(8), Some(9))
+    );
+
+    // A schedule for a group of six on two fields, written into the file.
+    std::fs::write(
+        &file,
+        CUP.replace(
+            "teams = [\"ALPHA\", \"BRAVO\", \"CHARLIE\", \"DELTA\"]",
+            "teams = [\"ALPHA\", \"BRAVO\", \"CHARLIE\", \"DELTA\", \"ECHO\", \"FOX\"]",
+        ),
+    )
+    .expect("write");
+    let out = inspect(&[
+        "schedule".as_ref(),
+        file.as_os_str(),
+        "--group".as_ref(),
+        "A".as_ref(),
+        "--fields".as_ref(),
+        "2".as_ref(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.starts_with("group A: 15 games in 8 rounds on 2 field(s)"),
+        "{said}"
+    );
+    let plan = relay::tournament::read_plan(&file).expect("the file reads back");
+    assert_eq!(plan.groups[0].fixtures.len(), 15);
+    assert!(std::fs::read_to_string(&file)
+        .unwrap()
+        .starts_with("# Four teams, then semi-finals and a final."));
+    // A mistake is said, and nothing is written.
+    let out = inspect(&[
+        "schedule".as_ref(),
+        file.as_os_str(),
+        "--group".as_ref(),
+        "A".as_ref(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already has fixtures"));
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -206,3 +206,49 @@ async fn the_relay_answers_a_series_from_its_archive_and_follows_a_folder_being_
     relay.stop().await;
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// The relay's own `--record` folder as a series: each game the relay follows is counted
+/// within seconds of its end, from the log the relay wrote.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_the_relay_records_join_the_series_as_they_end() {
+    let tmp = std::env::temp_dir().join(format!("pitchside-series-rec-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let game = fixtures::series_logs("A")[0].clone();
+    let name = game.file_name().unwrap().to_string_lossy().into_owned();
+    let source = read_games(std::slice::from_ref(&game), 0).remove(0);
+    // The game played as if live, its last cycles again and again: each time over ends one
+    // recorded game.
+    let mut settings = Settings::new(vec![relay_harness::replay(
+        &format!("series/A/{name}"),
+        "field-a",
+        Duration::from_millis(30),
+    )]);
+    settings.record = Some(tmp.join("record"));
+    settings.archive = vec![tmp.join("record")];
+    let relay = relay_harness::start_with(settings).await;
+    let deadline = Instant::now() + Duration::from_secs(40);
+    let v = loop {
+        let v = series(relay.addr, "?team=ALPHA").await;
+        if v["games"].as_u64().unwrap_or(0) >= 2 {
+            break v;
+        }
+        assert!(Instant::now() < deadline, "two recorded games: {v}");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    };
+    // Each recorded game has the source's result.
+    let ours = source
+        .teams
+        .iter()
+        .position(|t| t == "ALPHA")
+        .expect("ALPHA");
+    for m in v["matches"].as_array().unwrap() {
+        assert_eq!(m["goals_for"], source.score[ours], "{m}");
+        assert_eq!(m["goals_against"], source.score[1 - ours], "{m}");
+        assert!(m["link"]
+            .as_str()
+            .unwrap()
+            .starts_with("/?log=/archive/files/0/"));
+    }
+    relay.stop().await;
+    let _ = std::fs::remove_dir_all(&tmp);
+}

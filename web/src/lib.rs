@@ -21,7 +21,7 @@
 //! - [`paint`]: putting a scene on the canvas.
 //! - [`ui`]: one component per panel (score bar, status, canvas, transport and timeline with
 //!   event markers, events list, statistics, player, messages, open, export and save as, help,
-//!   settings), the lobby, the archive and the series page.
+//!   settings), the lobby, the archive, the series page and tournaments' pages.
 //! - this file: [`Root`], which shows the lobby at `/` when the relay has several matches and
 //!   the monitor otherwise, and the [`App`] component, which lays the monitor's panels out.
 
@@ -77,6 +77,9 @@ pub fn Root() -> impl IntoView {
     }
     if ui::series::is_series_page() {
         return view! { <ui::series::SeriesPage/> }.into_any();
+    }
+    if ui::tournament::tournament_name().is_some() {
+        return view! { <ui::tournament::TournamentPage/> }.into_any();
     }
     let choice = RwSignal::new(None::<Option<Vec<ui::lobby::Card>>>);
     // A match's page, or a link to a log on the web: the monitor at once.

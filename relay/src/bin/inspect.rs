@@ -53,6 +53,17 @@ standings: the logs below PATH as one group's table, ranked exactly as librcsc's
   shoot-out decides a drawn game; a pair's second game is left out), with the cross table
   and the games. Logs cut short are left out, as rcgresultprinter's incomplete matches.
 
+       pitchside-inspect tournament FILE PATH... [--json]
+       pitchside-inspect schedule FILE --group NAME [--fields N] [--force]
+
+tournament: the tournament FILE (README, section Tournaments) with the logs below PATH as its
+  games: each group's standings (ranked as standings ranks), its fixtures played or to
+  play, and the knockout ties filled in. --json: the document /api/tournaments/NAME
+  serves (format pitchside.tournament.v1).
+schedule: writes a round-robin schedule for the group NAME into FILE (every pair once,
+  N games at once on N fields, no team playing two rounds running where that can be
+  avoided), keeping the rest of the file as it is. --force replaces fixtures it has.
+
 Log tools (any version in; gzipped input read, OUT ending in .gz written gzipped):
   pitchside-inspect validate FILE [--json]
       what librcsc's rcgvalidator reports and what it misses (damage, a log cut short,
@@ -74,6 +85,8 @@ fn main() -> ExitCode {
         Some("validate") => return validate_command(&args[1..]),
         Some("series") => return series_command(&args[1..]),
         Some("standings") => return standings_command(&args[1..]),
+        Some("tournament") => return tournament_command(&args[1..]),
+        Some("schedule") => return schedule_command(&args[1..]),
         Some(cmd @ ("reverse" | "rename" | "convert" | "clip")) => {
             return rewrite_command(cmd, &args[1..])
         }
@@ -224,7 +237,6 @@ fn series_command(args: &[String]) -> ExitCode {
 }
 
 fn standings_command(args: &[String]) -> ExitCode {
-    use pitchside_shared::series::Invalid;
     use pitchside_shared::tournament::{rank, Result};
     let as_json = args.iter().any(|a| a == "--json");
     let paths: Vec<PathBuf> = args
@@ -240,14 +252,7 @@ fn standings_command(args: &[String]) -> ExitCode {
     let results: Vec<Result> = games
         .iter()
         .filter(|g| {
-            let cut = g.invalid.iter().any(|i| {
-                matches!(
-                    i,
-                    Invalid::Incomplete { .. }
-                        | Invalid::Damaged { .. }
-                        | Invalid::Unreadable { .. }
-                )
-            });
+            let cut = !g.has_result();
             if cut {
                 left_out.push(g.name.clone());
             }
@@ -338,6 +343,165 @@ fn standings_command(args: &[String]) -> ExitCode {
         println!("left out, cut short or damaged: {n}");
     }
     ExitCode::SUCCESS
+}
+
+fn tournament_command(args: &[String]) -> ExitCode {
+    use pitchside_shared::tournament::progress::{Game, Status};
+    use pitchside_shared::tournament::{progress, Played};
+    let as_json = args.iter().any(|a| a == "--json");
+    let mut paths = args
+        .iter()
+        .filter(|a| !a.starts_with("--"))
+        .map(PathBuf::from);
+    let Some(file) = paths.next() else {
+        return usage_error("tournament needs its file and logs or folders");
+    };
+    let plan = match relay::tournament::read_plan(&file) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("pitchside-inspect: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let logs: Vec<PathBuf> = paths.collect();
+    let games = relay::inspect::series::read_games(&logs, 0);
+    let played: Vec<Played> = games
+        .iter()
+        .filter(|g| g.has_result())
+        .map(|g| Played {
+            // rcssserver's names begin with the date: they sort as the games were played.
+            date: std::path::Path::new(&g.name)
+                .file_name()
+                .and_then(|n| relay::archive::date_of(&n.to_string_lossy()))
+                .unwrap_or_else(|| g.name.clone()),
+            teams: g.teams.clone(),
+            score: g.score,
+            penalties: g.shootout,
+            link: Some(g.name.clone()),
+        })
+        .collect();
+    let p = progress(&plan, &played, &[]);
+    if as_json {
+        let mut doc = serde_json::to_value(&p).unwrap_or_default();
+        doc["format"] = relay::tournament::FORMAT.into();
+        println!("{doc}");
+        return ExitCode::SUCCESS;
+    }
+    let result = |g: &Game| match (g.status, g.score, g.penalties) {
+        (Status::Played, Some([a, b]), Some([p, q])) => format!("{a}-{b} ({p}-{q} on penalties)"),
+        (Status::Played, Some([a, b]), None) => format!("{a}-{b}"),
+        _ => "to play".to_owned(),
+    };
+    println!("{}: {} of {} games played", p.title, p.played, p.fixtures);
+    for g in &p.groups {
+        println!();
+        println!(
+            "Group {}{}",
+            g.name,
+            if g.complete { " (complete)" } else { "" }
+        );
+        println!("place  team              games  won drawn lost  goals    diff  points");
+        for s in &g.standings {
+            println!(
+                "{:>5}  {:<16} {:>6} {:>4} {:>5} {:>4} {:>3} - {:<3} {:>+4} {:>7}{}",
+                s.place,
+                s.team,
+                s.games,
+                s.wins,
+                s.draws,
+                s.losses,
+                s.goals_for,
+                s.goals_against,
+                s.goal_difference,
+                s.points,
+                if s.tied { "  level" } else { "" }
+            );
+        }
+        for f in &g.fixtures {
+            let when = match (f.round, f.field) {
+                (Some(r), Some(x)) => format!("round {r}, field {x}: "),
+                (Some(r), None) => format!("round {r}: "),
+                _ => String::new(),
+            };
+            println!("  {when}{} - {}  {}", f.left, f.right, result(&f.game));
+        }
+    }
+    for r in &p.knockout {
+        println!();
+        println!("{}", r.name);
+        for t in &r.ties {
+            let side = |s: &pitchside_shared::tournament::progress::TieSide| {
+                s.team.clone().unwrap_or_else(|| format!("({})", s.label))
+            };
+            let winner = t
+                .winner
+                .as_ref()
+                .map(|w| format!(", {w} goes through"))
+                .unwrap_or_default();
+            println!(
+                "  {}: {} - {}  {}{winner}",
+                t.id,
+                side(&t.left),
+                side(&t.right),
+                result(&t.game)
+            );
+        }
+    }
+    if p.extra_games > 0 {
+        println!();
+        println!(
+            "{} more games between these teams are no fixture (a pair that already had its result)",
+            p.extra_games
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+fn schedule_command(args: &[String]) -> ExitCode {
+    let mut file = None;
+    let mut group = None;
+    let mut fields = 1u32;
+    let mut force = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--group" => group = it.next().cloned(),
+            "--fields" => match it.next().and_then(|n| n.parse().ok()).filter(|n| *n >= 1) {
+                Some(n) => fields = n,
+                None => return usage_error("--fields needs a number of fields, 1 or more"),
+            },
+            "--force" => force = true,
+            _ if file.is_none() && !a.starts_with("--") => file = Some(PathBuf::from(a)),
+            _ => return usage_error(&format!("unexpected argument {a:?}")),
+        }
+    }
+    let (Some(file), Some(group)) = (file, group) else {
+        return usage_error("schedule needs the tournament file and --group NAME");
+    };
+    match relay::tournament::write_schedule(&file, &group, fields, force) {
+        Ok(fixtures) => {
+            let rounds = fixtures.iter().filter_map(|f| f.round).max().unwrap_or(0);
+            println!(
+                "group {group}: {} games in {rounds} rounds on {fields} field(s), written into {}",
+                fixtures.len(),
+                file.display()
+            );
+            for f in &fixtures {
+                println!(
+                    "  round {:>2}, field {}: {} - {}",
+                    f.round.unwrap_or(0),
+                    f.field.unwrap_or(0),
+                    f.left,
+                    f.right
+                );
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("pitchside-inspect: {e}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 fn usage_error(msg: &str) -> ExitCode {

@@ -84,6 +84,18 @@ impl Game {
         self.invalid.is_empty()
     }
 
+    /// Whether it has a result at all, as a tournament counts results: a log cut short,
+    /// damaged or unreadable has none (its game is played again); a side short of players or
+    /// a player gone still leaves a result.
+    pub fn has_result(&self) -> bool {
+        !self.invalid.iter().any(|i| {
+            matches!(
+                i,
+                Invalid::Incomplete { .. } | Invalid::Damaged { .. } | Invalid::Unreadable { .. }
+            )
+        })
+    }
+
     /// A game that could not be read at all.
     pub fn unreadable(name: &str, message: String) -> Game {
         Game {

@@ -1,6 +1,6 @@
 //! The lobby: at `/`, when the relay follows several matches, a live card per match (teams,
 //! score, cycle) that opens the match at its own address, `/m/NAME`. It asks the relay's
-//! `/api/matches` every two seconds.
+//! `/api/matches` every two seconds. The tournaments the relay serves are linked above.
 
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
@@ -34,9 +34,32 @@ fn team(name: &Option<String>) -> String {
     name.clone().unwrap_or_else(|| "—".into())
 }
 
+/// One entry of `/api/tournaments` (README, "Tournaments").
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+pub struct TournamentLink {
+    pub name: String,
+    pub title: String,
+    pub url: String,
+    pub fixtures: u32,
+    pub played: u32,
+    pub live: u32,
+}
+
+#[derive(serde::Deserialize)]
+struct TournamentList {
+    tournaments: Vec<TournamentLink>,
+}
+
 #[component]
 pub fn Lobby(cards: Vec<Card>) -> impl IntoView {
     let cards = RwSignal::new(cards);
+    let tournaments = RwSignal::new(Vec::<TournamentLink>::new());
+    leptos::task::spawn_local(async move {
+        // A relay without tournaments (or an older one) lists none: nothing is shown.
+        if let Ok(list) = crate::api::get_json::<TournamentList>("/api/tournaments").await {
+            tournaments.set(list.tournaments);
+        }
+    });
     let tick = Closure::<dyn FnMut()>::new(move || {
         leptos::task::spawn_local(async move {
             if let Some(c) = fetch_matches().await {
@@ -96,6 +119,20 @@ pub fn Lobby(cards: Vec<Card>) -> impl IntoView {
                     }
                 </For>
             </ul>
+            <Show when=move || tournaments.with(|t| !t.is_empty())>
+                <h2>"Tournaments"</h2>
+                <ul id="tournaments" class="lobby-tournaments">
+                    <For each=move || tournaments.get() key=|t| t.name.clone() let:t>
+                        <li>
+                            <a href=t.url.clone() data-tournament=t.name.clone()>{t.title.clone()}</a>
+                            <span class="hint">
+                                {format!(" {} of {} games played{}", t.played, t.fixtures,
+                                    if t.live > 0 { format!(", {} live", t.live) } else { String::new() })}
+                            </span>
+                        </li>
+                    </For>
+                </ul>
+            </Show>
         </main>
     }
 }

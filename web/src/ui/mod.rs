@@ -24,4 +24,5 @@ pub mod settings;
 pub mod stats;
 pub mod status;
 pub mod time_settings;
+pub mod tournament;
 pub mod transport;
