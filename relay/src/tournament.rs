@@ -66,7 +66,8 @@ pub fn read_plan(path: &Path) -> Result<Plan, TournamentError> {
 }
 
 struct Known {
-    modified: Option<SystemTime>,
+    /// The file's modification time and length when it was read.
+    modified: Option<(SystemTime, u64)>,
     plan: Plan,
     /// What is wrong with the file now, when it changed for the worse.
     error: Option<String>,
@@ -81,9 +82,11 @@ impl File {
     /// The plan, read again first if the file changed since.
     fn plan(&self) -> (Plan, Option<String>) {
         let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
+        // The length too: a write finished within the same clock tick as a read that saw it
+        // half done would otherwise leave the half-read error in place.
         let modified = std::fs::metadata(&self.path)
-            .and_then(|m| m.modified())
-            .ok();
+            .ok()
+            .and_then(|m| Some((m.modified().ok()?, m.len())));
         if modified != known.modified {
             known.modified = modified;
             match read_plan(&self.path) {
@@ -130,7 +133,9 @@ impl Tournaments {
                     name: plan.name,
                 });
             }
-            let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
+            let modified = std::fs::metadata(path)
+                .ok()
+                .and_then(|m| Some((m.modified().ok()?, m.len())));
             files.push(File {
                 path: path.clone(),
                 known: Mutex::new(Known {
@@ -219,9 +224,14 @@ fn played_games(plan: &Plan, entries: &[Entry]) -> Vec<Played> {
         .collect()
 }
 
-/// The relayed matches both of whose teams are known, as a fixture can show them.
+/// The relayed matches being played now (both teams known, not over, a source still
+/// feeding it), as a fixture can show them. A match keeps its teams after time over and while
+/// its server is gone: shown then, it would sit in the pair's next fixture (a final) as live.
 fn live_games(live: &[Summary]) -> Vec<Live> {
     live.iter()
+        .filter(|s| {
+            s.source != pitchside_shared::feed::FeedSource::Waiting && s.playmode != "time_over"
+        })
         .filter_map(|s| {
             let [Some(l), Some(r)] = &s.teams else {
                 return None;

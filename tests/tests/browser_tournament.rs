@@ -120,15 +120,26 @@ async fn an_organiser_follows_a_round_robin_into_its_knockout() {
     .await;
     assert!(b.url().await.ends_with("/t/spring"));
 
-    // The live game in its fixture, its score the fixture's way round, linked to watch.
-    let doc = api(relay.addr).await;
-    let live = doc["groups"][0]["fixtures"]
-        .as_array()
-        .expect("fixtures")
-        .iter()
-        .find(|f| f["status"] == "live")
-        .expect("a live fixture")
-        .clone();
+    // The live game in its fixture, its score the fixture's way round, linked to watch. (The
+    // replay loops: at each time over it is not live for a moment.)
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let (doc, live) = loop {
+        let doc = api(relay.addr).await;
+        let live = doc["groups"][0]["fixtures"]
+            .as_array()
+            .expect("fixtures")
+            .iter()
+            .find(|f| f["status"] == "live")
+            .cloned();
+        if let Some(live) = live {
+            break (doc, live);
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "a live fixture: {doc}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
     assert_eq!(live["link"], "/m/field-1");
     let pair = [
         live["left"].as_str().unwrap(),
@@ -138,8 +149,10 @@ async fn an_organiser_follows_a_round_robin_into_its_knockout() {
         pair.contains(&"BRAVO") && pair.contains(&"CHARLIE"),
         "{live}"
     );
-    let cell = b.text(".t-fixtures tr.t-live a.t-live").await;
-    assert!(cell.contains("watch") && cell.contains("cycle"), "{cell}");
+    b.wait_text(".t-fixtures tr.t-live a.t-live", "the live cell", |t| {
+        t.contains("watch") && t.contains("cycle")
+    })
+    .await;
     assert_eq!(shown_standings(&b).await, api_standings(&doc));
     // Nothing of the knockout is known yet.
     assert_eq!(b.text("[data-tie='SF1'] .t-slot").await, "1st of group A");
@@ -150,6 +163,10 @@ async fn an_organiser_follows_a_round_robin_into_its_knockout() {
     );
     b.screenshot("tournament-group-live").await;
     // Watching it is one click.
+    let href = b
+        .eval("return document.querySelector('.t-fixtures a.t-live').getAttribute('href')")
+        .await;
+    assert_eq!(href, "/m/field-1");
     b.click(".t-fixtures a.t-live").await;
     b.wait_text("#team-l", "the live match", |t| t == "BRAVO")
         .await;

@@ -36,6 +36,7 @@ fn opts(out: &Path) -> Options {
         split: None,
         seed: 0,
         jobs: 0,
+        parquet: false,
     }
 }
 

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str = "USAGE: pitchside-inspect FILE [--json] [--events] [--actions]
-       pitchside-inspect export [--tracking] [--actions] [--out DIR] [--split T,V,E] [--seed N] [--jobs N] PATH...
+       pitchside-inspect export [--tracking] [--actions] [--parquet] [--out DIR] [--split T,V,E] [--seed N] [--jobs N] PATH...
 
   --json    print the summary as one JSON object (events included)
   --events  list the match events (goals, fouls, cards, set pieces, …)
@@ -28,6 +28,8 @@ export: each log of PATH (a log, or a folder searched below) as tables: NAME.tra
   (what librcsc's rcg2csv writes, value for value) and NAME.actions.csv (each player's
   actions), in DIR (default: the current folder), under the log's path below its folder.
   --tracking / --actions  only that table (default: both)
+  --parquet               each table also as Parquet (NAME.tracking.parquet, …): typed
+                          columns, an empty field a null, every value the CSV's
   --split T,V,E           put matches in DIR/train, DIR/validation and DIR/test in these
                           shares (e.g. 0.8,0.1,0.1), by a shuffle seeded with --seed (0)
   --jobs N                logs read at once (default: one per core)
@@ -383,7 +385,10 @@ fn tournament_command(args: &[String]) -> ExitCode {
     let p = progress(&plan, &played, &[]);
     if as_json {
         let mut doc = serde_json::to_value(&p).unwrap_or_default();
+        // The relay's document, with nothing pending and the file as read.
         doc["format"] = relay::tournament::FORMAT.into();
+        doc["file_error"] = Value::Null;
+        doc["indexing"] = 0.into();
         println!("{doc}");
         return ExitCode::SUCCESS;
     }
@@ -450,7 +455,7 @@ fn tournament_command(args: &[String]) -> ExitCode {
     if p.extra_games > 0 {
         println!();
         println!(
-            "{} more games between these teams are no fixture (a pair that already had its result)",
+            "{} more games between these teams fit no fixture (a pair that already had its result, another day than its fixture's, a knockout pair not known yet); not counted",
             p.extra_games
         );
     }
@@ -481,6 +486,8 @@ fn schedule_command(args: &[String]) -> ExitCode {
     match relay::tournament::write_schedule(&file, &group, fields, force) {
         Ok(fixtures) => {
             let rounds = fixtures.iter().filter_map(|f| f.round).max().unwrap_or(0);
+            // Fewer fields than asked when the group cannot fill them.
+            let fields = fixtures.iter().filter_map(|f| f.field).max().unwrap_or(0);
             println!(
                 "group {group}: {} games in {rounds} rounds on {fields} field(s), written into {}",
                 fixtures.len(),
@@ -517,6 +524,7 @@ fn export_command(args: &[String]) -> ExitCode {
         split: None,
         seed: 0,
         jobs: 0,
+        parquet: false,
     };
     let mut paths = Vec::new();
     let mut it = args.iter();
@@ -533,6 +541,10 @@ fn export_command(args: &[String]) -> ExitCode {
             }
             "--actions" => {
                 opts.actions = true;
+                Ok(())
+            }
+            "--parquet" => {
+                opts.parquet = true;
                 Ok(())
             }
             "--out" => value("a folder").map(|v| opts.out = PathBuf::from(v)),

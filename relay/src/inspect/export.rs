@@ -1,6 +1,6 @@
 //! `pitchside-inspect export`: logs as tables for datasets, a log, a folder of them or an
 //! archive's worth: for each, its tracking table (as librcsc's `rcg2csv` writes it) and its
-//! actions table ([`pitchside_shared::export`]), as CSV.
+//! actions table ([`pitchside_shared::export`]), as CSV, and with `--parquet` as Parquet too.
 //!
 //! Every core reads its own log, one at a time, streaming it chunk by chunk and writing the
 //! rows as the frames come, so memory stays the same however many logs there are (a log's
@@ -32,6 +32,8 @@ pub struct Options {
     pub seed: u64,
     /// Logs read at once; 0 for one per core.
     pub jobs: usize,
+    /// Each table also as Parquet ([`super::parquet`]).
+    pub parquet: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -48,6 +50,8 @@ pub enum ExportError {
     },
     #[error("{path}: {error}")]
     Log { path: PathBuf, error: LogError },
+    #[error(transparent)]
+    Parquet(#[from] super::parquet::ParquetExportError),
 }
 
 /// One log exported: where from, where to, how many rows, and how it ended.
@@ -326,6 +330,12 @@ pub fn export_one(input: &Path, base: &Path, opts: &Options) -> Result<Exported,
     }
     if let Some((sink, _)) = tracking {
         sink.finish()?;
+        if opts.parquet {
+            super::parquet::csv_to_parquet(
+                &with_ext(".tracking.csv"),
+                &with_ext(".tracking.parquet"),
+            )?;
+        }
     }
     let mut n_actions = 0;
     if opts.actions {
@@ -342,6 +352,12 @@ pub fn export_one(input: &Path, base: &Path, opts: &Options) -> Result<Exported,
             }
         }
         sink.finish()?;
+        if opts.parquet {
+            super::parquet::csv_to_parquet(
+                &with_ext(".actions.csv"),
+                &with_ext(".actions.parquet"),
+            )?;
+        }
     }
     Ok(Exported {
         input: input.to_path_buf(),

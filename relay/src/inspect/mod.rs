@@ -7,6 +7,7 @@
 //! [`Detail::Light`]: the summary needs no stamina, view or command counts.
 
 pub mod export;
+pub mod parquet;
 pub mod series;
 pub mod tools;
 

@@ -162,6 +162,24 @@ pub enum PlanError {
     },
     #[error("{0:?} is not a date of the form YYYY-MM-DD")]
     Date(String),
+    #[error("the tournament ends ({to}) before it begins ({from})")]
+    Dates { from: String, to: String },
+    #[error("a group has no name")]
+    GroupName,
+    #[error("{team:?} is in group {first:?} and in group {second:?}")]
+    TwoGroups {
+        team: String,
+        first: String,
+        second: String,
+    },
+    #[error("group {group:?} has {left:?} against {right:?} twice: a pair plays once in a group (standings count a pair's first result only)")]
+    PairTwice {
+        group: String,
+        left: String,
+        right: String,
+    },
+    #[error("tie {0:?} has the same side twice")]
+    SameSides(String),
 }
 
 /// rcssserver's rule for team names.
@@ -174,12 +192,17 @@ pub fn team_name_ok(s: &str) -> bool {
 
 fn date_ok(s: &str) -> bool {
     let b = s.as_bytes();
-    b.len() == 10
+    let shape = b.len() == 10
         && b[4] == b'-'
         && b[7] == b'-'
         && b.iter()
             .enumerate()
-            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
+    let month = s.get(5..7).and_then(|m| m.parse::<u8>().ok());
+    let day = s.get(8..10).and_then(|d| d.parse::<u8>().ok());
+    shape
+        && month.is_some_and(|m| (1..=12).contains(&m))
+        && day.is_some_and(|d| (1..=31).contains(&d))
 }
 
 impl Plan {
@@ -199,8 +222,19 @@ impl Plan {
                 return Err(PlanError::Date(d.clone()));
             }
         }
+        if let (Some(from), Some(to)) = (&self.from, &self.to) {
+            if from > to {
+                return Err(PlanError::Dates {
+                    from: from.clone(),
+                    to: to.clone(),
+                });
+            }
+        }
         let mut groups: Vec<&str> = Vec::new();
-        for g in &self.groups {
+        for (gi, g) in self.groups.iter().enumerate() {
+            if g.name.trim().is_empty() || g.name.contains(':') {
+                return Err(PlanError::GroupName);
+            }
             if groups.contains(&g.name.as_str()) {
                 return Err(PlanError::GroupTwice(g.name.clone()));
             }
@@ -215,6 +249,26 @@ impl Plan {
                         team: t.clone(),
                     });
                 }
+                if let Some(other) = self.groups[..gi].iter().find(|o| o.teams.contains(t)) {
+                    return Err(PlanError::TwoGroups {
+                        team: t.clone(),
+                        first: other.name.clone(),
+                        second: g.name.clone(),
+                    });
+                }
+            }
+            let mut pairs: Vec<[&str; 2]> = Vec::new();
+            for f in &g.fixtures {
+                let mut pair = [f.left.as_str(), f.right.as_str()];
+                pair.sort_unstable();
+                if pairs.contains(&pair) {
+                    return Err(PlanError::PairTwice {
+                        group: g.name.clone(),
+                        left: f.left.clone(),
+                        right: f.right.clone(),
+                    });
+                }
+                pairs.push(pair);
             }
             for f in &g.fixtures {
                 for t in [&f.left, &f.right] {
@@ -266,6 +320,9 @@ impl Plan {
                         }
                     }
                 }
+            }
+            if t.left == t.right {
+                return Err(PlanError::SameSides(t.id.clone()));
             }
             if ids.contains(&t.id.as_str()) {
                 return Err(PlanError::TieTwice(t.id.clone()));
@@ -351,6 +408,29 @@ mod tests {
         let mut p = plan();
         p.from = Some("26-11-2026".into());
         assert!(matches!(p.check(), Err(PlanError::Date(_))));
+        p.from = Some("2026-13-45".into());
+        assert!(matches!(p.check(), Err(PlanError::Date(_))));
+        p.from = Some("2026-07-20".into());
+        p.to = Some("2026-07-15".into());
+        assert!(matches!(p.check(), Err(PlanError::Dates { .. })));
+        let mut p = plan();
+        p.groups.push(Group {
+            name: "B".into(),
+            teams: vec!["Oxsy".into(), "CYRUS".into()],
+            fixtures: vec![],
+        });
+        assert!(matches!(p.check(), Err(PlanError::TwoGroups { .. })));
+        let mut p = plan();
+        let f = |l: &str, r: &str| Fixture {
+            left: l.into(),
+            right: r.into(),
+            ..Fixture::default()
+        };
+        p.groups[0].fixtures = vec![f("HELIOS", "CYRUS"), f("CYRUS", "HELIOS")];
+        assert!(matches!(p.check(), Err(PlanError::PairTwice { .. })));
+        let mut p = plan();
+        p.knockout[0].right = "A:1".into();
+        assert_eq!(p.check(), Err(PlanError::SameSides("F".into())));
     }
 
     #[test]

@@ -166,8 +166,9 @@ pub struct Progress {
     pub fixtures: u32,
     pub played: u32,
     pub live: u32,
-    /// Games between the tournament's teams, in its dates, that are no fixture (a pair that
-    /// already has its result: a replay, a friendly). Their number only.
+    /// Games between the tournament's teams, in its dates, that fit no fixture: a pair that
+    /// already has its result (a friendly, a second try), a game on another day than its
+    /// fixture's, a knockout pair not known yet when it was played. Their number only.
     pub extra_games: u32,
 }
 
@@ -310,7 +311,10 @@ impl Work<'_> {
         }
         for i in 0..self.plan.knockout.len() {
             let t = &self.plan.knockout[i];
-            if self.ties[i].status == Status::Played || !on_day(&t.date, &p.date) {
+            // A tie played but undecided (level, and no shoot-out) stays open: the pair's
+            // next game, the replay, decides it.
+            let settled = self.ties[i].status == Status::Played && self.outcome[i].is_some();
+            if settled || !on_day(&t.date, &p.date) {
                 continue;
             }
             let Some([l, r]) = self.tie_teams(t) else {
@@ -637,6 +641,31 @@ mod tests {
         let r_first = q_r.left == "R";
         assert_eq!(q_r.game.score, Some(if r_first { [1, 0] } else { [0, 1] }));
         assert_eq!(p.live, 1);
+    }
+
+    #[test]
+    fn a_knockout_game_left_level_is_decided_by_the_pairs_next_game() {
+        let plan = cup();
+        let group = [
+            game("2026-07-01T10:00:00", "P", "Q", [2, 0], None),
+            game("2026-07-01T11:00:00", "R", "P", [0, 1], None),
+            game("2026-07-01T12:00:00", "Q", "R", [1, 0], None),
+        ];
+        // The final ends level with no shoot-out (a server without penalty_shoot_outs):
+        // played, nobody through yet.
+        let level = game("2026-07-02T10:00:00", "P", "Q", [0, 0], None);
+        let mut all = group.to_vec();
+        all.push(level);
+        let p = progress(&plan, &all, &[]);
+        let f = &p.knockout[0].ties[0];
+        assert_eq!((f.game.status, f.winner.clone()), (Status::Played, None));
+        // Played again: that game decides it, and nothing is extra.
+        all.push(game("2026-07-02T11:00:00", "Q", "P", [2, 1], None));
+        let p = progress(&plan, &all, &[]);
+        let f = &p.knockout[0].ties[0];
+        assert_eq!(f.game.score, Some([1, 2]));
+        assert_eq!(f.winner.as_deref(), Some("Q"));
+        assert_eq!(p.extra_games, 0);
     }
 
     #[test]

@@ -54,18 +54,22 @@ struct TournamentList {
 pub fn Lobby(cards: Vec<Card>) -> impl IntoView {
     let cards = RwSignal::new(cards);
     let tournaments = RwSignal::new(Vec::<TournamentLink>::new());
-    leptos::task::spawn_local(async move {
-        // A relay without tournaments (or an older one) lists none: nothing is shown.
-        if let Ok(list) = crate::api::get_json::<TournamentList>("/api/tournaments").await {
-            tournaments.set(list.tournaments);
-        }
-    });
+    // A relay without tournaments (or an older one) lists none: nothing is shown.
+    let ask_tournaments = move || {
+        leptos::task::spawn_local(async move {
+            if let Ok(list) = crate::api::get_json::<TournamentList>("/api/tournaments").await {
+                let _ = tournaments.try_set(list.tournaments);
+            }
+        });
+    };
+    ask_tournaments();
     let tick = Closure::<dyn FnMut()>::new(move || {
         leptos::task::spawn_local(async move {
             if let Some(c) = fetch_matches().await {
                 cards.set(c);
             }
         });
+        ask_tournaments();
     });
     let timer = web_sys::window().and_then(|w| {
         w.set_interval_with_callback_and_timeout_and_arguments_0(

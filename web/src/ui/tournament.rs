@@ -300,7 +300,7 @@ pub fn TournamentPage() -> impl IntoView {
                         if d.indexing > 0 { format!(" · {} logs still being read", d.indexing) } else { String::new() },
                     );
                     let extra = (d.extra_games > 0).then(|| format!(
-                        "{} more games between these teams are no fixture (a pair that already had its result); they are not counted.",
+                        "{} more games between these teams fit no fixture (a pair that already had its result, another day than its fixture's, a knockout pair not known yet); they are not counted.",
                         d.extra_games
                     ));
                     view! {
