@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// Bytes of rows gathered before they go to the file.
-const FLUSH_AT: usize = 1 << 20;
+const FLUSH_AT: usize = 1 << 18;
 
 /// What to write.
 #[derive(Clone, Debug)]
@@ -160,6 +160,9 @@ pub fn export(paths: &[PathBuf], opts: &Options) -> (Vec<Exported>, Vec<ExportEr
         opts.jobs
     }
     .min(logs.len().max(1));
+    // Fewer logs than cores: each log's rows are written on a core of their own.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let two_threads = 2 * jobs <= cores;
     let next = AtomicUsize::new(0);
     let done = Mutex::new(Vec::new());
     let failed = Mutex::new(Vec::new());
@@ -175,7 +178,7 @@ pub fn export(paths: &[PathBuf], opts: &Options) -> (Vec<Exported>, Vec<ExportEr
                     Some(set) => opts.out.join(set),
                     None => opts.out.clone(),
                 };
-                match export_one(input, &dir.join(name), opts) {
+                match export_log(input, &dir.join(name), opts, two_threads) {
                     Ok(mut e) => {
                         e.set = set;
                         if let Ok(mut d) = done.lock() {
@@ -247,8 +250,23 @@ impl Sink {
     }
 }
 
-/// Exports one log to `base.tracking.csv` and `base.actions.csv`.
+/// Exports one log to `base.tracking.csv` and `base.actions.csv`, decoding on this thread
+/// and writing rows on a second one when a core is spare ([`export`] knows; called directly,
+/// always).
 pub fn export_one(input: &Path, base: &Path, opts: &Options) -> Result<Exported, ExportError> {
+    export_log(input, base, opts, true)
+}
+
+/// Records batches a decoding thread may run ahead of the writing one: enough to keep both
+/// busy, little enough that memory stays that of one log's chunk or two.
+const AHEAD: usize = 1;
+
+fn export_log(
+    input: &Path,
+    base: &Path,
+    opts: &Options,
+    two_threads: bool,
+) -> Result<Exported, ExportError> {
     let mut file = std::fs::File::open(input).map_err(|source| ExportError::Read {
         path: input.to_path_buf(),
         source,
@@ -258,69 +276,66 @@ pub fn export_one(input: &Path, base: &Path, opts: &Options) -> Result<Exported,
         s.push(ext);
         PathBuf::from(s)
     };
-    let mut tracking = if opts.tracking {
+    let tracking = if opts.tracking {
         let mut sink = Sink::create(with_ext(".tracking.csv"))?;
         tracking_header(&mut sink.rows);
         Some((sink, Tracking::new()))
     } else {
         None
     };
-    let mut decoder = LogDecoder::new();
-    decoder.set_detail(Detail::Full);
-    let mut records: Vec<Record> = Vec::new();
-    let mut buf = vec![0u8; super::CHUNK];
-    let mut server_param: Option<Params> = None;
-    let mut player_types: Vec<Params> = Vec::new();
-    let mut actions: Option<Actions> = None;
-    let mut end = pitchside_shared::log::LogEnd::default();
-    let mut shows = 0u64;
-    let mut error = None;
-    let mut teams = [String::new(), String::new()];
-    loop {
-        let n = match file.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(source) => {
-                return Err(ExportError::Read {
-                    path: input.to_path_buf(),
-                    source,
+    let mut rows = Rows {
+        tracking,
+        actions: None,
+        server_param: None,
+        player_types: Vec::new(),
+        end: pitchside_shared::log::LogEnd::default(),
+        shows: 0,
+        teams: [String::new(), String::new()],
+        want_actions: opts.actions,
+    };
+    // The decoder splits the work evenly with the rows: the text of a show (its numbers
+    // parsed) on one core, the same numbers printed again on the other.
+    let error = if two_threads {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Record>>(AHEAD);
+        let (decoded, written) = std::thread::scope(|s| {
+            let writer = s.spawn(move || -> Result<Rows, ExportError> {
+                for mut batch in rx {
+                    rows.take(&mut batch)?;
+                }
+                Ok(rows)
+            });
+            let decoded = decode(&mut file, input, |records| {
+                tx.send(std::mem::take(records)).is_ok()
+            });
+            drop(tx);
+            (decoded, writer.join())
+        });
+        // The writer's own failure says more than the decoder's stop it caused.
+        rows = match written {
+            Ok(r) => r?,
+            Err(_) => {
+                return Err(ExportError::Write {
+                    path: base.to_path_buf(),
+                    source: std::io::Error::other("the thread writing the rows stopped"),
                 })
             }
         };
-        let res = decoder.feed(&buf[..n], &mut records);
-        take(
-            &mut records,
-            &mut tracking,
-            &mut actions,
-            &mut server_param,
-            &mut player_types,
-            &mut end,
-            &mut shows,
-            &mut teams,
-            opts.actions,
-        )?;
-        if let Err(e) = res {
-            error = Some(e);
-            break;
+        decoded?
+    } else {
+        let mut failed = None;
+        let decoded = decode(&mut file, input, |records| match rows.take(records) {
+            Ok(()) => true,
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e);
         }
-    }
-    if error.is_none() {
-        let res = decoder.finish(&mut records);
-        take(
-            &mut records,
-            &mut tracking,
-            &mut actions,
-            &mut server_param,
-            &mut player_types,
-            &mut end,
-            &mut shows,
-            &mut teams,
-            opts.actions,
-        )?;
-        error = res.err();
-    }
-    if shows == 0 {
+        decoded?
+    };
+    if rows.shows == 0 {
         if let Some(e) = error {
             return Err(ExportError::Log {
                 path: input.to_path_buf(),
@@ -328,7 +343,7 @@ pub fn export_one(input: &Path, base: &Path, opts: &Options) -> Result<Exported,
             });
         }
     }
-    if let Some((sink, _)) = tracking {
+    if let Some((sink, _)) = rows.tracking.take() {
         sink.finish()?;
         if opts.parquet {
             super::parquet::csv_to_parquet(
@@ -341,11 +356,11 @@ pub fn export_one(input: &Path, base: &Path, opts: &Options) -> Result<Exported,
     if opts.actions {
         let mut sink = Sink::create(with_ext(".actions.csv"))?;
         sink.rows.push_str(ACTIONS_HEADER);
-        if let Some(a) = &actions {
+        if let Some(a) = &rows.actions {
             let mut list = a.actions().to_vec();
             list.sort_by_key(|a| (a.frame, a.end_frame));
             n_actions = list.len();
-            let names = [teams[0].as_str(), teams[1].as_str()];
+            let names = [rows.teams[0].as_str(), rows.teams[1].as_str()];
             for x in &list {
                 action_row(x, names, &mut sink.rows);
                 sink.flush_if_full()?;
@@ -362,54 +377,92 @@ pub fn export_one(input: &Path, base: &Path, opts: &Options) -> Result<Exported,
     Ok(Exported {
         input: input.to_path_buf(),
         set: None,
-        shows,
+        shows: rows.shows,
         actions: n_actions,
-        ending: Ending::of(&end, error.as_ref()),
+        ending: Ending::of(&rows.end, error.as_ref()),
     })
 }
 
-#[allow(clippy::too_many_arguments)]
-fn take(
-    records: &mut Vec<Record>,
-    tracking: &mut Option<(Sink, Tracking)>,
-    actions: &mut Option<Actions>,
-    server_param: &mut Option<Params>,
-    player_types: &mut Vec<Params>,
-    end: &mut pitchside_shared::log::LogEnd,
-    shows: &mut u64,
-    teams: &mut [String; 2],
-    want_actions: bool,
-) -> Result<(), ExportError> {
-    for r in records.drain(..) {
-        end.push(&r);
-        match r {
-            Record::ServerParam(p) => *server_param = Some(p),
-            Record::PlayerType(p) if player_types.len() < 256 => player_types.push(p),
-            Record::Show(f) => {
-                *shows += 1;
-                if let Some((sink, t)) = tracking.as_mut() {
-                    t.row(&f, &mut sink.rows);
-                    sink.flush_if_full()?;
-                }
-                for (name, t) in teams.iter_mut().zip(&f.teams) {
-                    if let Some(n) = &t.name {
-                        if name != n {
-                            *name = n.clone();
-                        }
-                    }
-                }
-                if want_actions {
-                    actions
-                        .get_or_insert_with(|| {
-                            Actions::new(MatchParams::new(server_param.as_ref(), player_types))
-                        })
-                        .push(&f);
-                }
+/// Reads and decodes the log, handing each batch of records to `emit` (false: stop). The
+/// log's damage, if any, is returned, not an error: what came before it is exported.
+fn decode(
+    file: &mut std::fs::File,
+    input: &Path,
+    mut emit: impl FnMut(&mut Vec<Record>) -> bool,
+) -> Result<Option<LogError>, ExportError> {
+    let mut decoder = LogDecoder::new();
+    decoder.set_detail(Detail::Full);
+    let mut records: Vec<Record> = Vec::new();
+    let mut buf = vec![0u8; super::CHUNK];
+    loop {
+        let n = match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(source) => {
+                return Err(ExportError::Read {
+                    path: input.to_path_buf(),
+                    source,
+                })
             }
-            _ => {}
+        };
+        let res = decoder.feed(&buf[..n], &mut records);
+        if !emit(&mut records) {
+            return Ok(None);
+        }
+        if let Err(e) = res {
+            return Ok(Some(e));
         }
     }
-    Ok(())
+    let res = decoder.finish(&mut records);
+    emit(&mut records);
+    Ok(res.err())
+}
+
+/// What the rows are made from, as records arrive.
+struct Rows {
+    tracking: Option<(Sink, Tracking)>,
+    actions: Option<Actions>,
+    server_param: Option<Params>,
+    player_types: Vec<Params>,
+    end: pitchside_shared::log::LogEnd,
+    shows: u64,
+    teams: [String; 2],
+    want_actions: bool,
+}
+
+impl Rows {
+    fn take(&mut self, records: &mut Vec<Record>) -> Result<(), ExportError> {
+        for r in records.drain(..) {
+            self.end.push(&r);
+            match r {
+                Record::ServerParam(p) => self.server_param = Some(p),
+                Record::PlayerType(p) if self.player_types.len() < 256 => self.player_types.push(p),
+                Record::Show(f) => {
+                    self.shows += 1;
+                    if let Some((sink, t)) = self.tracking.as_mut() {
+                        t.row(&f, &mut sink.rows);
+                        sink.flush_if_full()?;
+                    }
+                    for (name, t) in self.teams.iter_mut().zip(&f.teams) {
+                        if let Some(n) = &t.name {
+                            if name != n {
+                                *name = n.clone();
+                            }
+                        }
+                    }
+                    if self.want_actions {
+                        let (sp, pt) = (&self.server_param, &self.player_types);
+                        self.actions
+                            .get_or_insert_with(|| Actions::new(MatchParams::new(sp.as_ref(), pt)))
+                            .push(&f);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
