@@ -243,6 +243,8 @@ fn live_games(live: &[Summary]) -> Vec<Live> {
                 cycle: s.cycle,
                 playmode: s.playmode.to_owned(),
                 link: format!("/m/{}", s.name),
+                // Local time, as rcssserver names its logs (the archive's dates).
+                date: chrono::Local::now().format("%Y-%m-%dT%H:%M:%S").to_string(),
             })
         })
         .collect()

@@ -35,6 +35,9 @@ pub struct Live {
     pub playmode: String,
     /// Where to watch it.
     pub link: String,
+    /// Now, as `Played::date` is written: a live game is a fixture of today only, and only
+    /// within the tournament's dates.
+    pub date: String,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -338,10 +341,13 @@ impl Work<'_> {
 
     /// Shows `l` in the first open fixture of its pair.
     fn show_live(&mut self, l: &Live) {
+        if !in_dates(self.plan, &l.date) {
+            return;
+        }
         for g in 0..self.fixtures.len() {
             for f in 0..self.fixtures[g].len() {
                 let fx = &self.fixtures[g][f];
-                if self.group_games[g][f].status != Status::ToPlay {
+                if self.group_games[g][f].status != Status::ToPlay || !on_day(&fx.date, &l.date) {
                     continue;
                 }
                 if let Some(swapped) = same_pair(&l.teams, &fx.left, &fx.right) {
@@ -351,7 +357,9 @@ impl Work<'_> {
             }
         }
         for i in 0..self.plan.knockout.len() {
-            if self.ties[i].status != Status::ToPlay {
+            let open = self.ties[i].status == Status::ToPlay
+                || (self.ties[i].status == Status::Played && self.outcome[i].is_none());
+            if !open || !on_day(&self.plan.knockout[i].date, &l.date) {
                 continue;
             }
             let Some([a, b]) = self.tie_teams(&self.plan.knockout[i]) else {
@@ -592,6 +600,7 @@ mod tests {
             cycle: 1200,
             playmode: "play_on".into(),
             link: "/m/one".into(),
+            date: "2026-07-02T12:00:00".into(),
         };
         let p = progress(&plan, &[g4, g3, g2, g1], std::slice::from_ref(&live));
         let a = &p.groups[0];
@@ -626,8 +635,9 @@ mod tests {
             cycle: 2500,
             playmode: "play_on".into(),
             link: "/m/field-1".into(),
+            date: "2026-07-01T11:00:00".into(),
         };
-        let p = progress(&plan, &[g1, again], &[live]);
+        let p = progress(&plan, &[g1, again], std::slice::from_ref(&live));
         assert_eq!(p.extra_games, 1);
         let fx = &p.groups[0].fixtures;
         let q_r = fx
@@ -641,6 +651,12 @@ mod tests {
         let r_first = q_r.left == "R";
         assert_eq!(q_r.game.score, Some(if r_first { [1, 0] } else { [0, 1] }));
         assert_eq!(p.live, 1);
+        // The same match on a day the tournament does not cover is no fixture of it.
+        let mut plan = cup();
+        plan.to = Some("2026-06-30".into());
+        let mut late = live.clone();
+        late.date = "2026-07-01T11:00:00".into();
+        assert_eq!(progress(&plan, &[], &[late]).live, 0);
     }
 
     #[test]
