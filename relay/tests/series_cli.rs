@@ -96,31 +96,13 @@ fn standings_of_a_round_robin_rank_as_rclmtableprinter() {
     assert_eq!(v["repeated"].as_array().unwrap().len(), 4);
 }
 
-const CUP: &str = r#"# Four teams, then semi-finals and a final.
-name = "spring"
-
-[[group]]
-name = "A"
-teams = ["ALPHA", "BRAVO", "CHARLIE", "DELTA"]
-
-[[knockout]]
-id = "SF1"
-round = "Semi-finals"
-left = "A:1"
-right = "A:4"
-
-[[knockout]]
-id = "SF2"
-round = "Semi-finals"
-left = "A:2"
-right = "A:3"
-
-[[knockout]]
-id = "F"
-round = "Final"
-left = "winner:SF1"
-right = "winner:SF2"
-"#;
+/// The tournament the browser test plays too: a group of four, semi-finals and a final.
+fn cup() -> String {
+    std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/tournaments/spring.toml"),
+    )
+    .expect("the tournament fixture")
+}
 
 fn inspect(args: &[&std::ffi::OsStr]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_pitchside-inspect"))
@@ -134,7 +116,7 @@ fn a_tournament_from_real_games_fills_its_group_and_bracket() {
     let dir = std::env::temp_dir().join(format!("pitchside-cup-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("mkdir");
     let file = dir.join("spring.toml");
-    std::fs::write(&file, CUP).expect("write");
+    std::fs::write(&file, cup()).expect("write");
     let t = series_dir("T");
     let out = inspect(&[
         "tournament".as_ref(),
@@ -198,7 +180,7 @@ fn a_tournament_from_real_games_fills_its_group_and_bracket() {
     // A schedule for a group of six on two fields, written into the file.
     std::fs::write(
         &file,
-        CUP.replace(
+        cup().replace(
             "teams = [\"ALPHA\", \"BRAVO\", \"CHARLIE\", \"DELTA\"]",
             "teams = [\"ALPHA\", \"BRAVO\", \"CHARLIE\", \"DELTA\", \"ECHO\", \"FOX\"]",
         ),
@@ -226,7 +208,7 @@ fn a_tournament_from_real_games_fills_its_group_and_bracket() {
     assert_eq!(plan.groups[0].fixtures.len(), 15);
     assert!(std::fs::read_to_string(&file)
         .unwrap()
-        .starts_with("# Four teams, then semi-finals and a final."));
+        .starts_with("# A round robin of four, then semi-finals and a final."));
     // A mistake is said, and nothing is written.
     let out = inspect(&[
         "schedule".as_ref(),

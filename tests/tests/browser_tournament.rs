@@ -14,33 +14,6 @@ use relay::config::Settings;
 use serde_json::Value;
 use std::time::Duration;
 
-const FILE: &str = r#"# A round robin of four, then semi-finals and a final.
-name = "spring"
-title = "Spring cup"
-
-[[group]]
-name = "A"
-teams = ["ALPHA", "BRAVO", "CHARLIE", "DELTA"]
-
-[[knockout]]
-id = "SF1"
-round = "Semi-finals"
-left = "A:1"
-right = "A:4"
-
-[[knockout]]
-id = "SF2"
-round = "Semi-finals"
-left = "A:2"
-right = "A:3"
-
-[[knockout]]
-id = "F"
-round = "Final"
-left = "winner:SF1"
-right = "winner:SF2"
-"#;
-
 async fn api(addr: std::net::SocketAddr) -> Value {
     let (status, _, body) = http_get(addr, "/api/tournaments/spring").await;
     assert_eq!(status, 200);
@@ -79,7 +52,7 @@ async fn an_organiser_follows_a_round_robin_into_its_knockout() {
     let archive = tmp.join("archive");
     fixtures::copy_into(&games[..5], &archive);
     let file = tmp.join("spring.toml");
-    std::fs::write(&file, FILE).expect("the tournament file");
+    std::fs::copy(fixtures::path("tournaments/spring.toml"), &file).expect("the tournament file");
     // Field 1 plays the group's sixth game (BRAVO against CHARLIE) now; field 2 a friendly.
     let sixth = games[5]
         .file_name()
