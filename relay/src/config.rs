@@ -96,6 +96,23 @@ pub struct Cli {
     )]
     pub tournament: Vec<PathBuf>,
 
+    /// Seconds every broadcast view (`/m/NAME/broadcast`, for a stream) trails live play,
+    /// fractions allowed, at most 600; the ordinary page stays live [default: 0].
+    // `-1` is taken as the value, for the relay to say what is wrong with it.
+    #[arg(
+        long,
+        env = "PITCHSIDE_BROADCAST_DELAY",
+        value_name = "SECONDS",
+        allow_negative_numbers = true
+    )]
+    pub broadcast_delay: Option<f64>,
+
+    /// Each team's home and away colours (TOML, README "Team colours"): the broadcast view
+    /// dresses the teams in them, changing a kit when two would look alike. Read again when
+    /// it changes.
+    #[arg(long, env = "PITCHSIDE_TEAM_COLOURS", value_name = "FILE")]
+    pub team_colours: Option<PathBuf>,
+
     /// History kept per match for late joiners, in MB; the oldest part goes first beyond it
     /// (a full game is about 2 MB) [default: 64].
     #[arg(long, env = "PITCHSIDE_HISTORY_MB", value_name = "MB")]
@@ -268,6 +285,8 @@ pub struct FileConfig {
     pub record: Option<PathBuf>,
     pub archive: Option<Vec<PathBuf>>,
     pub tournament: Option<Vec<PathBuf>>,
+    pub broadcast_delay: Option<f64>,
+    pub team_colours: Option<PathBuf>,
     pub history_mb: Option<usize>,
     pub dist: Option<PathBuf>,
     pub speed: Option<f64>,
@@ -366,6 +385,8 @@ pub enum ConfigError {
     EmbedOrigin(String),
     #[error("{0}")]
     Nats(String),
+    #[error(transparent)]
+    Colours(#[from] crate::colours::ColoursError),
     #[error("{what} must be {rule}, not {value}")]
     Value {
         what: &'static str,
@@ -395,6 +416,13 @@ pub struct Settings {
     pub archive: Vec<PathBuf>,
     /// Tournament files (`--tournament`).
     pub tournaments: Vec<PathBuf>,
+    /// How far every broadcast view trails live play (`--broadcast-delay`). The page does
+    /// the delaying: the relay only says by how much, so one relay serves the live page and
+    /// the delayed stream from the same history.
+    pub broadcast_delay: Duration,
+    /// `--team-colours`, read and checked: the teams' kits, read again when the file
+    /// changes.
+    pub team_colours: Option<Arc<crate::colours::TeamColours>>,
     /// Bytes of history per match.
     pub history_cap: usize,
     pub dist: PathBuf,
@@ -431,6 +459,8 @@ impl Settings {
             record: None,
             archive: Vec::new(),
             tournaments: Vec::new(),
+            broadcast_delay: Duration::ZERO,
+            team_colours: None,
             history_cap: DEFAULT_HISTORY_MB << 20,
             dist: PathBuf::from("dist"),
             send_timeout: Duration::from_secs_f64(DEFAULT_SEND_TIMEOUT),
@@ -526,6 +556,23 @@ fn check_compression(c: Option<i32>) -> Result<Option<i32>, ConfigError> {
     match c {
         Some(n) if !(0..=9).contains(&n) => Err(ConfigError::Compression(n)),
         c => Ok(c),
+    }
+}
+
+/// The longest `--broadcast-delay`: ten minutes covers any stream's need to hide what the
+/// teams' coaches might otherwise watch, and keeps a typo (milliseconds for seconds) from
+/// holding a stream back for hours.
+pub const MAX_BROADCAST_DELAY: f64 = 600.0;
+
+fn broadcast_delay(v: f64) -> Result<Duration, ConfigError> {
+    if v.is_finite() && (0.0..=MAX_BROADCAST_DELAY).contains(&v) {
+        Ok(Duration::from_secs_f64(v))
+    } else {
+        Err(ConfigError::Value {
+            what: "--broadcast-delay",
+            rule: "a number of seconds from 0 to 600 (fractions allowed)",
+            value: v.to_string(),
+        })
     }
 }
 
@@ -731,6 +778,17 @@ impl Cli {
                 .unwrap_or_default()
         } else {
             self.tournament.clone()
+        };
+        settings.broadcast_delay =
+            broadcast_delay(self.broadcast_delay.or(file.broadcast_delay).unwrap_or(0.0))?;
+        // Read now: a mistake in the file stops the start, saying where it is.
+        settings.team_colours = match self
+            .team_colours
+            .clone()
+            .or_else(|| file.team_colours.as_ref().map(in_file))
+        {
+            Some(path) => Some(Arc::new(crate::colours::TeamColours::load(&path)?)),
+            None => None,
         };
         if let Some(r) = &settings.record {
             if !settings.archive.contains(r) {
@@ -1273,6 +1331,87 @@ replay = "{log}"
             ]),
             Err(ConfigError::Nats(_))
         ));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_broadcast_delay_and_team_colours_come_from_the_command_line_and_the_file() {
+        let s = parse(&[]).unwrap();
+        assert_eq!(s.broadcast_delay, Duration::ZERO, "live unless asked");
+        assert!(s.team_colours.is_none());
+        let s = parse(&["--broadcast-delay", "2.5"]).unwrap();
+        assert_eq!(s.broadcast_delay, Duration::from_millis(2500));
+        assert_eq!(
+            parse(&["--broadcast-delay", "600"])
+                .unwrap()
+                .broadcast_delay,
+            Duration::from_secs(600)
+        );
+        for bad in ["-1", "600.5", "NaN", "inf"] {
+            let e = parse(&["--broadcast-delay", bad])
+                .err()
+                .expect(bad)
+                .to_string();
+            assert_eq!(
+                e,
+                format!(
+                    "--broadcast-delay must be a number of seconds from 0 to 600 (fractions allowed), not {}",
+                    bad.parse::<f64>().unwrap()
+                )
+            );
+        }
+        let dir =
+            std::env::temp_dir().join(format!("pitchside-broadcast-config-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("kits")).unwrap();
+        let colours = dir.join("kits/colours.toml");
+        std::fs::write(
+            &colours,
+            "[teams.HELIOS2024]\nhome = \"#ffd700\"\naway = \"#ffffff\"\n",
+        )
+        .unwrap();
+        let path = dir.join("relay.toml");
+        std::fs::write(
+            &path,
+            "broadcast_delay = 0.75\nteam_colours = \"kits/colours.toml\"\n",
+        )
+        .unwrap();
+        let s = parse(&["--config", path.to_str().unwrap()]).unwrap();
+        assert_eq!(s.broadcast_delay, Duration::from_millis(750));
+        // Relative to the config file, as every path in it.
+        let c = s.team_colours.expect("read");
+        assert_eq!(c.path(), colours);
+        assert!(c.current().0.find("HELIOS2024").is_some());
+        // The command line wins over the file.
+        let s = parse(&["--config", path.to_str().unwrap(), "--broadcast-delay", "0"]).unwrap();
+        assert_eq!(s.broadcast_delay, Duration::ZERO);
+        std::fs::write(&path, "broadcast_delay = 900\n").unwrap();
+        assert!(matches!(
+            parse(&["--config", path.to_str().unwrap()]),
+            Err(ConfigError::Value {
+                what: "--broadcast-delay",
+                ..
+            })
+        ));
+        // A mistake in the colours file stops the start, naming the file, team and key.
+        std::fs::write(
+            &colours,
+            "[teams.HELIOS2024]\nhome = \"gold\"\naway = \"#ffffff\"\n",
+        )
+        .unwrap();
+        let e = parse(&["--team-colours", colours.to_str().unwrap()])
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(e.contains(colours.to_str().unwrap()), "{e}");
+        assert!(
+            e.contains("[teams.HELIOS2024]: home = \"gold\" is not a colour"),
+            "{e}"
+        );
+        let e = parse(&["--team-colours", "/no/such/colours.toml"])
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(e.contains("/no/such/colours.toml"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

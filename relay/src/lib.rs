@@ -23,6 +23,9 @@
 //! - [`archive`]: the logs below `--archive` and `--record`, indexed and searched.
 //! - [`series`]: `/api/series`, a team's series over the archive's index, or two compared.
 //! - [`tournament`]: `--tournament` files, `/api/tournaments`: standings, fixtures, bracket.
+//! - [`broadcast`]: what a match's broadcast view (a stream) asks: its delay, the teams' kits,
+//!   its tournament, captions in words.
+//! - [`colours`]: `--team-colours`: each team's home and away kits, read again on change.
 //! - [`nats`]: publishing matches to NATS (`--publish`), and edge relays that serve them
 //!   (`--edge`).
 //!
@@ -32,6 +35,8 @@
 
 pub mod agents;
 pub mod archive;
+pub mod broadcast;
+pub mod colours;
 pub mod config;
 pub mod connections;
 pub mod control;
@@ -354,6 +359,10 @@ pub async fn run(
     let shared = Arc::new(web::Shared {
         archive,
         tournaments,
+        broadcast: broadcast::Broadcast::new(
+            settings.broadcast_delay,
+            settings.team_colours.clone(),
+        ),
         connections: table.clone(),
         policy,
         matches: Matches::new(matches),

@@ -3,10 +3,12 @@
 //! URL scheme (README, "URLs"):
 //! - `/` the page (one match: that match; several: the lobby), `/m/NAME` the page for a match
 //! - `/ws` the first match's WebSocket, `/m/NAME/ws` any match's
+//! - `/m/NAME/embed` the embed view, `/m/NAME/broadcast` the broadcast view (the page)
 //! - `/m/NAME/match.rcg` the match so far as a ULG6 log
 //! - `/m/NAME/control`: `POST` an operator's command, `GET` whether the token is right
 //!   ([`crate::control`])
-//! - `/api/matches`, `/api/archive`, `/api/series`, `/api/tournaments[/NAME]` JSON,
+//! - `/api/matches`, `/api/matches/NAME/broadcast`, `/api/matches/NAME/captions`,
+//!   `/api/archive`, `/api/series`, `/api/tournaments[/NAME]` JSON,
 //!   `/metrics` Prometheus text, `/healthz`
 //! - anything else: the built web app (`dist/`), compressed, trunk's hashed files cached
 //!   for a year.
@@ -52,6 +54,8 @@ pub struct Shared {
     pub archive: Arc<crate::archive::Archive>,
     /// `--tournament`: what `/api/tournaments` answers from.
     pub tournaments: Arc<crate::tournament::Tournaments>,
+    /// `--broadcast-delay`, `--team-colours` and the captions kept per match.
+    pub broadcast: crate::broadcast::Broadcast,
 }
 
 /// What an edge's routes need of NATS.
@@ -96,7 +100,18 @@ pub fn app(state: AppState, dist: PathBuf) -> Router {
                 page_for_match(s, p, req, index.clone(), page_ok)
             })
         })
+        // The broadcast view is the page too. Like the full page it may not be framed by
+        // another site (`frame-ancestors 'none'`, not the embed view's exception): a
+        // streaming program's browser source loads it as a page of its own, not in a frame.
+        .route("/m/{name}/broadcast", {
+            let index = index.clone();
+            get(move |s: State<AppState>, p: Path<String>, req: Request| {
+                page_for_match(s, p, req, index.clone(), page_ok)
+            })
+        })
         .route("/api/matches", get(matches))
+        .route("/api/matches/{name}/broadcast", get(broadcast))
+        .route("/api/matches/{name}/captions", get(captions))
         .route("/api/archive", get(archive_list))
         .route("/api/series", get(series))
         .route("/api/tournaments", get(tournaments))
@@ -183,6 +198,61 @@ async fn tournament(State(app): State<AppState>, Path(name): Path<String>) -> Re
             format!("no tournament called {name}"),
         )
             .into_response(),
+    }
+}
+
+/// `GET /api/matches/NAME/broadcast`: what the broadcast view needs besides the match: its
+/// delay, the kits, the tournament, the last result ([`crate::broadcast`]).
+async fn broadcast(State(app): State<AppState>, Path(name): Path<String>) -> Response {
+    let Some(m) = app.find(&name) else {
+        return (StatusCode::NOT_FOUND, format!("no match called {name}")).into_response();
+    };
+    let entries = app.archive.entries();
+    json_reply(&app.broadcast.answer(
+        &m.hub.summary(),
+        &app.tournaments,
+        &entries,
+        &summaries(&app),
+        app.archive.pending(),
+    ))
+}
+
+/// What `/api/matches/NAME/captions` is asked; both optional.
+#[derive(serde::Deserialize)]
+struct CaptionsQuery {
+    lang: Option<String>,
+    since: Option<String>,
+}
+
+/// `GET /api/matches/NAME/captions?lang=en&since=CYCLE`: the match's captions after cycle
+/// `since` (all without it), in `lang` (English without it), for a stream's own overlay.
+async fn captions(
+    State(app): State<AppState>,
+    Path(name): Path<String>,
+    axum::extract::Query(q): axum::extract::Query<CaptionsQuery>,
+) -> Response {
+    let Some(m) = app.find(&name) else {
+        return (StatusCode::NOT_FOUND, format!("no match called {name}")).into_response();
+    };
+    let lang = match crate::broadcast::language(q.lang.as_deref().unwrap_or("en")) {
+        Ok(l) => l,
+        Err(e) => return (StatusCode::BAD_REQUEST, e).into_response(),
+    };
+    let since = match q.since.as_deref().map(str::parse::<u32>) {
+        None => None,
+        Some(Ok(c)) => Some(c),
+        Some(Err(_)) => {
+            return (
+                StatusCode::BAD_REQUEST,
+                "since is a cycle number: the last `cycle` the feed gave".to_owned(),
+            )
+                .into_response()
+        }
+    };
+    let serving = |n: &str| app.find(n).is_some();
+    match app.broadcast.captions(&m.hub, lang, &serving).await {
+        Ok(c) => json_reply(&c.json(&name, lang, since)),
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
     }
 }
 

@@ -19,6 +19,9 @@
 //!   in words, from the frames.
 //! - [`series`]: many matches as one result for a team, and two series compared.
 //! - [`tournament`]: group standings ranked as librcsc's `rclmtableprinter` ranks them.
+//! - [`broadcast`]: what a stream shows besides the field: the match clock, goals and cards
+//!   as moments, captions in words, highlights.
+//! - [`colour`]: telling colours apart for every viewer, and the team kits of a match.
 //! - [`stats`]: possession, passes, shots, per-team figures at any moment, ball heat map.
 //! - [`write`]: logs of every version (ULG4-6, binary v1-v3, JSON) and v5 monitor shows, in
 //!   the exact format rcssserver writes.
@@ -32,6 +35,8 @@
 pub mod actions;
 pub mod agent;
 pub mod binary;
+pub mod broadcast;
+pub mod colour;
 pub mod command;
 pub mod datagram;
 pub mod error;

@@ -23,6 +23,24 @@ pub const AGENTS_KEY: &str = "agents";
 /// The query key asking for the embed view (field and score only), on any page address.
 pub const EMBED_KEY: &str = "embed";
 
+/// The query key asking for the broadcast view (README, "Broadcast"): `?log=…&broadcast`.
+pub const BROADCAST_KEY: &str = "broadcast";
+/// The query key choosing the captions' language of the broadcast view (`lang=de`).
+pub const LANG_KEY: &str = "lang";
+
+/// True for the broadcast view, made for a streaming program's browser source:
+/// `/m/NAME/broadcast`, or any address whose query has the key `broadcast`.
+pub fn is_broadcast(path: &str, query: &str) -> bool {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    let view = path
+        .strip_prefix("/m/")
+        .map(|rest| rest.trim_end_matches('/').split('/').collect::<Vec<_>>());
+    matches!(view.as_deref(), Some([name, "broadcast"]) if !name.is_empty())
+        || query
+            .split('&')
+            .any(|p| p.split('=').next() == Some(BROADCAST_KEY))
+}
+
 /// True for the embed view: `/m/NAME/embed`, or any address whose query has the key
 /// `embed` (`?log=…&embed`, `?embed=1`). The relay lets other sites frame only this view.
 pub fn is_embed(path: &str, query: &str) -> bool {
@@ -235,6 +253,18 @@ mod tests {
         assert!(!is_embed("/m/embed", ""));
         assert!(!is_embed("/", "?log=https://x/embed.rcg"));
         assert!(!is_embed("/", "?embedded"));
+    }
+
+    #[test]
+    fn the_broadcast_view_is_named_by_its_path_or_its_query() {
+        assert!(is_broadcast("/m/field-1/broadcast", ""));
+        assert!(is_broadcast("/m/field-1/broadcast/", "?lang=de"));
+        assert!(is_broadcast("/", "?log=https://x/a.rcg&broadcast"));
+        assert!(!is_broadcast("/m/field-1", ""));
+        assert!(!is_broadcast("/m/broadcast", ""));
+        assert!(!is_broadcast("/m/field-1/embed", ""));
+        assert!(!is_embed("/m/field-1/broadcast", ""));
+        assert!(!is_broadcast("/", "?log=https://x/broadcast.rcg"));
     }
 
     #[test]

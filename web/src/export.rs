@@ -5,6 +5,9 @@
 //! speed. So the video shows exactly what the page draws, with every display setting, and
 //! takes as long to record as the clip lasts at that speed. Pausing, seeking or reaching the
 //! end of the range ends the recording; what was recorded is saved.
+//!
+//! A highlights reel ([`play_reel`]) is several ranges of frames played one after another,
+//! watched on the page or recorded into one WebM the same way.
 
 use crate::state::Monitor;
 use crate::timeline::Direction;
@@ -134,16 +137,8 @@ pub fn record_clip(m: Monitor, from: u32, to: u32) {
     let (from, to) = (from.min(to), from.max(to));
     let Some(c) = canvas() else { return };
     m.seek_cycle(from);
-    let recorder = match Recorder::new(&c, CLIP_FPS) {
-        Ok(r) => r,
-        Err(e) => {
-            let why = e
-                .dyn_ref::<js_sys::Error>()
-                .map(|e| String::from(e.message()))
-                .unwrap_or_else(|| "this browser cannot record video".into());
-            state().set(ExportState::Failed(why));
-            return;
-        }
+    let Some(recorder) = recorder_for(&c) else {
+        return;
     };
     RECORDER.with(|r| *r.borrow_mut() = Some(recorder));
     state().set(ExportState::Recording { from, to });
@@ -152,7 +147,109 @@ pub fn record_clip(m: Monitor, from: u32, to: u32) {
     m.play(Direction::Forward);
 }
 
+/// A recorder of the canvas, or `None` with the browser's reason in the export state.
+fn recorder_for(c: &web_sys::HtmlCanvasElement) -> Option<Recorder> {
+    Recorder::new(c, CLIP_FPS)
+        .map_err(|e| {
+            let why = e
+                .dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+                .unwrap_or_else(|| "this browser cannot record video".into());
+            state().set(ExportState::Failed(why));
+        })
+        .ok()
+}
+
+/// A reel under way: the frame its current range ends at, the ranges after it, and the file
+/// name when it is being recorded.
+struct Reel {
+    end: usize,
+    rest: std::collections::VecDeque<(usize, usize)>,
+    recording: Option<String>,
+}
+
+/// Plays `ranges` of frames (`from..=to` each) one after another at the current speed, and
+/// records them into one WebM when `record` is set. Pausing ends the reel (and saves what was
+/// recorded).
+pub fn play_reel(m: Monitor, ranges: Vec<(usize, usize)>, record: bool) {
+    if RECORDER.with(|r| r.borrow().is_some()) || REEL.with(|r| r.borrow().is_some()) {
+        return;
+    }
+    let mut rest: std::collections::VecDeque<_> = ranges.into();
+    let Some((from, end)) = rest.pop_front() else {
+        return;
+    };
+    m.seek(from);
+    let recording = if record {
+        let Some(r) = canvas().and_then(|c| recorder_for(&c)) else {
+            return;
+        };
+        RECORDER.with(|x| *x.borrow_mut() = Some(r));
+        let first = m.cycle_at(from).unwrap_or(0);
+        let last = m.cycle_at(rest.back().map_or(end, |r| r.1)).unwrap_or(0);
+        state().set(ExportState::Recording {
+            from: first,
+            to: last,
+        });
+        Some(name_for(m, "highlights", "webm"))
+    } else {
+        None
+    };
+    REEL.with(|r| {
+        *r.borrow_mut() = Some(Reel {
+            end,
+            rest,
+            recording,
+        })
+    });
+    m.play(Direction::Forward);
+}
+
+/// Whether a reel is playing.
+pub fn reel_playing() -> bool {
+    REEL.with(|r| r.borrow().is_some())
+}
+
+/// Moves a reel on as playback goes: to its next range at the end of one, and stops it at
+/// the end of the last or when playback stops.
+fn follow_reel(m: Monitor, i: usize, playing: bool) {
+    enum Next {
+        Jump(usize),
+        End(Option<String>),
+        Nothing,
+    }
+    let next = REEL.with(|r| {
+        let mut r = r.borrow_mut();
+        let Some(reel) = r.as_mut() else {
+            return Next::Nothing;
+        };
+        if playing && i < reel.end {
+            return Next::Nothing;
+        }
+        match reel.rest.pop_front() {
+            Some((from, to)) if playing => {
+                reel.end = to;
+                Next::Jump(from)
+            }
+            _ => Next::End(r.take().and_then(|reel| reel.recording)),
+        }
+    });
+    match next {
+        Next::Jump(from) => m.index.set(from),
+        Next::End(recording) => {
+            if m.playing.get_untracked() {
+                m.pause();
+            }
+            if let Some(name) = recording {
+                finish(name);
+            }
+        }
+        Next::Nothing => {}
+    }
+}
+
 thread_local! {
+    static REEL: std::cell::RefCell<Option<Reel>> = const { std::cell::RefCell::new(None) };
     /// The clip being recorded: its last cycle and file name.
     static CLIP: std::cell::RefCell<Option<(u32, String)>> = const { std::cell::RefCell::new(None) };
 }
@@ -163,6 +260,7 @@ pub fn watch(m: Monitor) {
     Effect::new(move |_| {
         let i = m.index.get();
         let playing = m.playing.get();
+        follow_reel(m, i, playing);
         let Some(to) = CLIP.with(|c| c.borrow().as_ref().map(|c| c.0)) else {
             return;
         };

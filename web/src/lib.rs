@@ -69,7 +69,7 @@ pub fn Root() -> impl IntoView {
     // None: still asking the relay; Some(None): the monitor; Some(Some(cards)): the lobby.
     // The embed view whatever the path: the relay lets other sites frame any page asked for
     // with `embed`, so no such page may show more than the embed view.
-    if ui::embed::embed_mode() {
+    if ui::embed::embed_mode() || ui::broadcast::broadcast_mode() {
         return view! { <App/> }.into_any();
     }
     if ui::archive::is_archive_page() {
@@ -114,6 +114,10 @@ pub fn App() -> impl IntoView {
     source::file::prepare();
     let playlist = playlist::startup_query();
     let live = link::startup_log().is_none() && playlist.is_none();
+    let broadcast = ui::broadcast::broadcast_mode();
+    // What the relay says about this match: its kits for every view; for the broadcast view
+    // also its delay, which must be set before the feed opens.
+    let info = RwSignal::new(None::<ui::broadcast::Info>);
     match link::startup_log() {
         Some(url) => {
             source::file::open_url(m, url);
@@ -123,7 +127,15 @@ pub fn App() -> impl IntoView {
         }
         // The playlist opens its first log once it has the list.
         None if playlist.is_some() => {}
-        None => source::live::connect(m),
+        None if broadcast => ui::broadcast::follow_info(m, info, move || {
+            let delay = info.get_untracked().map_or(0.0, |i| i.delay_seconds);
+            source::live::set_delay(m, delay);
+            source::live::connect(m);
+        }),
+        None => {
+            source::live::connect(m);
+            ui::broadcast::follow_info(m, info, || {});
+        }
     }
     if let Some(q) = playlist {
         playlist::start(m, q);
@@ -136,8 +148,11 @@ pub fn App() -> impl IntoView {
     // The operator's panel exists only for a page opened with the relay's operator link.
     ui::operator::start(m);
     // What the agents thought, live, for a page opened with its team's link.
-    if live && !ui::embed::embed_mode() {
+    if live && !ui::embed::embed_mode() && !broadcast {
         agents::live::start(m);
+    }
+    if broadcast {
+        return view! { <ui::broadcast::BroadcastView info/> }.into_any();
     }
     if ui::embed::embed_mode() {
         // Inside another site's page the shortcuts would take that page's keys.

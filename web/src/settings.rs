@@ -24,6 +24,8 @@ pub struct Settings {
     pub playback: Playback,
     /// The timeline's event markers and the event and statistics panels.
     pub timeline: Timeline,
+    /// Captions: their language, and whether the browser speaks them.
+    pub captions: Captions,
 }
 
 impl Default for Settings {
@@ -34,6 +36,7 @@ impl Default for Settings {
             field: FieldSettings::default(),
             playback: Playback::default(),
             timeline: Timeline::default(),
+            captions: Captions::default(),
         }
     }
 }
@@ -72,6 +75,28 @@ impl Colours {
             left_goalie: "#f0e442".into(),
             right: "#56b4e9".into(),
             right_goalie: "#cc79a7".into(),
+        }
+    }
+}
+
+/// Captions of the broadcast view (README, "Broadcast").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Captions {
+    /// Show a line about what is going on under the field.
+    pub show: bool,
+    /// The language's code (`en`, `de`); an unknown one reads as English.
+    pub lang: String,
+    /// Read each line aloud with the browser's speech synthesis.
+    pub speak: bool,
+}
+
+impl Default for Captions {
+    fn default() -> Self {
+        Captions {
+            show: true,
+            lang: "en".into(),
+            speak: false,
         }
     }
 }
@@ -317,78 +342,20 @@ mod tests {
         );
     }
 
-    /// Colour vision deficiency simulated with the matrices of Machado, Oliveira and
-    /// Fernandes (2009) at full severity, applied in linear RGB; distances are CIE76 ΔE in
-    /// CIELAB. A ΔE over about 20 reads as clearly different colours at a glance.
-    mod colour_vision {
-        use crate::scene::style::Rgba;
-
-        pub const PROTANOPIA: [[f64; 3]; 3] = [
-            [0.152286, 1.052583, -0.204868],
-            [0.114503, 0.786281, 0.099216],
-            [-0.003882, -0.048116, 1.051998],
-        ];
-        pub const DEUTERANOPIA: [[f64; 3]; 3] = [
-            [0.367322, 0.860646, -0.227968],
-            [0.280085, 0.672501, 0.047413],
-            [-0.011820, 0.042940, 0.968881],
-        ];
-        pub const TRITANOPIA: [[f64; 3]; 3] = [
-            [1.255528, -0.076749, -0.178779],
-            [-0.078411, 0.930809, 0.147602],
-            [0.004733, 0.691367, 0.303900],
-        ];
-        pub const NORMAL: [[f64; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
-
-        fn linear(c: u8) -> f64 {
-            let c = f64::from(c) / 255.0;
-            if c <= 0.04045 {
-                c / 12.92
-            } else {
-                ((c + 0.055) / 1.055).powf(2.4)
-            }
-        }
-
-        /// CIELAB (D65) of `c` as a viewer with `vision` sees it.
-        pub fn lab(c: Rgba, vision: &[[f64; 3]; 3]) -> [f64; 3] {
-            let rgb = [linear(c.0[0]), linear(c.0[1]), linear(c.0[2])];
-            let seen: Vec<f64> = vision
-                .iter()
-                .map(|row| (0..3).map(|k| row[k] * rgb[k]).sum::<f64>().clamp(0.0, 1.0))
-                .collect();
-            let (r, g, b) = (seen[0], seen[1], seen[2]);
-            let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
-            let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-            let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
-            let f = |t: f64| {
-                if t > 0.008856 {
-                    t.cbrt()
-                } else {
-                    7.787 * t + 16.0 / 116.0
-                }
-            };
-            let (fx, fy, fz) = (f(x), f(y), f(z));
-            [116.0 * fy - 16.0, 500.0 * (fx - fy), 200.0 * (fy - fz)]
-        }
-
-        pub fn delta_e(a: Rgba, b: Rgba, vision: &[[f64; 3]; 3]) -> f64 {
-            let (p, q) = (lab(a, vision), lab(b, vision));
-            ((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2) + (p[2] - q[2]).powi(2)).sqrt()
-        }
-    }
-
     #[test]
     fn team_colours_stay_apart_for_colour_blind_viewers() {
-        use crate::scene::style::{Rgba, GRASS};
-        use colour_vision::*;
-        let rgba = |s: &str| Rgba::parse(s).expect("a colour");
+        // The simulation and the distance are the library's (pitchside_shared::colour), the
+        // same check the relay's choice of kits makes.
+        use pitchside_shared::colour::{delta_e, Rgb, Vision, GRASS};
+        use pitchside_shared::colour::{DEUTERANOPIA, NORMAL, PROTANOPIA, TRITANOPIA};
+        let rgba = |s: &str| Rgb::parse(s).expect("a colour");
         // The simulation itself: red and green, far apart for normal vision, nearly merge
         // under deuteranopia; blue and yellow do not.
         let (red, green) = (rgba("#d62728"), rgba("#2ca02c"));
         assert!(delta_e(red, green, &NORMAL) > 60.0);
         assert!(delta_e(red, green, &DEUTERANOPIA) < 30.0);
 
-        let min_gap = |c: &Colours, vision: &[[f64; 3]; 3]| {
+        let min_gap = |c: &Colours, vision: &Vision| {
             let all = [&c.left, &c.left_goalie, &c.right, &c.right_goalie].map(|s| rgba(s));
             let mut gap = f64::MAX;
             for i in 0..4 {
@@ -401,7 +368,7 @@ mod tests {
         };
         let d = Colours::default();
         let team_gap =
-            |c: &Colours, vision: &[[f64; 3]; 3]| delta_e(rgba(&c.left), rgba(&c.right), vision);
+            |c: &Colours, vision: &Vision| delta_e(rgba(&c.left), rgba(&c.right), vision);
         for (name, vision) in [("protanopia", &PROTANOPIA), ("deuteranopia", &DEUTERANOPIA)] {
             assert!(
                 team_gap(&d, vision) > 40.0,

@@ -64,6 +64,12 @@ pub struct Monitor {
     pub index: RwSignal<usize>,
     /// Live: keep showing the newest frame. Turned off when the user seeks back.
     pub follow: RwSignal<bool>,
+    /// A view drives `index` itself (the broadcast view, which trails live play by the
+    /// relay's delay and plays replays): new frames do not move it.
+    pub steered: RwSignal<bool>,
+    /// The kits the relay chose for the teams of this match from its colours file, if it has
+    /// one: used unless the user chose colours of his own ([`Monitor::colours`]).
+    pub kits: RwSignal<Option<crate::settings::Colours>>,
     /// Playing at the chosen speed, in `direction` (a followed live match is not "playing":
     /// it shows frames as they arrive).
     pub playing: RwSignal<bool>,
@@ -118,6 +124,8 @@ impl Monitor {
             revision: RwSignal::new(0),
             index: RwSignal::new(0),
             follow: RwSignal::new(true),
+            steered: RwSignal::new(false),
+            kits: RwSignal::new(None),
             playing: RwSignal::new(false),
             mode: RwSignal::new(Mode::Live),
             source: RwSignal::new("connecting to the relay…".into()),
@@ -138,6 +146,21 @@ impl Monitor {
             analysis: StoredValue::new(None),
             agents: crate::agents::Agents::new(),
         }
+    }
+
+    /// The team colours to draw: the user's own if he changed them in the settings, else the
+    /// relay's kits for this match, else the defaults. Tracked.
+    pub fn colours(&self) -> crate::settings::Colours {
+        let own = self.settings.with(|s| s.colours.clone());
+        match self.kits.get() {
+            Some(k) if own == crate::settings::Colours::default() => k,
+            _ => own,
+        }
+    }
+
+    /// [`Monitor::colours`], untracked.
+    pub fn colours_untracked(&self) -> crate::settings::Colours {
+        untrack(|| self.colours())
     }
 
     /// Forgets the match on screen: a new one starts.
@@ -174,7 +197,7 @@ impl Monitor {
         }
         if len != self.count.get_untracked() {
             self.count.set(len);
-            if self.follow.get_untracked() && len > 0 {
+            if self.follow.get_untracked() && !self.steered.get_untracked() && len > 0 {
                 self.index.set(len - 1);
             }
             self.resolve_pending();

@@ -9,13 +9,19 @@
 //!
 //! No socket is open while the page shows a file: the feed is closed when a file is opened
 //! and opened again by [`resume`].
+//!
+//! The broadcast view may put the feed through a delay line ([`set_delay`]): everything the
+//! relay sends, a new match and a reconnection included, reaches the page that much later,
+//! so the view trails live play by the same time from one match to the next.
 
 use crate::state::{Mode, Monitor};
 use leptos::prelude::*;
 use pitchside_shared::feed::FeedSource;
 use pitchside_shared::wire::reconnect::retry_delay;
 use pitchside_shared::wire::{Decoder, Event, Notice, WireError};
+use pitchside_shared::Record;
 use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{BinaryType, CloseEvent, MessageEvent, WebSocket};
@@ -31,6 +37,101 @@ thread_local! {
     /// Set when the relay speaks a wire version this page does not know: reconnecting
     /// cannot help, reloading the page can.
     static OUTDATED: Cell<bool> = const { Cell::new(false) };
+    /// The delay line, when the page trails the feed ([`set_delay`]).
+    static DELAY: RefCell<Option<DelayLine>> = const { RefCell::new(None) };
+}
+
+/// What the feed does to the page, in the order it arrived.
+enum Step {
+    /// A new connection: what it sends replaces what an earlier one showed.
+    Clear,
+    Records(Vec<Record>),
+    Notice(Notice),
+}
+
+/// Steps waiting for their time, each with when it arrived (ms, `performance.now()`).
+struct DelayLine {
+    ms: f64,
+    queue: VecDeque<(f64, Step)>,
+    timer: Option<i32>,
+}
+
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Makes the page trail the feed by `seconds` (0: live). What arrives from then on waits
+/// that long before it reaches the page.
+pub fn set_delay(m: Monitor, seconds: f64) {
+    let ms = (seconds.max(0.0) * 1000.0).min(600_000.0);
+    DELAY.with(|d| {
+        let mut d = d.borrow_mut();
+        let line = d.get_or_insert_with(|| DelayLine {
+            ms,
+            queue: VecDeque::new(),
+            timer: None,
+        });
+        line.ms = ms;
+        if line.timer.is_none() {
+            let drain = Closure::<dyn FnMut()>::new(move || drain(m));
+            line.timer = web_sys::window().and_then(|w| {
+                w.set_interval_with_callback_and_timeout_and_arguments_0(
+                    drain.as_ref().unchecked_ref(),
+                    50,
+                )
+                .ok()
+            });
+            drain.forget();
+        }
+    });
+}
+
+/// The delay in seconds, 0 when the page is live.
+pub fn delay() -> f64 {
+    DELAY.with(|d| d.borrow().as_ref().map_or(0.0, |l| l.ms / 1000.0))
+}
+
+/// Applies the steps whose time has come.
+fn drain(m: Monitor) {
+    let due = DELAY.with(|d| {
+        let mut d = d.borrow_mut();
+        let Some(line) = d.as_mut() else {
+            return Vec::new();
+        };
+        let cut = now() - line.ms;
+        let n = line.queue.partition_point(|(t, _)| *t <= cut);
+        line.queue.drain(..n).map(|(_, s)| s).collect()
+    });
+    for step in due {
+        apply(m, step);
+    }
+}
+
+/// Sends `step` through the delay line, or to the page at once without one.
+fn feed(m: Monitor, step: Step) {
+    let step = DELAY.with(|d| match d.borrow_mut().as_mut() {
+        Some(line) if line.ms > 0.0 => {
+            line.queue.push_back((now(), step));
+            None
+        }
+        _ => Some(step),
+    });
+    if let Some(step) = step {
+        apply(m, step);
+    }
+}
+
+fn apply(m: Monitor, step: Step) {
+    if m.mode.get_untracked() != Mode::Live {
+        return;
+    }
+    match step {
+        Step::Clear => m.clear(),
+        Step::Records(r) => m.push_records(r),
+        Step::Notice(n) => notice(m, n),
+    }
 }
 
 /// The match named by the page's path (`/m/NAME`), if any.
@@ -99,7 +200,7 @@ pub fn connect(m: Monitor) {
         }
         FAILURES.with(|f| f.set(0));
         if fresh.replace(false) {
-            m.clear();
+            feed(m, Step::Clear);
         }
         let Ok(buf) = ev.data().dyn_into::<js_sys::ArrayBuffer>() else {
             return;
@@ -114,12 +215,16 @@ pub fn connect(m: Monitor) {
                 Event::Hello(_) => {}
                 Event::Notice(n) => {
                     // Records before a notice belong to what came before it.
-                    m.push_records(std::mem::take(&mut records));
-                    notice(m, n);
+                    if !records.is_empty() {
+                        feed(m, Step::Records(std::mem::take(&mut records)));
+                    }
+                    feed(m, Step::Notice(n));
                 }
             }
         }
-        m.push_records(records);
+        if !records.is_empty() {
+            feed(m, Step::Records(records));
+        }
         match res {
             Ok(()) => {}
             Err(WireError::Version { .. } | WireError::NotPitchside) => {
@@ -225,7 +330,7 @@ fn notice(m: Monitor, n: Notice) {
         Notice::Backlog { .. } => {}
         Notice::Live => {
             m.progress.set(None);
-            if m.follow.get_untracked() {
+            if m.follow.get_untracked() && !m.steered.get_untracked() {
                 m.index.set(m.count.get_untracked().saturating_sub(1));
             }
         }

@@ -132,6 +132,7 @@ fn draw(m: Monitor, params: &FieldParams, glide: &Glide, target: &DrawCtx) -> bo
         .action
         .get_untracked()
         .filter(|a| scene::action::shows_at(a, index));
+    let colours = m.colours_untracked();
     m.settings.with_untracked(|settings| {
         m.game.with_value(|g| {
             let frame = g.frames.get(index);
@@ -151,7 +152,7 @@ fn draw(m: Monitor, params: &FieldParams, glide: &Glide, target: &DrawCtx) -> bo
                 history,
                 params,
                 settings: &settings.field,
-                colours: &settings.colours,
+                colours: &colours,
                 selected,
                 view: &view,
                 agent: agent.as_ref(),
@@ -401,6 +402,7 @@ pub fn FieldCanvas() -> impl IntoView {
         Effect::new(move |_| {
             m.revision.track();
             m.settings.track();
+            m.kits.track();
             m.field.camera.track();
             m.field.selected.track();
             m.field.action.track();

@@ -5,6 +5,7 @@ use crate::export::{self, ExportState};
 use crate::state::{Monitor, Overlay};
 use crate::timeline::speed_label;
 use leptos::prelude::*;
+use pitchside_shared::broadcast::highlights::{reel, reel_frames, Clip, ClipKind};
 
 #[component]
 pub fn ExportPanel() -> impl IntoView {
@@ -79,6 +80,7 @@ pub fn ExportPanel() -> impl IntoView {
                             )}
                         </div>
                     </fieldset>
+                    <HighlightsSection/>
                     <div id="export-status" class="export-status" role="status"
                         data-bytes=move || match state.get() { ExportState::Saved { bytes, .. } => bytes.to_string(), _ => String::new() }>
                         {move || match state.get() {
@@ -91,5 +93,57 @@ pub fn ExportPanel() -> impl IntoView {
                     <super::save_as::SaveAsSection/>
             </section>
         </Show>
+    }
+}
+
+/// The match's highlights (every goal with its build-up, the best chances), as the library
+/// finds them from the frames so far.
+pub fn highlights(m: Monitor) -> Vec<Clip> {
+    m.analysis.with_value(|a| {
+        m.game.with_value(|g| {
+            a.as_ref()
+                .map(|s| reel(s.actions(), &g.frames))
+                .unwrap_or_default()
+        })
+    })
+}
+
+/// Plays the highlights on the page, or records them as one WebM.
+#[component]
+fn HighlightsSection() -> impl IntoView {
+    let m = expect_context::<Monitor>();
+    let clips = Memo::new(move |_| {
+        m.count.track();
+        highlights(m)
+    });
+    let summary = move || {
+        let c = clips.get();
+        let goals = c.iter().filter(|c| c.kind == ClipKind::Goal).count();
+        let speed = m.settings.with(|s| s.playback.speed);
+        format!(
+            "{goals} goal{} and {} chance{}: about {:.0} s at {}.",
+            if goals == 1 { "" } else { "s" },
+            c.len() - goals,
+            if c.len() - goals == 1 { "" } else { "s" },
+            reel_frames(&c) as f64 * 0.1 / speed,
+            speed_label(speed)
+        )
+    };
+    let ranges = move || {
+        clips
+            .get_untracked()
+            .iter()
+            .map(|c| (c.from, c.to))
+            .collect::<Vec<_>>()
+    };
+    view! {
+        <fieldset>
+            <legend>"Highlights"</legend>
+            <p class="hint" id="highlights-summary">{summary}</p>
+            <button id="highlights-play" disabled=move || clips.with(Vec::is_empty)
+                on:click=move |_| export::play_reel(m, ranges(), false)>"Play highlights"</button>
+            <button id="highlights-record" disabled=move || clips.with(Vec::is_empty) || !export::clips_supported()
+                on:click=move |_| export::play_reel(m, ranges(), true)>"Record highlights (WebM)"</button>
+        </fieldset>
     }
 }

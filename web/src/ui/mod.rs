@@ -5,6 +5,7 @@ pub mod agent;
 pub mod analysis;
 pub mod announce;
 pub mod archive;
+pub mod broadcast;
 pub mod canvas;
 pub mod embed;
 pub mod events;

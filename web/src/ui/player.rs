@@ -78,8 +78,7 @@ fn facts(m: Monitor, side: Side, unum: u8, index: usize) -> Option<Facts> {
             .and_then(|i| g.frames.get(i))
             .and_then(slot);
         let params = FieldParams::of_match(g);
-        let settings = m.settings.get_untracked();
-        let colour = team_colour(&settings.colours, side, p.is_goalie()).css();
+        let colour = team_colour(&m.colours_untracked(), side, p.is_goalie()).css();
         let team = f.teams[side.index()].name.clone().unwrap_or_default();
         let mut rows: Vec<(&'static str, String)> = Vec::new();
         let (x, y) = (f64::from(p.x), f64::from(p.y));

@@ -78,7 +78,7 @@ fn shoot_out(frames: &[Frame]) -> Vec<(usize, Side, bool)> {
 /// A team's logo on a small canvas, drawn from the RGBA image the library assembles from the
 /// tiles (it resolves X11 colour names such as `gray20`, which CSS does not know).
 #[component]
-fn TeamLogo(side: Side) -> impl IntoView {
+pub fn TeamLogo(side: Side) -> impl IntoView {
     let m = expect_context::<Monitor>();
     let logo = Memo::new(move |_| {
         m.revision.track();
@@ -173,7 +173,7 @@ pub fn ScoreBar() -> impl IntoView {
             </h1>
             <div class="team left">
                 <TeamLogo side=Side::Left/>
-                <span class="name" id="team-l" style:color=move || m.settings.with(|s| s.colours.left.clone())>{move || team_name(&h().teams[0])}</span>
+                <span class="name" id="team-l" style:color=move || m.colours().left>{move || team_name(&h().teams[0])}</span>
                 <span class="score" id="score-l">{move || h().teams[0].score}</span>
                 // Hidden until the team's first shoot-out kick, so it takes no room (on a phone
                 // it gets a line of its own).
@@ -195,7 +195,7 @@ pub fn ScoreBar() -> impl IntoView {
                     {move || penalties(&h().teams[1])}
                 </span>
                 <span class="score" id="score-r">{move || h().teams[1].score}</span>
-                <span class="name" id="team-r" style:color=move || m.settings.with(|s| s.colours.right.clone())>{move || team_name(&h().teams[1])}</span>
+                <span class="name" id="team-r" style:color=move || m.colours().right>{move || team_name(&h().teams[1])}</span>
                 <TeamLogo side=Side::Right/>
             </div>
         </header>

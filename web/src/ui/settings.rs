@@ -40,9 +40,46 @@ pub fn SettingsPanel() -> impl IntoView {
                 <FieldSettingsSection/>
                 <crate::ui::time_settings::PlaybackSection/>
                 <crate::ui::time_settings::TimelineSection/>
+                <CaptionsSection/>
                 <JsonSection/>
             </section>
         </Show>
+    }
+}
+
+/// The broadcast view's captions.
+#[component]
+fn CaptionsSection() -> impl IntoView {
+    use pitchside_shared::broadcast::captions::Lang;
+    let m = expect_context::<Monitor>();
+    let options = Lang::ALL
+        .into_iter()
+        .map(|l| view! { <option value=l.code()>{l.name()}</option> })
+        .collect_view();
+    view! {
+        <fieldset>
+            <legend>"Captions (broadcast view)"</legend>
+            <label class="setting">
+                <input type="checkbox" id="captions-show"
+                    prop:checked=move || m.settings.with(|s| s.captions.show)
+                    on:change=move |ev| m.settings.update(|s| s.captions.show = event_target_checked(&ev))/>
+                " Show captions"
+            </label>
+            <label class="setting">
+                "Language "
+                <select id="captions-lang"
+                    prop:value=move || m.settings.with(|s| s.captions.lang.clone())
+                    on:change=move |ev| m.settings.update(|s| s.captions.lang = event_target_value(&ev))>
+                    {options}
+                </select>
+            </label>
+            <label class="setting">
+                <input type="checkbox" id="captions-speak"
+                    prop:checked=move || m.settings.with(|s| s.captions.speak)
+                    on:change=move |ev| m.settings.update(|s| s.captions.speak = event_target_checked(&ev))/>
+                " Read them aloud"
+            </label>
+        </fieldset>
     }
 }
 
