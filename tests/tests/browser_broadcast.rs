@@ -170,7 +170,7 @@ async fn the_broadcast_view_follows_two_matches_with_replays_captions_delay_and_
         )
         .await;
     let first = replay.as_i64().unwrap_or(0);
-    assert!(first < 271 && first >= 171, "the replay starts at {first}");
+    assert!((171..271).contains(&first), "the replay starts at {first}");
     tokio::time::sleep(Duration::from_secs(3)).await;
     let (live, shown) = lag(&b, addr).await;
     assert!(
