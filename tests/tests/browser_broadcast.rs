@@ -240,6 +240,24 @@ async fn the_broadcast_view_follows_two_matches_with_replays_captions_delay_and_
     b.screenshot("broadcast-second-match-1920").await;
     let violations = b.axe_violations().await;
     assert!(violations.is_empty(), "{violations:#?}");
+    // The smallest picture a stream uses: everything still inside it, in proportion.
+    b.cdp(
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": false}),
+    )
+    .await;
+    let fits = b
+        .wait_js(
+            "const g = document.querySelector('.score-graphic').getBoundingClientRect(); \
+             const f = document.getElementById('field').getBoundingClientRect(); \
+             return [g.right <= 1280 && g.bottom < 80, f.width >= 1000 || f.height >= 700, \
+                     document.documentElement.scrollWidth <= 1280]",
+            "the view at 1280×720",
+            |v| v == &json!([true, true, true]),
+        )
+        .await;
+    assert_eq!(fits, json!([true, true, true]));
+    b.screenshot("broadcast-1280x720").await;
 
     // The ordinary page is live and wears the same kits.
     b.client

@@ -143,7 +143,14 @@ pub fn App() -> impl IntoView {
     link::follow_address(m);
     playback::start(m);
     export::watch(m);
-    ui::settings::persist(m);
+    if broadcast {
+        // The viewer's colours and captions come from the saved settings, the field is drawn
+        // for a stream; nothing the view changes is saved over the user's own.
+        m.settings
+            .update(|s| s.field = settings::FieldSettings::broadcast());
+    } else {
+        ui::settings::persist(m);
+    }
     pwa::register();
     // The operator's panel exists only for a page opened with the relay's operator link.
     ui::operator::start(m);

@@ -207,6 +207,25 @@ impl Default for Playback {
 }
 
 impl FieldSettings {
+    /// What a stream shows: players, ball and the state rings (a kick, a tackle, a catch),
+    /// none of the figures and lines a team developer reads (stamina bars, the ball's path and
+    /// speed, intentions, offside lines, areas) that a viewer would take for part of the game.
+    pub fn broadcast() -> Self {
+        FieldSettings {
+            view_cones: Cones::Off,
+            stamina: false,
+            stamina_details: false,
+            player_types: false,
+            intentions: false,
+            ball_velocity: false,
+            ball_path: false,
+            trails: Trails::Off,
+            offside_lines: false,
+            areas: false,
+            ..FieldSettings::default()
+        }
+    }
+
     /// Every overlay on: for the screenshots and the draw-cost benchmark.
     pub fn everything() -> Self {
         FieldSettings {
