@@ -703,12 +703,16 @@ impl LogEnd {
                 self.last_mode = Some(*mode);
                 self.last_cycle = Some(self.last_cycle.map_or(*time, |c| c.max(*time)));
             }
-            Record::Show(f) => {
-                self.last_mode = Some(f.mode);
-                self.last_cycle = Some(f.time);
-            }
+            Record::Show(f) => self.note_show(f.time, f.mode),
             _ => {}
         }
+    }
+
+    /// Takes note of a show of cycle `time` in play mode `mode`, for a reader that does not
+    /// make records of its shows ([`crate::export::text`]).
+    pub fn note_show(&mut self, time: u32, mode: PlayMode) {
+        self.last_mode = Some(mode);
+        self.last_cycle = Some(time);
     }
 
     /// The last cycle of the log, if it has shows or play modes.

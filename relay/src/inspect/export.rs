@@ -276,6 +276,24 @@ fn export_log(
         s.push(ext);
         PathBuf::from(s)
     };
+    // The tracking table alone, of a text log in the plain form: straight from its lines.
+    if opts.tracking && !opts.actions {
+        if let Some((shows, end)) = tracking_from_lines(input, with_ext(".tracking.csv"))? {
+            if opts.parquet {
+                super::parquet::csv_to_parquet(
+                    &with_ext(".tracking.csv"),
+                    &with_ext(".tracking.parquet"),
+                )?;
+            }
+            return Ok(Exported {
+                input: input.to_path_buf(),
+                set: None,
+                shows,
+                actions: 0,
+                ending: Ending::of(&end, None),
+            });
+        }
+    }
     let tracking = if opts.tracking {
         let mut sink = Sink::create(with_ext(".tracking.csv"))?;
         tracking_header(&mut sink.rows);
@@ -381,6 +399,78 @@ fn export_log(
         actions: n_actions,
         ending: Ending::of(&rows.end, error.as_ref()),
     })
+}
+
+/// Writes the tracking table of a text log straight from its lines
+/// ([`pitchside_shared::export::text`]): the shows and where the match stops, or `None` when
+/// the log needs the decoder (another format, damage, a gzip stream with anything after it):
+/// the caller then writes the table again.
+fn tracking_from_lines(
+    input: &Path,
+    path: PathBuf,
+) -> Result<Option<(u64, pitchside_shared::log::LogEnd)>, ExportError> {
+    let read_error = |source| ExportError::Read {
+        path: input.to_path_buf(),
+        source,
+    };
+    let mut file = std::fs::File::open(input).map_err(read_error)?;
+    let mut magic = [0u8; 2];
+    let gzip = match file.read_exact(&mut magic) {
+        Ok(()) => magic == [0x1f, 0x8b],
+        Err(_) => return Ok(None),
+    };
+    std::io::Seek::rewind(&mut file).map_err(read_error)?;
+    let mut sink = Sink::create(path)?;
+    tracking_header(&mut sink.rows);
+    let mut lines = pitchside_shared::export::text::TextTracking::new();
+    let taken = if gzip {
+        let mut gz =
+            flate2::bufread::GzDecoder::new(std::io::BufReader::with_capacity(super::CHUNK, file));
+        // A damaged gzip stream, or anything after it: the decoder says what and where.
+        match feed_lines(input, &mut gz, &mut lines, &mut sink) {
+            Ok(taken) => {
+                let mut one = [0u8; 1];
+                taken && matches!(gz.into_inner().read(&mut one), Ok(0))
+            }
+            Err(ExportError::Read { .. }) => false,
+            Err(e) => return Err(e),
+        }
+    } else {
+        feed_lines(input, &mut file, &mut lines, &mut sink)?
+    };
+    if !taken || !lines.finish() {
+        return Ok(None);
+    }
+    sink.finish()?;
+    Ok(Some((lines.shows(), lines.end())))
+}
+
+/// Feeds everything `reader` gives to `lines`, writing the rows; `false` when `lines` needs
+/// the decoder instead.
+fn feed_lines(
+    input: &Path,
+    reader: &mut impl Read,
+    lines: &mut pitchside_shared::export::text::TextTracking,
+    sink: &mut Sink,
+) -> Result<bool, ExportError> {
+    let mut buf = vec![0u8; super::CHUNK];
+    loop {
+        let n = match reader.read(&mut buf) {
+            Ok(0) => return Ok(true),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(source) => {
+                return Err(ExportError::Read {
+                    path: input.to_path_buf(),
+                    source,
+                })
+            }
+        };
+        if !lines.feed(&buf[..n], &mut sink.rows) {
+            return Ok(false);
+        }
+        sink.flush_if_full()?;
+    }
 }
 
 /// Reads and decodes the log, handing each batch of records to `emit` (false: stop). The

@@ -8,9 +8,15 @@
 //!   and neck angles, view width and stamina (nine empty fields for a player not on the
 //!   field). Numbers print as C++ streams print them (six significant digits);
 //! - the **actions table**, one row per player's action ([`crate::actions`]).
+//!
+//! [`text`] writes the tracking table straight from a text log's lines, without decoding the
+//! shows into frames: the same rows, several times faster, for the plain form rcssserver
+//! writes (anything else goes through the decoder).
+
+pub mod text;
 
 use crate::actions::{Action, ActionKind, ShotOutcome};
-use crate::model::Frame;
+use crate::model::{Frame, Team};
 use crate::number::write_g6;
 
 /// The tracking table's header line, as `rcg2csv` writes it.
@@ -45,14 +51,15 @@ impl Tracking {
         Tracking::default()
     }
 
-    /// Appends the row of the next show.
-    pub fn row(&mut self, f: &Frame, out: &mut String) {
+    /// The first columns of the next show's row, up to the ball (no comma after them): the
+    /// show's count, its cycle, the stopped-clock count, the play mode and both teams.
+    pub fn prefix(&mut self, time: u32, mode: &str, teams: &[Team; 2], out: &mut String) {
         self.shows += 1;
         // As rcg2csv counts: a show of the cycle before (0 before any) is a stopped one.
-        if f.time == self.cycle {
+        if time == self.cycle {
             self.stopped += 1;
         } else {
-            self.cycle = f.time;
+            self.cycle = time;
             self.stopped = 0;
         }
         push_u(out, self.shows);
@@ -61,8 +68,8 @@ impl Tracking {
         out.push(',');
         push_u(out, u64::from(self.stopped));
         out.push(',');
-        quoted(out, f.mode.name());
-        for t in &f.teams {
+        quoted(out, mode);
+        for t in teams {
             out.push(',');
             quoted(out, t.name.as_deref().unwrap_or(""));
             out.push(',');
@@ -70,6 +77,11 @@ impl Tracking {
             out.push(',');
             push_u(out, u64::from(t.penalty.map_or(0, |p| p.scored)));
         }
+    }
+
+    /// Appends the row of the next show.
+    pub fn row(&mut self, f: &Frame, out: &mut String) {
+        self.prefix(f.time, f.mode.name(), &f.teams, out);
         for v in [f.ball.x, f.ball.y, f.ball.vx, f.ball.vy] {
             out.push(',');
             write_g6(out, f64::from(v));
@@ -165,7 +177,7 @@ pub fn action_row(a: &Action, teams: [&str; 2], out: &mut String) {
     out.push('\n');
 }
 
-fn push_u(out: &mut String, mut v: u64) {
+pub(crate) fn push_u(out: &mut String, mut v: u64) {
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {

@@ -1,0 +1,123 @@
+//! The tracking table written straight from a text log's lines is, byte for byte, the one
+//! the decoder's frames give, on every log in the fixtures: whole, converted by librcsc's
+//! tools, cut and damaged. Logs in another form (binary, JSON, damage) are refused, never
+//! written differently.
+#![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
+
+mod common;
+
+use pitchside_shared::export::text::TextTracking;
+use pitchside_shared::export::{tracking_header, Tracking};
+use pitchside_shared::log::{LogDecoder, LogEnd};
+use pitchside_shared::Record;
+
+/// The table as the decoder's path writes it, and where the log's record stops.
+fn by_frames(bytes: &[u8]) -> (String, LogEnd, bool) {
+    let mut d = LogDecoder::new();
+    let mut records = Vec::new();
+    let ok = d.feed(bytes, &mut records).is_ok() && d.finish(&mut records).is_ok();
+    let mut out = String::new();
+    tracking_header(&mut out);
+    let mut t = Tracking::new();
+    let mut end = LogEnd::default();
+    for r in &records {
+        end.push(r);
+        if let Record::Show(f) = r {
+            t.row(f, &mut out);
+        }
+    }
+    (out, end, ok)
+}
+
+/// The same straight from the lines, fed in pieces of `piece` bytes; `None` if refused.
+fn by_lines(bytes: &[u8], piece: usize) -> Option<(String, LogEnd)> {
+    let mut out = String::new();
+    tracking_header(&mut out);
+    let mut t = TextTracking::new();
+    for chunk in bytes.chunks(piece) {
+        if !t.feed(chunk, &mut out) {
+            return None;
+        }
+    }
+    t.finish().then(|| (out, t.end()))
+}
+
+#[test]
+fn every_text_log_gives_the_decoders_table_or_is_refused() {
+    let mut taken = Vec::new();
+    for rel in common::all_logs() {
+        let bytes = common::read_any(&rel);
+        let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
+            common::read(&rel)
+        } else {
+            bytes
+        };
+        let (slow, slow_end, slow_ok) = by_frames(&bytes);
+        for piece in [1 << 16, 4093] {
+            match by_lines(&bytes, piece) {
+                Some((fast, end)) => {
+                    assert!(slow_ok, "{rel}: taken although the decoder stops on it");
+                    assert_eq!(end, slow_end, "{rel}");
+                    if fast != slow {
+                        let line = fast
+                            .lines()
+                            .zip(slow.lines())
+                            .position(|(a, b)| a != b)
+                            .unwrap_or(0);
+                        panic!(
+                            "{rel}: row {line} differs:\n{}\n{}",
+                            fast.lines().nth(line).unwrap_or(""),
+                            slow.lines().nth(line).unwrap_or("")
+                        );
+                    }
+                    if piece == 4093 {
+                        taken.push(rel.clone());
+                    }
+                }
+                None => assert!(
+                    !bytes.starts_with(b"ULG4")
+                        && !bytes.starts_with(b"ULG5")
+                        && !bytes.starts_with(b"ULG6")
+                        || !slow_ok,
+                    "{rel}: a whole text log refused"
+                ),
+            }
+        }
+    }
+    // The real games of every text version, and librcsc's conversions, are all taken.
+    for must in [
+        "full-v6-realtime",
+        "short-v4",
+        "short-v5",
+        "short-v6",
+        "rcgverconv-json-to-v5",
+        "rcgverconv-json-to-v6",
+        "penalty-shootout-v6",
+    ] {
+        assert!(
+            taken.iter().any(|t| t.contains(must)),
+            "{must} not taken: {taken:?}"
+        );
+    }
+}
+
+#[test]
+fn damage_anywhere_sends_the_log_to_the_decoder() {
+    let bytes = common::read("logs/short-v6/20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz");
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    assert!(by_lines(text.as_bytes(), 1 << 16).is_some());
+    // A number broken in a show, a player missing, a show with a second ball, a cut last
+    // line, no header: each refused.
+    let broken = text.replacen(" 0x1 -25 ", " 0x1 -2x5 ", 1);
+    let missing = text.replacen(" ((r 11)", " ((r 12)", 1);
+    let cut = &text[..text.len() - 40];
+    for (what, t) in [
+        ("a broken number", broken.as_str()),
+        ("a player 12", missing.as_str()),
+        ("a cut last line", cut),
+        ("no header", &text[5..]),
+    ] {
+        assert_ne!(t, text, "{what}: the fixture has what is changed");
+        assert!(by_lines(t.as_bytes(), 1 << 16).is_none(), "{what}");
+    }
+}
