@@ -6,7 +6,7 @@
 
 mod common;
 
-use pitchside_shared::export::text::TextTracking;
+use pitchside_shared::export::text::{show_body, TextTracking};
 use pitchside_shared::export::{tracking_header, Tracking};
 use pitchside_shared::log::{LogDecoder, LogEnd};
 use pitchside_shared::Record;
@@ -29,17 +29,41 @@ fn by_frames(bytes: &[u8]) -> (String, LogEnd, bool) {
     (out, end, ok)
 }
 
-/// The same straight from the lines, fed in pieces of `piece` bytes; `None` if refused.
+/// The same straight from the lines, in batches of about `piece` bytes (cut after a
+/// newline); `None` if refused.
 fn by_lines(bytes: &[u8], piece: usize) -> Option<(String, LogEnd)> {
     let mut out = String::new();
     tracking_header(&mut out);
+    let mut out = out.into_bytes();
     let mut t = TextTracking::new();
-    for chunk in bytes.chunks(piece) {
-        if !t.feed(chunk, &mut out) {
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let cut = match rest
+            .get(piece..)
+            .and_then(|r| r.iter().position(|&b| b == b'\n'))
+        {
+            Some(n) => piece + n + 1,
+            None if rest.ends_with(b"\n") => rest.len(),
+            // A last line without its newline: the decoder says whether it was cut.
+            None => return None,
+        };
+        let (batch, next) = rest.split_at(cut);
+        rest = next;
+        let (mut prefixes, mut shows) = (Vec::new(), Vec::new());
+        if !t.lines(batch, &mut prefixes, &mut shows) {
             return None;
         }
+        let mut from = 0;
+        for s in shows {
+            out.extend_from_slice(&prefixes[from..s.prefix_end]);
+            from = s.prefix_end;
+            show_body(&batch[s.start..s.end], &mut out)?;
+        }
     }
-    t.finish().then(|| (out, t.end()))
+    if !t.has_header() {
+        return None;
+    }
+    String::from_utf8(out).ok().map(|o| (o, t.end()))
 }
 
 #[test]

@@ -49,6 +49,16 @@ fn fixture_of(dir: &str) -> PathBuf {
         .unwrap()
 }
 
+/// The tracking table with the actions (from the decoder's frames) and alone (a text log
+/// straight from its lines): both must be rcg2csv's.
+fn both_ways(out: &Path) -> [(&'static str, Options); 2] {
+    let alone = Options {
+        actions: false,
+        ..opts(out)
+    };
+    [("with the actions", opts(out)), ("alone", alone)]
+}
+
 #[test]
 fn the_tracking_table_is_what_rcg2csv_writes_for_every_fixture() {
     let out = scratch("tracking");
@@ -59,19 +69,24 @@ fn the_tracking_table_is_what_rcg2csv_writes_for_every_fixture() {
         let Some(dir) = name.strip_suffix(".tracking.csv.gz") else {
             continue;
         };
-        export_one(&fixture_of(dir), &out.join(dir), &opts(&out)).unwrap();
-        let ours = std::fs::read(out.join(format!("{dir}.tracking.csv"))).unwrap();
         let want = gunzip(&golden);
-        if ours != want {
-            let a = String::from_utf8_lossy(&ours);
-            let b = String::from_utf8_lossy(&want);
-            let (i, (x, y)) = a
-                .lines()
-                .zip(b.lines())
-                .enumerate()
-                .find(|(_, (x, y))| x != y)
-                .unwrap_or((0, ("", "")));
-            panic!("{dir}: line {} differs\n ours: {x}\n rcg2csv: {y}", i + 1);
+        for (how, o) in both_ways(&out) {
+            export_one(&fixture_of(dir), &out.join(dir), &o).unwrap();
+            let ours = std::fs::read(out.join(format!("{dir}.tracking.csv"))).unwrap();
+            if ours != want {
+                let a = String::from_utf8_lossy(&ours);
+                let b = String::from_utf8_lossy(&want);
+                let (i, (x, y)) = a
+                    .lines()
+                    .zip(b.lines())
+                    .enumerate()
+                    .find(|(_, (x, y))| x != y)
+                    .unwrap_or((0, ("", "")));
+                panic!(
+                    "{dir} ({how}): line {} differs\n ours: {x}\n rcg2csv: {y}",
+                    i + 1
+                );
+            }
         }
         checked += 1;
     }
@@ -83,16 +98,21 @@ fn the_tracking_table_is_what_rcg2csv_writes_for_every_fixture() {
         let [dir, sha, lines] = parts[..] else {
             panic!("{line}")
         };
-        export_one(&fixture_of(dir), &out.join(dir), &opts(&out)).unwrap();
-        let ours = std::fs::read(out.join(format!("{dir}.tracking.csv"))).unwrap();
-        let digest = ring::digest::digest(&ring::digest::SHA256, &ours);
-        let hex: String = digest.as_ref().iter().map(|b| format!("{b:02x}")).collect();
-        assert_eq!(
-            ours.iter().filter(|b| **b == b'\n').count().to_string(),
-            lines,
-            "{dir}"
-        );
-        assert_eq!(hex, sha, "{dir}: the tracking table differs from rcg2csv's");
+        for (how, o) in both_ways(&out) {
+            export_one(&fixture_of(dir), &out.join(dir), &o).unwrap();
+            let ours = std::fs::read(out.join(format!("{dir}.tracking.csv"))).unwrap();
+            let digest = ring::digest::digest(&ring::digest::SHA256, &ours);
+            let hex: String = digest.as_ref().iter().map(|b| format!("{b:02x}")).collect();
+            assert_eq!(
+                ours.iter().filter(|b| **b == b'\n').count().to_string(),
+                lines,
+                "{dir}"
+            );
+            assert_eq!(
+                hex, sha,
+                "{dir} ({how}): the tracking table differs from rcg2csv's"
+            );
+        }
     }
     let _ = std::fs::remove_dir_all(&out);
 }

@@ -220,9 +220,19 @@ impl Sink {
         })?;
         Ok(Sink {
             path,
-            file: std::io::BufWriter::new(file),
+            file: std::io::BufWriter::with_capacity(64 << 10, file),
             rows: String::with_capacity(FLUSH_AT + 4096),
         })
+    }
+
+    /// Bytes straight to the file's buffer (rows written elsewhere as bytes).
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), ExportError> {
+        self.file
+            .write_all(bytes)
+            .map_err(|source| ExportError::Write {
+                path: self.path.clone(),
+                source,
+            })
     }
 
     fn flush_if_full(&mut self) -> Result<(), ExportError> {
@@ -278,7 +288,9 @@ fn export_log(
     };
     // The tracking table alone, of a text log in the plain form: straight from its lines.
     if opts.tracking && !opts.actions {
-        if let Some((shows, end)) = tracking_from_lines(input, with_ext(".tracking.csv"))? {
+        if let Some((shows, end)) =
+            tracking_from_lines(input, with_ext(".tracking.csv"), two_threads)?
+        {
             if opts.parquet {
                 super::parquet::csv_to_parquet(
                     &with_ext(".tracking.csv"),
@@ -401,6 +413,10 @@ fn export_log(
     })
 }
 
+/// Bytes of a text log read at once by [`tracking_from_lines`]: its shows' rows are written
+/// on two cores, half each, so a batch is large enough to be worth a thread's start.
+const LINES_BATCH: usize = 512 << 10;
+
 /// Writes the tracking table of a text log straight from its lines
 /// ([`pitchside_shared::export::text`]): the shows and where the match stops, or `None` when
 /// the log needs the decoder (another format, damage, a gzip stream with anything after it):
@@ -408,6 +424,7 @@ fn export_log(
 fn tracking_from_lines(
     input: &Path,
     path: PathBuf,
+    two: bool,
 ) -> Result<Option<(u64, pitchside_shared::log::LogEnd)>, ExportError> {
     let read_error = |source| ExportError::Read {
         path: input.to_path_buf(),
@@ -420,14 +437,13 @@ fn tracking_from_lines(
         Err(_) => return Ok(None),
     };
     std::io::Seek::rewind(&mut file).map_err(read_error)?;
-    let mut sink = Sink::create(path)?;
-    tracking_header(&mut sink.rows);
+    let mut out = Sink::create(path)?;
     let mut lines = pitchside_shared::export::text::TextTracking::new();
     let taken = if gzip {
         let mut gz =
             flate2::bufread::GzDecoder::new(std::io::BufReader::with_capacity(super::CHUNK, file));
         // A damaged gzip stream, or anything after it: the decoder says what and where.
-        match feed_lines(input, &mut gz, &mut lines, &mut sink) {
+        match feed_lines(input, &mut gz, &mut lines, &mut out, two) {
             Ok(taken) => {
                 let mut one = [0u8; 1];
                 taken && matches!(gz.into_inner().read(&mut one), Ok(0))
@@ -436,41 +452,110 @@ fn tracking_from_lines(
             Err(e) => return Err(e),
         }
     } else {
-        feed_lines(input, &mut file, &mut lines, &mut sink)?
+        feed_lines(input, &mut file, &mut lines, &mut out, two)?
     };
-    if !taken || !lines.finish() {
+    if !taken || !lines.has_header() {
         return Ok(None);
     }
-    sink.finish()?;
+    out.finish()?;
     Ok(Some((lines.shows(), lines.end())))
 }
 
-/// Feeds everything `reader` gives to `lines`, writing the rows; `false` when `lines` needs
-/// the decoder instead.
+/// Reads `reader` in batches of whole lines and writes their rows: the lines in order on
+/// this thread, the shows' rows half here and half on a second core when `two` (a core is
+/// spare). `false` when the log
+/// needs the decoder instead (a last line without its newline included).
 fn feed_lines(
     input: &Path,
     reader: &mut impl Read,
     lines: &mut pitchside_shared::export::text::TextTracking,
-    sink: &mut Sink,
+    out: &mut Sink,
+    two: bool,
 ) -> Result<bool, ExportError> {
-    let mut buf = vec![0u8; super::CHUNK];
-    loop {
-        let n = match reader.read(&mut buf) {
-            Ok(0) => return Ok(true),
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(source) => {
-                return Err(ExportError::Read {
-                    path: input.to_path_buf(),
-                    source,
-                })
+    use pitchside_shared::export::text::{show_body, ShowLine};
+    let mut header = String::new();
+    tracking_header(&mut header);
+    out.write_bytes(header.as_bytes())?;
+    let mut buf = vec![0u8; LINES_BATCH];
+    let mut filled = 0;
+    let (mut prefixes, mut shows) = (Vec::new(), Vec::<ShowLine>::new());
+    let (mut first, mut second) = (Vec::new(), Vec::new());
+    let mut at_end = false;
+    while !at_end {
+        // Fill the buffer, growing it for a line longer than it.
+        while filled < buf.len() {
+            match reader.read(&mut buf[filled..]) {
+                Ok(0) => {
+                    at_end = true;
+                    break;
+                }
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(source) => {
+                    return Err(ExportError::Read {
+                        path: input.to_path_buf(),
+                        source,
+                    })
+                }
+            }
+        }
+        let cut = match buf[..filled].iter().rposition(|&b| b == b'\n') {
+            Some(n) => n + 1,
+            None if at_end && filled == 0 => break,
+            None if at_end => return Ok(false),
+            None if buf.len() > 2 * pitchside_shared::log::MAX_RECORD_BYTES => return Ok(false),
+            None => {
+                buf.resize(buf.len() * 2, 0);
+                continue;
             }
         };
-        if !lines.feed(&buf[..n], &mut sink.rows) {
+        if at_end && cut < filled && !buf[cut..filled].iter().all(u8::is_ascii_whitespace) {
             return Ok(false);
         }
-        sink.flush_if_full()?;
+        let batch = &buf[..cut];
+        prefixes.clear();
+        shows.clear();
+        if !lines.lines(batch, &mut prefixes, &mut shows) {
+            return Ok(false);
+        }
+        // The shows' rows: half on a second core when there is one.
+        let half = if two { shows.len() / 2 } else { 0 };
+        let (a, b) = shows.split_at(half);
+        let body = |list: &[ShowLine], to: &mut Vec<u8>, ends: &mut Vec<usize>| -> bool {
+            to.clear();
+            ends.clear();
+            for s in list {
+                if show_body(&batch[s.start..s.end], to).is_none() {
+                    return false;
+                }
+                ends.push(to.len());
+            }
+            true
+        };
+        let (mut ends_a, mut ends_b) = (Vec::new(), Vec::new());
+        let ok = std::thread::scope(|scope| {
+            let other = (!a.is_empty()).then(|| scope.spawn(|| body(a, &mut first, &mut ends_a)));
+            let here = body(b, &mut second, &mut ends_b);
+            let there = other.is_none_or(|h| h.join().unwrap_or(false));
+            here && there
+        });
+        if !ok {
+            return Ok(false);
+        }
+        let mut from_prefix = 0;
+        for (list, rows, ends) in [(a, &first, &ends_a), (b, &second, &ends_b)] {
+            let mut from = 0;
+            for (s, &end) in list.iter().zip(ends) {
+                out.write_bytes(&prefixes[from_prefix..s.prefix_end])?;
+                from_prefix = s.prefix_end;
+                out.write_bytes(&rows[from..end])?;
+                from = end;
+            }
+        }
+        buf.copy_within(cut..filled, 0);
+        filled -= cut;
     }
+    Ok(true)
 }
 
 /// Reads and decodes the log, handing each batch of records to `emit` (false: stop). The

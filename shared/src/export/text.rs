@@ -10,10 +10,10 @@
 //! parameters) are rare and go through the decoder's own record parser.
 //!
 //! Only the plain form rcssserver writes is taken (single spaces, every player's fields in
-//! order); [`TextTracking::feed`] says when a log holds anything else, from its first line
-//! (a binary or JSON log) to damage anywhere: the caller then writes the table again with the
-//! decoder, which reads every form and says what is wrong. The test below checks the two
-//! give the same bytes on every log in the fixtures.
+//! order); [`TextTracking::lines`] and [`show_body`] say when a log holds anything else, from
+//! its first line (a binary or JSON log) to damage anywhere: the caller then writes the table
+//! again with the decoder, which reads every form and says what is wrong. A test checks the
+//! two give the same bytes on every log in the fixtures (`shared/tests/export_text.rs`).
 
 use super::Tracking;
 use crate::log::{LogEnd, MAX_RECORD_BYTES};
@@ -21,7 +21,19 @@ use crate::model::{Record, Team};
 use crate::number::{parse_f32_prefix, write_g6};
 use crate::playmode::PlayMode;
 
-/// Writes the tracking rows of a text log as its bytes arrive.
+/// One show of a batch of lines: the end of its first columns in the batch's prefixes, and
+/// where its line is in the batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShowLine {
+    pub prefix_end: usize,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Reads a text log's lines in batches: the lines other than shows and the state they
+/// carry (play mode, teams, the shows' count), in order ([`TextTracking::lines`]); the rest
+/// of each show's row depends on its line alone ([`show_body`]), so a caller may write the
+/// bodies of a batch on several cores.
 #[derive(Debug, Default)]
 pub struct TextTracking {
     tracking: Tracking,
@@ -30,9 +42,8 @@ pub struct TextTracking {
     end: LogEnd,
     shows: u64,
     started: bool,
-    /// The start of a line the last bytes cut.
-    carry: Vec<u8>,
     records: Vec<Record>,
+    prefix: String,
 }
 
 impl TextTracking {
@@ -40,13 +51,20 @@ impl TextTracking {
         TextTracking::default()
     }
 
-    /// Takes the next bytes of the log (uncompressed) and appends the rows of the shows they
-    /// complete to `out`. `false`: the log is not in the plain text form (or is damaged), and
-    /// must be written with the decoder instead; what was appended is then to be thrown away.
-    pub fn feed(&mut self, mut buf: &[u8], out: &mut String) -> bool {
+    /// Takes a batch of whole lines (the log's next bytes, uncompressed, up to and including
+    /// a newline): appends each show's first columns to `prefixes` and notes the show in
+    /// `shows`. `false`: the log is not in the plain text form (or is damaged), and must be
+    /// written with the decoder instead.
+    pub fn lines(
+        &mut self,
+        batch: &[u8],
+        prefixes: &mut Vec<u8>,
+        shows: &mut Vec<ShowLine>,
+    ) -> bool {
+        let mut pos = 0;
         if !self.started {
             let header = [b"ULG4", b"ULG5", b"ULG6"].iter().find_map(|h| {
-                let rest = buf.strip_prefix(&h[..])?;
+                let rest = batch.strip_prefix(&h[..])?;
                 Some(match rest.first() {
                     Some(b'\n') => 5,
                     Some(b'\r') if rest.get(1) == Some(&b'\n') => 6,
@@ -56,41 +74,54 @@ impl TextTracking {
             let Some(n) = header else {
                 return false;
             };
-            buf = &buf[n..];
+            pos = n;
             self.started = true;
         }
-        if !self.carry.is_empty() {
-            let Some(n) = memchr::memchr(b'\n', buf) else {
-                self.carry.extend_from_slice(buf);
-                return self.carry.len() <= MAX_RECORD_BYTES + 2;
+        while pos < batch.len() {
+            let Some(n) = memchr::memchr(b'\n', &batch[pos..]) else {
+                // Not a whole line: the caller breaks batches after a newline.
+                return false;
             };
-            let mut line = std::mem::take(&mut self.carry);
-            line.extend_from_slice(&buf[..n]);
-            let ok = self.line(&line, out);
-            line.clear();
-            self.carry = line;
-            if !ok {
+            let (start, next) = (pos, pos + n + 1);
+            let mut end = pos + n;
+            if end > start && batch[end - 1] == b'\r' {
+                end -= 1;
+            }
+            pos = next;
+            let line = &batch[start..end];
+            if line.len() > MAX_RECORD_BYTES {
                 return false;
             }
-            buf = &buf[n + 1..];
-        }
-        while let Some(n) = memchr::memchr(b'\n', buf) {
-            if !self.line(&buf[..n], out) {
+            if line.starts_with(b"(show ") {
+                let Some(time) = show_time(line) else {
+                    return false;
+                };
+                self.prefix.clear();
+                self.tracking
+                    .prefix(time, self.mode.name(), &self.teams, &mut self.prefix);
+                prefixes.extend_from_slice(self.prefix.as_bytes());
+                shows.push(ShowLine {
+                    prefix_end: prefixes.len(),
+                    start,
+                    end,
+                });
+                self.end.note_show(time, self.mode);
+                self.shows += 1;
+                continue;
+            }
+            if !self.other(line) {
                 return false;
             }
-            buf = &buf[n + 1..];
         }
-        self.carry.extend_from_slice(buf);
-        self.carry.len() <= MAX_RECORD_BYTES + 2
+        true
     }
 
-    /// The end of the log: `false` when its last line has no newline (the decoder says
-    /// whether it was cut) or it had no header at all.
-    pub fn finish(&mut self) -> bool {
-        self.started && self.carry.iter().all(u8::is_ascii_whitespace)
+    /// Whether the log's first line, a text log's header, was read.
+    pub fn has_header(&self) -> bool {
+        self.started
     }
 
-    /// Shows written.
+    /// Shows read.
     pub fn shows(&self) -> u64 {
         self.shows
     }
@@ -100,14 +131,8 @@ impl TextTracking {
         self.end
     }
 
-    fn line(&mut self, line: &[u8], out: &mut String) -> bool {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if line.len() > MAX_RECORD_BYTES {
-            return false;
-        }
-        if line.starts_with(b"(show ") {
-            return self.show(line, out).is_some();
-        }
+    /// A line other than a show, through the decoder's record parser.
+    fn other(&mut self, line: &[u8]) -> bool {
         if line.iter().all(u8::is_ascii_whitespace) {
             return true;
         }
@@ -126,70 +151,91 @@ impl TextTracking {
         }
         true
     }
+}
 
-    /// One show's row; `None` for anything but the plain form.
-    fn show(&mut self, line: &[u8], out: &mut String) -> Option<()> {
-        let mut c = Cursor { b: line, i: 6 };
-        let time = u32::try_from(c.uint()?).ok()?;
-        // The ball right after the time: a show carrying its own play mode or teams is not
-        // the plain form.
-        c.lit(b" ((b) ")?;
-        self.tracking
-            .prefix(time, self.mode.name(), &self.teams, out);
-        for k in 0..4 {
-            if k > 0 {
-                c.lit(b" ")?;
-            }
-            out.push(',');
-            c.number(Some(out))?;
+/// Appends `b[start..end]` to `out`. Numbers are a few bytes long: eight bytes are copied
+/// at once (one move, where a call to `memcpy` cost more than the copy) and the excess cut.
+#[inline(always)]
+fn copy_short(out: &mut Vec<u8>, b: &[u8], start: usize, end: usize) {
+    match b.get(start..start + 8) {
+        Some(eight) if end - start <= 8 => {
+            let len = out.len();
+            out.extend_from_slice(eight);
+            out.truncate(len + (end - start));
         }
-        c.lit(b")")?;
-        for _ in 0..22 {
-            c.player(out)?;
-        }
-        c.lit(b")")?;
-        if c.i != line.len() {
-            return None;
-        }
-        out.push('\n');
-        self.end.note_show(time, self.mode);
-        self.shows += 1;
-        Some(())
+        _ => out.extend_from_slice(&b[start..end]),
     }
+}
+
+/// The cycle of a show line, if it starts in the plain form.
+fn show_time(line: &[u8]) -> Option<u32> {
+    let mut c = Cursor { b: line, i: 6 };
+    let t = u32::try_from(c.uint()?).ok()?;
+    c.lit(b" ((b) ")?;
+    Some(t)
+}
+
+/// The rest of a show's row after its first columns: the ball, the 22 players and the
+/// newline, appended to `out`; `None` (with `out` to be thrown away) for anything but the
+/// plain form.
+pub fn show_body(line: &[u8], out: &mut Vec<u8>) -> Option<()> {
+    let mut c = Cursor { b: line, i: 6 };
+    c.uint()?;
+    // The ball right after the time: a show carrying its own play mode or teams is not the
+    // plain form.
+    c.lit(b" ((b) ")?;
+    for k in 0..4 {
+        if k > 0 {
+            c.lit(b" ")?;
+        }
+        out.push(b',');
+        c.number(Some(out))?;
+    }
+    c.lit(b")")?;
+    for _ in 0..22 {
+        c.player(out)?;
+    }
+    c.lit(b")")?;
+    if c.i != line.len() {
+        return None;
+    }
+    out.push(b'\n');
+    Some(())
 }
 
 /// True for a number as rcssserver prints it and as `write_g6` would print it back: an
 /// optional minus, an integer part without leading zeros, a fraction without trailing zeros,
 /// at most six significant digits, not below 10^-4 (printed with an exponent).
 pub fn canonical(t: &[u8]) -> bool {
-    let d = t.strip_prefix(b"-").unwrap_or(t);
-    let int_len = d
-        .iter()
-        .position(|b| !b.is_ascii_digit())
-        .unwrap_or(d.len());
-    if int_len == 0 || int_len > 6 || (int_len > 1 && d[0] == b'0') {
-        return false;
+    let (end, plain) = scan_number(t, 0);
+    plain && end == t.len()
+}
+
+/// Reads a number's characters from `start` (minus, digits, a point, digits): where they end,
+/// and whether they are [`canonical`].
+#[inline(always)]
+fn scan_number(b: &[u8], start: usize) -> (usize, bool) {
+    let s = b.get(start..).unwrap_or_default();
+    let neg = usize::from(s.first() == Some(&b'-'));
+    let d = &s[neg..];
+    let int_len = d.iter().take_while(|c| c.is_ascii_digit()).count();
+    let mut plain = (1..=6).contains(&int_len) && (int_len == 1 || d[0] != b'0');
+    let mut len = neg + int_len;
+    if d.get(int_len) == Some(&b'.') {
+        let frac = &d[int_len + 1..];
+        let frac = &frac[..frac.iter().take_while(|c| c.is_ascii_digit()).count()];
+        len += 1 + frac.len();
+        plain = plain
+            && !frac.is_empty()
+            && frac.last() != Some(&b'0')
+            && if d[0] == b'0' {
+                let zeros = frac.iter().take_while(|&&c| c == b'0').count();
+                zeros <= 3 && frac.len() - zeros <= 6
+            } else {
+                int_len + frac.len() <= 6
+            };
     }
-    if int_len == d.len() {
-        return true;
-    }
-    if d[int_len] != b'.' {
-        return false;
-    }
-    let frac = &d[int_len + 1..];
-    if frac.is_empty() || frac.last() == Some(&b'0') || !frac.iter().all(u8::is_ascii_digit) {
-        return false;
-    }
-    let significant = if d[0] == b'0' {
-        let zeros = frac.iter().take_while(|&&b| b == b'0').count();
-        if zeros > 3 {
-            return false;
-        }
-        frac.len() - zeros
-    } else {
-        int_len + frac.len()
-    };
-    significant <= 6
+    (start + len, plain)
 }
 
 struct Cursor<'a> {
@@ -198,14 +244,18 @@ struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
-    #[inline]
+    /// A literal: compared byte by byte (the literals are a few bytes long, known when this
+    /// is inlined; a `memcmp` call each was a quarter of the time).
+    #[inline(always)]
     fn lit(&mut self, s: &[u8]) -> Option<()> {
-        if self.b[self.i..].starts_with(s) {
-            self.i += s.len();
-            Some(())
-        } else {
-            None
+        let rest = self.b.get(self.i..self.i + s.len())?;
+        for k in 0..s.len() {
+            if rest[k] != s[k] {
+                return None;
+            }
         }
+        self.i += s.len();
+        Some(())
     }
 
     #[inline]
@@ -238,32 +288,37 @@ impl<'a> Cursor<'a> {
         Some(&rest[..n])
     }
 
-    /// A number, written to `out` as the decoder's path would (`None`: only checked).
+    /// A number, written to `out` as the decoder's path would (`None`: only checked). One
+    /// pass finds the token's end and whether it is [`canonical`].
     #[inline]
-    fn number(&mut self, out: Option<&mut String>) -> Option<()> {
+    fn number(&mut self, out: Option<&mut Vec<u8>>) -> Option<()> {
         let start = self.i;
-        let t = self.token()?;
-        if canonical(t) {
+        let b = self.b;
+        let (i, plain) = scan_number(b, start);
+        if plain && matches!(b.get(i), Some(b' ' | b')')) {
             if let Some(out) = out {
-                // Digits, a point and a minus: ASCII.
-                out.push_str(std::str::from_utf8(t).ok()?);
+                copy_short(out, b, start, i);
             }
+            self.i = i;
             return Some(());
         }
         // As the decoder reads it: from the token on, the whole token.
-        let (v, n) = parse_f32_prefix(&self.b[start..])?;
+        let t = self.token()?;
+        let (v, n) = parse_f32_prefix(&b[start..])?;
         if n != t.len() {
             return None;
         }
         if let Some(out) = out {
-            write_g6(out, f64::from(v));
+            let mut s = String::new();
+            write_g6(&mut s, f64::from(v));
+            out.extend_from_slice(s.as_bytes());
         }
         Some(())
     }
 
     /// ` ((SIDE UNUM) TYPE STATE X Y VX VY BODY NECK [PX PY] (v Q W) [(fp D A)] (s S E R [C])
     /// [(f SIDE N)] (c N…))`, its nine columns written (empty for a player off the field).
-    fn player(&mut self, out: &mut String) -> Option<()> {
+    fn player(&mut self, out: &mut Vec<u8>) -> Option<()> {
         self.lit(b" ((")?;
         match self.peek()? {
             b'l' | b'r' => self.i += 1,
@@ -275,25 +330,34 @@ impl<'a> Cursor<'a> {
         }
         self.lit(b") ")?;
         let kind = self.token()?;
+        // As it prints (no leading zero, no "-0"), and a type the decoder takes (an i16).
         if !canonical_int(kind) || kind.len() > 6 {
             return None;
         }
-        let kind_value: i64 = std::str::from_utf8(kind).ok()?.parse().ok()?;
-        i16::try_from(kind_value).ok()?;
+        let magnitude = kind
+            .iter()
+            .filter(|c| c.is_ascii_digit())
+            .fold(0i64, |v, &c| v * 10 + i64::from(c - b'0'));
+        i16::try_from(if kind[0] == b'-' {
+            -magnitude
+        } else {
+            magnitude
+        })
+        .ok()?;
         self.lit(b" ")?;
         let on_field = self.state()? != 0;
         let mut out = if on_field {
-            out.push(',');
-            out.push_str(std::str::from_utf8(kind).ok()?);
+            out.push(b',');
+            out.extend_from_slice(kind);
             Some(out)
         } else {
-            out.push_str(",,,,,,,,,");
+            out.extend_from_slice(b",,,,,,,,,");
             None
         };
         for _ in 0..6 {
             self.lit(b" ")?;
             if let Some(o) = out.as_deref_mut() {
-                o.push(',');
+                o.push(b',');
             }
             self.number(out.as_deref_mut())?;
         }
@@ -311,7 +375,7 @@ impl<'a> Cursor<'a> {
         }
         self.lit(b" ")?;
         if let Some(o) = out.as_deref_mut() {
-            o.push(',');
+            o.push(b',');
         }
         self.number(out.as_deref_mut())?;
         self.lit(b")")?;
@@ -323,7 +387,7 @@ impl<'a> Cursor<'a> {
         }
         self.lit(b" (s ")?;
         if let Some(o) = out.as_deref_mut() {
-            o.push(',');
+            o.push(b',');
         }
         self.number(out)?;
         for _ in 0..2 {
@@ -346,16 +410,32 @@ impl<'a> Cursor<'a> {
             self.lit(b")")?;
         }
         self.lit(b" (c")?;
-        let mut counts = 0;
-        while self.lit(b")").is_none() {
-            self.lit(b" ")?;
-            self.uint()?;
-            counts += 1;
-            if counts > 12 {
+        self.counts()?;
+        self.lit(b")")
+    }
+
+    /// The command counts after `(c`: at most 12 numbers of one to nine digits, each after a
+    /// space, and the closing parenthesis.
+    #[inline]
+    fn counts(&mut self) -> Option<()> {
+        let rest = &self.b[self.i..];
+        let mut k = 0;
+        for _ in 0..=12 {
+            match rest.get(k)? {
+                b')' => {
+                    self.i += k + 1;
+                    return Some(());
+                }
+                b' ' => k += 1,
+                _ => return None,
+            }
+            let digits = rest[k..].iter().take_while(|c| c.is_ascii_digit()).count();
+            if !(1..=9).contains(&digits) {
                 return None;
             }
+            k += digits;
         }
-        self.lit(b")")
+        None
     }
 
     /// State bits: `0x` and hex digits that fit 32 bits, or a plain `0`.

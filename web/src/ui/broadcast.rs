@@ -401,12 +401,19 @@ pub fn BroadcastView(info: RwSignal<Option<Info>>) -> impl IntoView {
     let replaying = RwSignal::new(false);
     let last_result = RwSignal::new(None::<Result_>);
     let spoken = StoredValue::new(None::<String>);
+    // Frames held at the last look, to notice a new match.
+    let seen = StoredValue::new(0usize);
     // A log's position while its playback waits for a replay to end.
     let resume = StoredValue::new(None::<usize>);
 
     let tick = move || {
         let t = now();
         let count = m.count.get_untracked();
+        // A new match: what was up about the last one comes down.
+        if count < seen.get_value() {
+            lower.set(None);
+        }
+        seen.set_value(count);
         let lang = lang(m);
         if derived.with_value(|d| d.count != count || d.lang != lang) {
             derived.set_value(derive(m, count, lang));
