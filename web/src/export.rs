@@ -163,6 +163,8 @@ fn recorder_for(c: &web_sys::HtmlCanvasElement) -> Option<Recorder> {
 /// A reel under way: the frame its current range ends at, the ranges after it, and the file
 /// name when it is being recorded.
 struct Reel {
+    /// The match it is of ([`Monitor::matches`]): a new one ends it.
+    matches: u64,
     end: usize,
     rest: std::collections::VecDeque<(usize, usize)>,
     recording: Option<String>,
@@ -197,6 +199,7 @@ pub fn play_reel(m: Monitor, ranges: Vec<(usize, usize)>, record: bool) {
     };
     REEL.with(|r| {
         *r.borrow_mut() = Some(Reel {
+            matches: m.matches.get_value(),
             end,
             rest,
             recording,
@@ -223,11 +226,12 @@ fn follow_reel(m: Monitor, i: usize, playing: bool) {
         let Some(reel) = r.as_mut() else {
             return Next::Nothing;
         };
-        if playing && i < reel.end {
+        let same_match = reel.matches == m.matches.get_value();
+        if playing && same_match && i < reel.end {
             return Next::Nothing;
         }
         match reel.rest.pop_front() {
-            Some((from, to)) if playing => {
+            Some((from, to)) if playing && same_match => {
                 reel.end = to;
                 Next::Jump(from)
             }
@@ -239,6 +243,10 @@ fn follow_reel(m: Monitor, i: usize, playing: bool) {
         Next::End(recording) => {
             if m.playing.get_untracked() {
                 m.pause();
+            }
+            // A live match is followed again once its highlights have played.
+            if m.mode.get_untracked() == crate::state::Mode::Live {
+                m.go_last();
             }
             if let Some(name) = recording {
                 finish(name);

@@ -127,14 +127,25 @@ pub fn App() -> impl IntoView {
         }
         // The playlist opens its first log once it has the list.
         None if playlist.is_some() => {}
-        None if broadcast => ui::broadcast::follow_info(m, info, move || {
-            let delay = info.get_untracked().map_or(0.0, |i| i.delay_seconds);
-            source::live::set_delay(m, delay);
-            source::live::connect(m);
-        }),
+        None if broadcast => {
+            ui::broadcast::follow_info(m, info, 10_000, move || {
+                let delay = info.get_untracked().map_or(0.0, |i| i.delay_seconds);
+                source::live::set_delay(m, delay);
+                source::live::connect(m);
+            });
+            // A delay changed on the relay (restarted with another) holds from then on.
+            Effect::new(move |_| {
+                if let Some(i) = info.get() {
+                    if (i.delay_seconds - source::live::delay()).abs() > 1e-6 {
+                        source::live::set_delay(m, i.delay_seconds);
+                    }
+                }
+            });
+        }
         None => {
             source::live::connect(m);
-            ui::broadcast::follow_info(m, info, || {});
+            // Only the kits: asked at the start of each match, and now and then.
+            ui::broadcast::follow_info(m, info, 30_000, || {});
         }
     }
     if let Some(q) = playlist {

@@ -35,6 +35,13 @@ pub enum Overlay {
     Embed,
 }
 
+/// The relay's kits for a match: the colours, and the teams (left, right) they are for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kits {
+    pub colours: crate::settings::Colours,
+    pub teams: [String; 2],
+}
+
 /// How long opening the last file took, read by the browser benchmark from `#timings`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Timings {
@@ -67,9 +74,13 @@ pub struct Monitor {
     /// A view drives `index` itself (the broadcast view, which trails live play by the
     /// relay's delay and plays replays): new frames do not move it.
     pub steered: RwSignal<bool>,
-    /// The kits the relay chose for the teams of this match from its colours file, if it has
-    /// one: used unless the user chose colours of his own ([`Monitor::colours`]).
-    pub kits: RwSignal<Option<crate::settings::Colours>>,
+    /// The kits the relay chose from its colours file, for the teams it names: used for a
+    /// live match of those teams unless the user chose colours of his own
+    /// ([`Monitor::colours`]).
+    pub kits: RwSignal<Option<Kits>>,
+    /// Matches this page has shown: bumped whenever the match on screen is replaced, so that a
+    /// view that keeps something per match knows a new one began even when it arrives whole.
+    pub matches: StoredValue<u64>,
     /// Playing at the chosen speed, in `direction` (a followed live match is not "playing":
     /// it shows frames as they arrive).
     pub playing: RwSignal<bool>,
@@ -126,6 +137,7 @@ impl Monitor {
             follow: RwSignal::new(true),
             steered: RwSignal::new(false),
             kits: RwSignal::new(None),
+            matches: StoredValue::new(0),
             playing: RwSignal::new(false),
             mode: RwSignal::new(Mode::Live),
             source: RwSignal::new("connecting to the relay…".into()),
@@ -152,9 +164,24 @@ impl Monitor {
     /// relay's kits for this match, else the defaults. Tracked.
     pub fn colours(&self) -> crate::settings::Colours {
         let own = self.settings.with(|s| s.colours.clone());
-        match self.kits.get() {
-            Some(k) if own == crate::settings::Colours::default() => k,
-            _ => own,
+        if own != crate::settings::Colours::default() || self.mode.get() != Mode::Live {
+            return own;
+        }
+        self.count.track();
+        let Some(kits) = self.kits.get() else {
+            return own;
+        };
+        // The kits of the teams on screen only: with a delay, the relay already dresses the
+        // next match while the last one still shows.
+        let on_screen = self.game.with_value(|g| {
+            g.frames
+                .last()
+                .map(|f| [0, 1].map(|k| f.teams[k].name.clone().unwrap_or_default()))
+        });
+        if on_screen.as_ref() == Some(&kits.teams) {
+            kits.colours
+        } else {
+            own
         }
     }
 
@@ -165,6 +192,7 @@ impl Monitor {
 
     /// Forgets the match on screen: a new one starts.
     pub fn clear(&self) {
+        self.matches.update_value(|n| *n += 1);
         self.game.set_value(Match::default());
         self.cycles.update_value(CycleIndex::clear);
         self.analysis.set_value(None);

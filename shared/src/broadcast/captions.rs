@@ -5,8 +5,9 @@
 //!
 //! Lines are templated per language ([`Lang`]) with several wordings per kind, chosen so that
 //! the same wording never comes twice running; the choice depends only on the match, so the
-//! relay's feed and every page show the same line at the same cycle. They are paced: at least
-//! [`MIN_GAP`] cycles apart. A line that matters (a goal, a card, a penalty, half and full time,
+//! relay's feed and every page show the same line at the same moment. They are paced: at
+//! least [`MIN_GAP`] frames apart (frames, not cycles: a stopped clock still shows one frame
+//! every 100 ms, so a line waiting through a stoppage waits the same time). A line that matters (a goal, a card, a penalty, half and full time,
 //! a kick-off) is never dropped: a lesser line (a shot, an offside) that it would follow too
 //! closely is dropped instead, and one that follows too closely after another that matters
 //! waits for the gap to pass.
@@ -16,8 +17,8 @@ use crate::actions::{ActionKind, Actions, ShotOutcome};
 use crate::events::EventKind;
 use crate::model::{Frame, Side};
 
-/// Fewest cycles between two lines (4 s at the simulator's 10 cycles a second).
-pub const MIN_GAP: u32 = 40;
+/// Fewest frames between two lines (4 s at the simulator's 10 frames a second).
+pub const MIN_GAP: usize = 40;
 
 /// The languages captions are written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -129,7 +130,7 @@ pub fn captions(actions: &Actions, frames: &[Frame], lang: Lang) -> Vec<Caption>
                     e.cycle,
                     e.frame,
                     Fact::KickOff {
-                        first: kick_offs == 0,
+                        half: kick_offs + 1,
                         side: e.side,
                     },
                 ));
@@ -190,65 +191,64 @@ pub fn captions(actions: &Actions, frames: &[Frame], lang: Lang) -> Vec<Caption>
         if !fact.matters() {
             let crowded_after = facts[i + 1..]
                 .iter()
-                .take_while(|(c, _, _)| *c < cycle.saturating_add(MIN_GAP))
+                .take_while(|(_, f, _)| *f < frame + MIN_GAP)
                 .any(|(_, _, f)| f.matters());
-            let crowded_before = kept
-                .last()
-                .is_some_and(|(c, _, _)| cycle < c.saturating_add(MIN_GAP));
+            let crowded_before = kept.last().is_some_and(|(_, f, _)| frame < f + MIN_GAP);
             if crowded_after || crowded_before {
                 continue;
             }
             kept.push((cycle, frame, fact));
             continue;
         }
-        let at = match kept.last() {
-            Some((c, _, _)) if cycle < c.saturating_add(MIN_GAP) => c.saturating_add(MIN_GAP),
-            _ => cycle,
+        let (cycle, frame) = match kept.last() {
+            Some(&(c, f, _)) if frame < f + MIN_GAP => {
+                let at = f + MIN_GAP;
+                // The cycle of that frame; one not here yet (a live match) reads as the
+                // cycles the gap would take, until it comes.
+                let cycle = frames
+                    .get(at)
+                    .map_or_else(|| c.saturating_add(MIN_GAP as u32), |x| x.time);
+                (cycle, at)
+            }
+            _ => (cycle, frame),
         };
-        let frame = if at == cycle {
-            frame
-        } else {
-            // The first frame at or after the delayed cycle.
-            frame
-                + frames[frame.min(frames.len())..]
-                    .iter()
-                    .position(|f| f.time >= at)
-                    .unwrap_or(0)
-        };
-        kept.push((at, frame, fact));
+        kept.push((cycle, frame, fact));
     }
 
     let mut used: std::collections::HashMap<&'static str, usize> = Default::default();
     let mut count: std::collections::HashMap<&'static str, usize> = Default::default();
     kept.into_iter()
-        .map(|(cycle, frame, fact)| {
+        .filter_map(|(cycle, frame, fact)| {
             let options = word(&fact, &names, lang);
+            if options.is_empty() {
+                return None;
+            }
             let kind = fact.kind();
             let n = count.entry(kind).or_default();
             // A wording picked by the cycle, never the one used last time for this kind.
-            let mut pick = (cycle as usize).wrapping_mul(7).wrapping_add(*n) % options.len();
+            let mut pick = (cycle as usize).wrapping_mul(7).wrapping_add(*n) % options.len().max(1);
             if options.len() > 1 && used.get(kind) == Some(&pick) {
                 pick = (pick + 1) % options.len();
             }
             *n += 1;
             used.insert(kind, pick);
-            Caption {
+            Some(Caption {
                 cycle,
                 frame,
                 kind,
                 text: options.into_iter().nth(pick).unwrap_or_default(),
-            }
+            })
         })
         .collect()
 }
 
-/// The caption on screen at `cycle`: the last one at or before it, while it is at most
-/// `hold` cycles old.
-pub fn at(captions: &[Caption], cycle: u32, hold: u32) -> Option<&Caption> {
-    let i = captions.partition_point(|c| c.cycle <= cycle);
+/// The caption on screen at frame `frame`: the last one at or before it, while it is at most
+/// `hold` frames old.
+pub fn at(captions: &[Caption], frame: usize, hold: usize) -> Option<&Caption> {
+    let i = captions.partition_point(|c| c.frame <= frame);
     captions[..i]
         .last()
-        .filter(|c| cycle.saturating_sub(c.cycle) <= hold)
+        .filter(|c| frame.saturating_sub(c.frame) <= hold)
 }
 
 fn names(actions: &Actions, lang: Lang) -> [String; 2] {
@@ -275,7 +275,7 @@ fn player(names: &[String; 2], side: Side, unum: Option<u8>) -> String {
 fn word(fact: &Fact, names: &[String; 2], lang: Lang) -> Vec<String> {
     let other = |s: Side| names[1 - s.index()].clone();
     match (lang, *fact) {
-        (Lang::En, Fact::KickOff { first: true, side }) => {
+        (Lang::En, Fact::KickOff { half: 0 | 1, side }) => {
             let by = side.map_or_else(|| names[0].clone(), |s| names[s.index()].clone());
             vec![
                 format!("{} against {}: kick-off.", names[0], names[1]),
@@ -286,10 +286,14 @@ fn word(fact: &Fact, names: &[String; 2], lang: Lang) -> Vec<String> {
                 format!("{} and {} are under way.", names[0], names[1]),
             ]
         }
-        (Lang::En, Fact::KickOff { first: false, .. }) => vec![
+        (Lang::En, Fact::KickOff { half: 2, .. }) => vec![
             "The second half is under way.".into(),
             "Play starts again after the break.".into(),
-            "Back under way for the next half.".into(),
+            "Back under way for the second half.".into(),
+        ],
+        (Lang::En, Fact::KickOff { .. }) => vec![
+            "Extra time is under way.".into(),
+            "Play goes on into extra time.".into(),
         ],
         (Lang::En, Fact::Goal(m)) => {
             let side = m.side.unwrap_or(Side::Left);
@@ -455,15 +459,19 @@ fn word(fact: &Fact, names: &[String; 2], lang: Lang) -> Vec<String> {
             }
         }
 
-        (Lang::De, Fact::KickOff { first: true, .. }) => vec![
+        (Lang::De, Fact::KickOff { half: 0 | 1, .. }) => vec![
             format!("{} gegen {}: Anstoß.", names[0], names[1]),
             format!("Das Spiel läuft: {} gegen {}.", names[0], names[1]),
             format!("Los geht's zwischen {} und {}.", names[0], names[1]),
         ],
-        (Lang::De, Fact::KickOff { first: false, .. }) => vec![
+        (Lang::De, Fact::KickOff { half: 2, .. }) => vec![
             "Die zweite Halbzeit läuft.".into(),
             "Nach der Pause rollt der Ball wieder.".into(),
-            "Weiter geht's mit der nächsten Halbzeit.".into(),
+            "Weiter geht's mit der zweiten Halbzeit.".into(),
+        ],
+        (Lang::De, Fact::KickOff { .. }) => vec![
+            "Die Verlängerung läuft.".into(),
+            "Es geht in die Verlängerung.".into(),
         ],
         (Lang::De, Fact::Goal(m)) => {
             let side = m.side.unwrap_or(Side::Left);

@@ -1,7 +1,8 @@
 //! The match clock of a broadcast: a simulated half of `half_time` cycles (3000 by default)
 //! shown as 45 minutes, an extra-time half as 15, so that a viewer who knows football reads
-//! "67:30" at cycle 4500. Added time is what the server reports as stoppage time (JSON shows
-//! carry it), or play that runs on past the end of a half.
+//! "67:30" at cycle 4500. rcssserver ends every half at its last cycle, so there is no added
+//! time to show; the stoppage count some shows carry (`stime`) counts steps within one
+//! stopped cycle, not time added to a half, and is not shown.
 
 use crate::params::ServerParams;
 use std::fmt;
@@ -23,15 +24,13 @@ pub struct Clock {
     pub period: Period,
     /// Seconds of a 90-minute match (105 and 120 at the ends of extra time).
     pub seconds: u32,
-    /// Added seconds past the period's end, if any.
-    pub added: Option<u32>,
 }
 
 const HALF_SECONDS: u32 = 45 * 60;
 const EXTRA_SECONDS: u32 = 15 * 60;
 
-/// The clock at `cycle`, with the frame's stoppage time (`stime`) when the source gave one.
-pub fn clock(cycle: u32, stime: Option<u32>, params: &ServerParams) -> Clock {
+/// The clock at `cycle`.
+pub fn clock(cycle: u32, params: &ServerParams) -> Clock {
     let half = if params.half_time_cycles == 0 {
         3000
     } else {
@@ -49,33 +48,25 @@ pub fn clock(cycle: u32, stime: Option<u32>, params: &ServerParams) -> Clock {
     let normal_end = u64::from(half) * u64::from(normal);
     let extra_end = normal_end + u64::from(extra) * u64::from(params.nr_extra_halfs);
     let c = u64::from(cycle);
-    let (period, seconds, mut added) = if c <= normal_end {
+    let (period, seconds) = if c <= normal_end {
         // The last cycle of a half belongs to it: cycle 3000 reads 45:00, not 45:00 of the
         // second half.
         let k = (c.saturating_sub(1) / u64::from(half)).min(u64::from(normal) - 1);
         let k = u32::try_from(k).unwrap_or(0);
-        (Period::Half(k + 1), scale(c, half, HALF_SECONDS), None)
+        (Period::Half(k + 1), scale(c, half, HALF_SECONDS))
     } else if c <= extra_end {
         let into = c - normal_end;
         let k = u32::try_from((into - 1) / u64::from(extra)).unwrap_or(0);
         (
             Period::Extra(k + 1),
             scale(normal_end, half, HALF_SECONDS) + scale(into, extra, EXTRA_SECONDS),
-            None,
         )
     } else {
         let end = scale(normal_end, half, HALF_SECONDS)
             + scale(extra_end - normal_end, extra, EXTRA_SECONDS);
-        (Period::After, end, None)
+        (Period::After, end)
     };
-    if let Some(s) = stime.filter(|&s| s > 0) {
-        added = Some(scale(u64::from(s), half, HALF_SECONDS));
-    }
-    Clock {
-        period,
-        seconds,
-        added,
-    }
+    Clock { period, seconds }
 }
 
 impl Clock {
@@ -91,13 +82,9 @@ impl Clock {
 }
 
 impl fmt::Display for Clock {
-    /// `67:30`, `45:00 +1:20`.
+    /// `67:30`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:02}:{:02}", self.seconds / 60, self.seconds % 60)?;
-        if let Some(a) = self.added {
-            write!(f, " +{}:{:02}", a / 60, a % 60)?;
-        }
-        Ok(())
+        write!(f, "{:02}:{:02}", self.seconds / 60, self.seconds % 60)
     }
 }
 
@@ -109,7 +96,7 @@ mod tests {
     fn a_full_game_reads_as_ninety_minutes() {
         let mut p = ServerParams::defaults();
         p.nr_extra_halfs = 2;
-        let at = |c| clock(c, None, &p);
+        let at = |c| clock(c, &p);
         assert_eq!(at(0).to_string(), "00:00");
         assert_eq!(at(0).period, Period::Half(1));
         assert_eq!(at(1).to_string(), "00:00");
@@ -130,21 +117,18 @@ mod tests {
             "120:00",
             "the clock stops for a shoot-out"
         );
-        let added = clock(3000, Some(100), &p);
-        assert_eq!(added.to_string(), "45:00 +1:30");
-        assert_eq!(added.minute(), "45+2'");
     }
 
     #[test]
     fn shorter_halves_and_no_extra_time() {
         let mut p = ServerParams::defaults();
         p.half_time_cycles = 300;
-        assert_eq!(clock(150, None, &p).to_string(), "22:30");
-        assert_eq!(clock(600, None, &p).to_string(), "90:00");
-        assert_eq!(clock(601, None, &p).period, Period::After);
+        assert_eq!(clock(150, &p).to_string(), "22:30");
+        assert_eq!(clock(600, &p).to_string(), "90:00");
+        assert_eq!(clock(601, &p).period, Period::After);
         p.half_time_cycles = 0;
         assert_eq!(
-            clock(3000, None, &p).to_string(),
+            clock(3000, &p).to_string(),
             "45:00",
             "a zero half is the default"
         );

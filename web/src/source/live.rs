@@ -54,6 +54,74 @@ struct DelayLine {
     ms: f64,
     queue: VecDeque<(f64, Step)>,
     timer: Option<i32>,
+    /// The match so far, while it arrives (between the relay's `Backlog` and `Live`
+    /// notices): dated once whole, as if it had come live.
+    backlog: Option<Vec<Step>>,
+}
+
+/// A frame of the match so far is dated this long before the next: the server's pace.
+const FRAME_MS: f64 = 100.0;
+
+impl DelayLine {
+    /// Takes a step as it arrives. The match so far is held until it is whole, then each of
+    /// its frames is dated as if it had come live, one every [`FRAME_MS`] up to now: a page
+    /// opened (or reconnected) in the middle of a match shows at once what was live the
+    /// delay ago, instead of nothing for the whole delay.
+    fn push(&mut self, at: f64, step: Step) {
+        match step {
+            // A new connection starts with what it replaces: held with the match so far.
+            Step::Clear => self.backlog = Some(vec![step]),
+            Step::Notice(Notice::Backlog { .. }) => {
+                self.backlog.get_or_insert_with(Vec::new).push(step);
+            }
+            Step::Notice(Notice::Live) => {
+                let mut held = self.backlog.take().unwrap_or_default();
+                held.push(step);
+                // Latest first: each frame one step further back.
+                let mut dated = Vec::with_capacity(held.len());
+                let mut t = at;
+                for s in held.into_iter().rev() {
+                    match s {
+                        Step::Records(records) => {
+                            for part in split_at_shows(records).into_iter().rev() {
+                                dated.push((t, Step::Records(part)));
+                                t -= FRAME_MS;
+                            }
+                        }
+                        other => dated.push((t, other)),
+                    }
+                }
+                // Never before what is already waiting (the end of what an earlier
+                // connection sent): the line stays in time order.
+                let mut floor = self.queue.back().map_or(f64::MIN, |(t, _)| *t);
+                for (t, s) in dated.into_iter().rev() {
+                    floor = floor.max(t);
+                    self.queue.push_back((floor, s));
+                }
+            }
+            step => match self.backlog.as_mut() {
+                Some(b) => b.push(step),
+                None => self.queue.push_back((at, step)),
+            },
+        }
+    }
+}
+
+/// Records cut after each show: one piece per frame.
+fn split_at_shows(records: Vec<Record>) -> Vec<Vec<Record>> {
+    let mut out = Vec::new();
+    let mut part = Vec::new();
+    for r in records {
+        let show = matches!(r, Record::Show(_));
+        part.push(r);
+        if show {
+            out.push(std::mem::take(&mut part));
+        }
+    }
+    if !part.is_empty() {
+        out.push(part);
+    }
+    out
 }
 
 fn now() -> f64 {
@@ -72,6 +140,7 @@ pub fn set_delay(m: Monitor, seconds: f64) {
             ms,
             queue: VecDeque::new(),
             timer: None,
+            backlog: None,
         });
         line.ms = ms;
         if line.timer.is_none() {
@@ -113,7 +182,7 @@ fn drain(m: Monitor) {
 fn feed(m: Monitor, step: Step) {
     let step = DELAY.with(|d| match d.borrow_mut().as_mut() {
         Some(line) if line.ms > 0.0 => {
-            line.queue.push_back((now(), step));
+            line.push(now(), step);
             None
         }
         _ => Some(step),
@@ -352,6 +421,61 @@ fn describe(source: FeedSource, label: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn show(time: u32) -> Record {
+        Record::Show(pitchside_shared::Frame {
+            time,
+            ..Default::default()
+        })
+    }
+
+    fn line() -> DelayLine {
+        DelayLine {
+            ms: 2000.0,
+            queue: VecDeque::new(),
+            timer: None,
+            backlog: None,
+        }
+    }
+
+    #[test]
+    fn the_match_so_far_is_dated_as_if_it_had_come_live() {
+        let mut l = line();
+        l.push(10_000.0, Step::Clear);
+        l.push(10_000.0, Step::Notice(Notice::Backlog { frames: 3 }));
+        l.push(10_010.0, Step::Records(vec![show(1), show(2)]));
+        l.push(10_020.0, Step::Records(vec![show(3)]));
+        assert!(l.queue.is_empty(), "held until whole");
+        l.push(10_030.0, Step::Notice(Notice::Live));
+        let times: Vec<f64> = l.queue.iter().map(|(t, _)| *t).collect();
+        // Clear and the notice with the first frame, each frame 100 ms after the last, the
+        // newest now.
+        assert_eq!(
+            times,
+            vec![9_730.0, 9_730.0, 9_830.0, 9_930.0, 10_030.0, 10_030.0]
+        );
+        assert!(matches!(l.queue[0].1, Step::Clear));
+        // What comes live after it keeps its own time.
+        l.push(10_100.0, Step::Records(vec![show(4)]));
+        assert_eq!(l.queue.back().map(|(t, _)| *t), Some(10_100.0));
+    }
+
+    #[test]
+    fn a_reconnection_never_goes_before_what_is_waiting() {
+        let mut l = line();
+        for k in 0..20 {
+            l.push(1_000.0 + 100.0 * f64::from(k), Step::Records(vec![show(k)]));
+        }
+        // The connection drops and comes back with a long match so far.
+        l.push(3_000.0, Step::Clear);
+        l.push(3_000.0, Step::Notice(Notice::Backlog { frames: 50 }));
+        l.push(3_000.0, Step::Records((0..50).map(show).collect()));
+        l.push(3_000.0, Step::Notice(Notice::Live));
+        let times: Vec<f64> = l.queue.iter().map(|(t, _)| *t).collect();
+        assert!(times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
+        assert_eq!(times.last(), Some(&3_000.0));
+        assert_eq!(l.queue.len(), 20 + 1 + 1 + 50 + 1);
+    }
 
     #[test]
     fn the_match_comes_from_the_path() {

@@ -20,7 +20,6 @@ use pitchside_shared::link::{self, LANG_KEY};
 use pitchside_shared::params::ServerParams;
 use pitchside_shared::{Frame, PlayMode, Side};
 use serde_json::Value;
-use std::collections::VecDeque;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -33,8 +32,8 @@ pub const LOWER_THIRD_MS: f64 = 8000.0;
 /// More new frames than this at once is a jump (the match so far arriving, a reconnection):
 /// the moments it passes are not shown.
 const JUMP: usize = 50;
-/// How long a caption stays, in cycles.
-const CAPTION_HOLD: u32 = 60;
+/// How long a caption stays, in frames (6 s).
+const CAPTION_HOLD: usize = 60;
 
 /// True when the page was opened as the broadcast view.
 pub fn broadcast_mode() -> bool {
@@ -70,24 +69,44 @@ pub struct Shot {
     pub replay: Option<usize>,
     /// Cues that came due since the last tick (indices into the cues).
     pub fired: Vec<usize>,
+    /// A new match began: what was shown of the last one goes.
+    pub reset: bool,
 }
+
+/// A replay that has waited longer than this to start is dropped: the game has moved on.
+pub const REPLAY_STALE_MS: f64 = 10_000.0;
 
 /// Decides when moments show and replays run, from the frames as they arrive.
 #[derive(Clone, Debug, Default)]
 pub struct Director {
+    generation: u64,
     last_live: Option<usize>,
     handled: usize,
     replay: Option<Replay>,
-    queued: VecDeque<Replay>,
+    queued: Option<Replay>,
 }
 
 impl Director {
-    /// One look at the clock: `count` frames held, `cues` in frame order.
-    pub fn tick(&mut self, now: f64, count: usize, cues: &[Cue]) -> Shot {
+    /// One look at the clock: `count` frames of match number `generation` held, `cues` in
+    /// frame order, `over` once the match has reached full time (no replay starts then, and
+    /// one under way ends: the intermission follows).
+    pub fn tick(
+        &mut self,
+        now: f64,
+        count: usize,
+        generation: u64,
+        over: bool,
+        cues: &[Cue],
+    ) -> Shot {
         let mut shot = Shot::default();
-        if count == 0 || self.last_live.is_some_and(|l| l >= count) {
+        if generation != self.generation || count == 0 || self.last_live.is_some_and(|l| l >= count)
+        {
             // A new match (or none yet): start over.
-            *self = Director::default();
+            *self = Director {
+                generation,
+                ..Director::default()
+            };
+            shot.reset = true;
             if count == 0 {
                 return shot;
             }
@@ -102,7 +121,10 @@ impl Director {
             for (i, cue) in cues.iter().enumerate().take(due).skip(self.handled) {
                 shot.fired.push(i);
                 if let Some((from, to)) = cue.replay {
-                    self.queued.push_back(Replay {
+                    // A goal while another is replayed: back to live for it, and only its
+                    // replay to come.
+                    self.replay = None;
+                    self.queued = Some(Replay {
                         from,
                         to,
                         start: now + REPLAY_WAIT_MS,
@@ -112,8 +134,15 @@ impl Director {
         }
         self.handled = self.handled.max(due);
         self.last_live = Some(live);
-        if self.replay.is_none() && self.queued.front().is_some_and(|r| r.start <= now) {
-            self.replay = self.queued.pop_front().map(|r| Replay { start: now, ..r });
+        if over {
+            self.replay = None;
+            self.queued = None;
+        }
+        if self.queued.is_some_and(|r| now - r.start > REPLAY_STALE_MS) {
+            self.queued = None;
+        }
+        if self.replay.is_none() && self.queued.is_some_and(|r| r.start <= now) {
+            self.replay = self.queued.take().map(|r| Replay { start: now, ..r });
         }
         if let Some(r) = self.replay {
             let step = ((now - r.start) / REPLAY_FRAME_MS).max(0.0) as usize;
@@ -141,15 +170,22 @@ fn info_url(name: &str) -> String {
     format!("/api/matches/{name}/broadcast")
 }
 
-/// Asks the relay what it knows for this match's broadcast, now and every 10 s, and puts the
-/// kits it chose into the page ([`Monitor::kits`]). `first` runs once the first answer (or
-/// its failure) is in.
-pub fn follow_info(m: Monitor, info: RwSignal<Option<Info>>, first: impl FnOnce() + 'static) {
-    let first = std::cell::Cell::new(Some(first));
+/// Asks the relay what it knows for this match's broadcast, now and every `every_ms`, and
+/// puts the kits it chose into the page ([`Monitor::kits`]). `first` runs once the relay has
+/// answered (a relay that cannot be reached is asked again every 2 s first: the broadcast
+/// view must know its delay before it shows anything), or has said it has no such answer.
+pub fn follow_info(
+    m: Monitor,
+    info: RwSignal<Option<Info>>,
+    every_ms: i32,
+    first: impl FnOnce() + 'static,
+) {
+    let first = std::rc::Rc::new(std::cell::Cell::new(Some(first)));
     let again = RwSignal::new(0u32);
     Effect::new(move |_| {
         again.track();
-        let first = first.take();
+        let slot = first.clone();
+        let pending = slot.take();
         leptos::task::spawn_local(async move {
             let name = match crate::source::live::match_name() {
                 Some(n) => Some(n),
@@ -158,37 +194,44 @@ pub fn follow_info(m: Monitor, info: RwSignal<Option<Info>>, first: impl FnOnce(
                     .ok()
                     .and_then(|l| l.first()?.get("name")?.as_str().map(str::to_owned)),
             };
-            if let Some(name) = name {
-                if let Ok(v) = crate::api::get_json::<Value>(&info_url(&name)).await {
-                    let kits = colours_of(&v["kits"]);
-                    if m.kits.try_get_untracked() != Some(kits.clone()) {
-                        let _ = m.kits.try_set(kits);
-                    }
-                    let new = Info {
-                        delay_seconds: v["delay_seconds"].as_f64().unwrap_or(0.0),
-                        raw: v,
-                    };
-                    if info.try_get_untracked().flatten().as_ref() != Some(&new) {
-                        let _ = info.try_set(Some(new));
-                    }
+            let answer = match &name {
+                Some(name) => crate::api::get_json::<Value>(&info_url(name)).await,
+                None => Err("no match".into()),
+            };
+            let answered = match &answer {
+                Ok(_) => true,
+                // The relay answered, but not this (an older relay, an unknown match): the
+                // view goes on without it.
+                Err(e) => e.starts_with("the relay answered"),
+            };
+            if let Ok(v) = answer {
+                let kits = colours_of(&v["kits"]).map(|colours| crate::state::Kits {
+                    colours,
+                    teams: [0, 1].map(|k| v["teams"][k].as_str().unwrap_or_default().to_owned()),
+                });
+                if m.kits.try_get_untracked() != Some(kits.clone()) {
+                    let _ = m.kits.try_set(kits);
+                }
+                let new = Info {
+                    delay_seconds: v["delay_seconds"].as_f64().unwrap_or(0.0),
+                    raw: v,
+                };
+                if info.try_get_untracked().flatten().as_ref() != Some(&new) {
+                    let _ = info.try_set(Some(new));
                 }
             }
-            if let Some(f) = first {
-                f();
+            match pending {
+                Some(f) if answered => f(),
+                Some(f) => {
+                    slot.set(Some(f));
+                    crate::api::ask_again_in(2_000, again);
+                    return;
+                }
+                None => {}
             }
-            crate::api::ask_again_in(10_000, again);
+            crate::api::ask_again_in(every_ms, again);
         });
     });
-}
-
-fn colours_of(kits: &Value) -> Option<crate::settings::Colours> {
-    let get = |k: &str| kits.get(k)?.as_str().map(str::to_owned);
-    Some(crate::settings::Colours {
-        left: get("left")?,
-        left_goalie: get("left_goalie")?,
-        right: get("right")?,
-        right_goalie: get("right_goalie")?,
-    })
 }
 
 /// A lower-third on screen.
@@ -242,7 +285,7 @@ fn lower_third(
         None => team(s),
     };
     let score = format!("{} {}–{} {}", names[0], mo.score[0], mo.score[1], names[1]);
-    let minute = clock(mo.cycle, None, params).minute();
+    let minute = clock(mo.cycle, params).minute();
     let (title, line, detail) = match mo.kind {
         MomentKind::Goal {
             scorer,
@@ -316,6 +359,9 @@ fn speak(text: &str, lang: Lang) {
     };
     if let Ok(u) = web_sys::SpeechSynthesisUtterance::new_with_text(text) {
         u.set_lang(lang.code());
+        // A line still being read when the next comes is behind the picture: the new one
+        // replaces it.
+        synth.cancel();
         synth.speak(&u);
     }
 }
@@ -401,19 +447,12 @@ pub fn BroadcastView(info: RwSignal<Option<Info>>) -> impl IntoView {
     let replaying = RwSignal::new(false);
     let last_result = RwSignal::new(None::<Result_>);
     let spoken = StoredValue::new(None::<String>);
-    // Frames held at the last look, to notice a new match.
-    let seen = StoredValue::new(0usize);
     // A log's position while its playback waits for a replay to end.
     let resume = StoredValue::new(None::<usize>);
 
     let tick = move || {
         let t = now();
         let count = m.count.get_untracked();
-        // A new match: what was up about the last one comes down.
-        if count < seen.get_value() {
-            lower.set(None);
-        }
-        seen.set_value(count);
         let lang = lang(m);
         if derived.with_value(|d| d.count != count || d.lang != lang) {
             derived.set_value(derive(m, count, lang));
@@ -428,9 +467,22 @@ pub fn BroadcastView(info: RwSignal<Option<Info>>) -> impl IntoView {
                 .unwrap_or_else(|| m.index.get_untracked())
                 + 1
         };
-        let shot =
-            derived.with_value(|d| director.try_update_value(|dir| dir.tick(t, reached, &d.cues)));
+        let over = m.game.with_value(|g| {
+            reached
+                .checked_sub(1)
+                .and_then(|i| g.frames.get(i))
+                .is_some_and(|f| f.mode == PlayMode::TIME_OVER)
+        });
+        let generation = m.matches.get_value();
+        let shot = derived.with_value(|d| {
+            director.try_update_value(|dir| dir.tick(t, reached, generation, over, &d.cues))
+        });
         let Some(shot) = shot else { return };
+        if shot.reset {
+            // A new match: what was up about the last one comes down.
+            lower.set(None);
+            resume.set_value(None);
+        }
         match shot.replay {
             Some(i) => {
                 if !m.steered.get_untracked() {
@@ -450,10 +502,22 @@ pub fn BroadcastView(info: RwSignal<Option<Info>>) -> impl IntoView {
                     Some(at) => {
                         resume.set_value(None);
                         m.index.set(at);
-                        m.play(crate::timeline::Direction::Forward);
+                        // Playback goes on, unless the log was at its end.
+                        if at + 1 < count {
+                            m.play(crate::timeline::Direction::Forward);
+                        }
                     }
                     None => m.index.set(count.saturating_sub(1)),
                 }
+            }
+            // A log waits for no one in a view without controls: it plays (a `#t=` opens
+            // it paused there; its end stops it).
+            None if !live_mode
+                && !m.playing.get_untracked()
+                && m.pending_cycle.get_untracked().is_none()
+                && m.index.get_untracked() + 1 < count =>
+            {
+                m.play(crate::timeline::Direction::Forward);
             }
             None => {}
         }
@@ -482,11 +546,13 @@ pub fn BroadcastView(info: RwSignal<Option<Info>>) -> impl IntoView {
         if lower.with_untracked(|l| l.as_ref().is_some_and(|l| l.until < t)) {
             lower.set(None);
         }
-        // The finished match, kept for the intermission.
+        // The finished match, kept for the intermission: from the newest frame, so that a
+        // match ending while a goal is replayed counts too.
         let shown = m.index.get_untracked();
         if let Some(r) = m.game.with_value(|g| {
-            g.frames
-                .get(shown)
+            reached
+                .checked_sub(1)
+                .and_then(|i| g.frames.get(i))
                 .filter(|f| f.mode == PlayMode::TIME_OVER)
                 .map(result_of)
         }) {
@@ -499,13 +565,9 @@ pub fn BroadcastView(info: RwSignal<Option<Info>>) -> impl IntoView {
         let line = if shot.replay.is_some() || !settings.show {
             None
         } else {
-            let cycle = m
-                .game
-                .with_value(|g| g.frames.get(shown).map(|f| f.time))
-                .unwrap_or(0);
             derived.with_value(|d| {
                 // A score ("0–1") is never split across two lines.
-                captions::at(&d.captions, cycle, CAPTION_HOLD)
+                captions::at(&d.captions, shown, CAPTION_HOLD)
                     .map(|c| c.text.replace('–', "\u{2060}–\u{2060}"))
             })
         };
@@ -564,11 +626,11 @@ pub fn BroadcastView(info: RwSignal<Option<Info>>) -> impl IntoView {
             <ScoreGraphic frame=Signal::derive(move || if replaying.get() { newest() } else { frame() })/>
             <super::canvas::FieldCanvas/>
             <Show when=move || replaying.get()>
-                <div class="replay-badge" role="status">"REPLAY"</div>
+                <div class="replay-badge" aria-hidden="true">"REPLAY"</div>
             </Show>
             <Show when=move || lower.with(Option::is_some)>
                 {move || lower.get().map(|l| view! {
-                    <section class=format!("lower-third {}", l.kind) role="status" aria-live="polite">
+                    <section class=format!("lower-third {}", l.kind) aria-label=l.title.clone()>
                         <p class="lt-title">{l.title}</p>
                         <p class="lt-line">{l.line}</p>
                         <Show when={let d = l.detail.clone(); move || !d.is_empty()}>
@@ -578,8 +640,10 @@ pub fn BroadcastView(info: RwSignal<Option<Info>>) -> impl IntoView {
                 })}
             </Show>
             <Show when=move || caption.with(Option::is_some) && !intermission()>
-                <p class="caption" aria-live="polite">{move || caption.get().unwrap_or_default()}</p>
+                <p class="caption" aria-hidden="true">{move || caption.get().unwrap_or_default()}</p>
             </Show>
+            // What a screen reader hears: the captions, one region that is always there.
+            <p class="sr-only" aria-live="polite">{move || caption.get().unwrap_or_default()}</p>
             <Show when=intermission>
                 <Intermission info last_result frame=Signal::derive(frame)/>
             </Show>
@@ -606,7 +670,7 @@ fn ScoreGraphic(frame: Signal<Option<Frame>>) -> impl IntoView {
     let clock_text = move || {
         frame
             .get()
-            .map(|f| clock(f.time, f.stime, &params.get()).to_string())
+            .map(|f| clock(f.time, &params.get()).to_string())
             .unwrap_or_default()
     };
     let shoot_out = move || {
@@ -781,14 +845,14 @@ mod tests {
             goal_at(200),
         ];
         // The match so far arrives at once: nothing fires for what it passes.
-        let s = d.tick(0.0, 150, &cues);
-        assert_eq!(s, Shot::default());
+        let s = d.tick(0.0, 150, 0, false, &cues);
+        assert!(s.fired.is_empty() && s.replay.is_none());
         // Live frames, one at a time: the goal fires when its frame arrives.
         let mut t = 0.0;
         let mut fired = Vec::new();
         for count in 151..=205 {
             t += 100.0;
-            let s = d.tick(t, count, &cues);
+            let s = d.tick(t, count, 0, false, &cues);
             assert_eq!(s.replay, None);
             fired.extend(s.fired);
         }
@@ -796,46 +860,84 @@ mod tests {
         let goal_time = 100.0 * 51.0;
         // The replay waits, then shows the build-up frame by frame at half speed, while
         // live frames keep coming.
-        let s = d.tick(goal_time + REPLAY_WAIT_MS - 1.0, 235, &cues);
+        let s = d.tick(goal_time + REPLAY_WAIT_MS - 1.0, 235, 0, false, &cues);
         assert_eq!(s.replay, None);
         let start = goal_time + REPLAY_WAIT_MS + 10.0;
-        assert_eq!(d.tick(start, 236, &cues).replay, Some(120));
-        assert_eq!(
-            d.tick(start + 10.0 * REPLAY_FRAME_MS, 240, &cues).replay,
-            Some(130)
-        );
-        assert_eq!(
-            d.tick(start + 90.0 * REPLAY_FRAME_MS, 300, &cues).replay,
-            Some(210)
-        );
+        assert_eq!(d.tick(start, 236, 0, false, &cues).replay, Some(120));
+        let at = |d: &mut Director, k: f64, count| {
+            d.tick(start + k * REPLAY_FRAME_MS, count, 0, false, &cues)
+                .replay
+        };
+        assert_eq!(at(&mut d, 10.0, 240), Some(130));
+        assert_eq!(at(&mut d, 90.0, 300), Some(210));
         // Past its end: live again, at the newest frame.
-        let s = d.tick(start + 91.0 * REPLAY_FRAME_MS, 330, &cues);
-        assert_eq!(s.replay, None);
-        assert_eq!(
-            d.tick(start + 92.0 * REPLAY_FRAME_MS, 331, &cues).replay,
-            None
-        );
+        assert_eq!(at(&mut d, 91.0, 330), None);
+        assert_eq!(at(&mut d, 92.0, 331), None);
     }
 
     #[test]
     fn a_new_match_starts_over_and_a_jump_fires_nothing() {
         let mut d = Director::default();
         let cues = [goal_at(100)];
-        d.tick(0.0, 90, &cues);
-        assert_eq!(d.tick(100.0, 101, &cues).fired, vec![0]);
+        d.tick(0.0, 90, 0, false, &cues);
+        assert_eq!(d.tick(100.0, 101, 0, false, &cues).fired, vec![0]);
         // A new match: fewer frames than before.
-        assert_eq!(d.tick(200.0, 5, &[]), Shot::default());
-        let cues = [goal_at(100)];
-        d.tick(300.0, 6, &cues);
+        let s = d.tick(200.0, 5, 0, false, &[]);
+        assert!(s.reset && s.replay.is_none());
+        d.tick(300.0, 6, 0, false, &cues);
         // A reconnection brings 200 frames at once: the goal it passes is not replayed.
-        let s = d.tick(400.0, 206, &cues);
+        let s = d.tick(400.0, 206, 0, false, &cues);
         assert!(s.fired.is_empty());
-        assert_eq!(
-            d.tick(400.0 + REPLAY_WAIT_MS * 2.0, 207, &cues).replay,
-            None
-        );
-        // No frames at all.
-        assert_eq!(d.tick(0.0, 0, &cues), Shot::default());
+        let later = d.tick(400.0 + REPLAY_WAIT_MS * 2.0, 207, 0, false, &cues);
+        assert_eq!(later.replay, None);
+        // A new match that arrives whole with more frames than the last: its number says so.
+        let mut d = Director::default();
+        d.tick(0.0, 90, 1, false, &cues);
+        assert_eq!(d.tick(100.0, 101, 1, false, &cues).fired, vec![0]);
+        let s = d.tick(200.0, 150, 2, false, &cues);
+        assert!(s.reset && s.fired.is_empty());
+        // Its own goal then fires.
+        let cues = [goal_at(151)];
+        assert_eq!(d.tick(300.0, 152, 2, false, &cues).fired, vec![0]);
+        assert!(d.tick(0.0, 0, 2, false, &cues).reset);
+    }
+
+    #[test]
+    fn a_goal_during_a_replay_is_seen_live_and_replays_do_not_pile_up() {
+        let mut d = Director::default();
+        let cues = [goal_at(100), goal_at(130)];
+        d.tick(0.0, 95, 0, false, &cues);
+        let mut t = 0.0;
+        for count in 96..=101 {
+            t += 100.0;
+            d.tick(t, count, 0, false, &cues);
+        }
+        // The first replay runs.
+        t += REPLAY_WAIT_MS + 100.0;
+        assert_eq!(d.tick(t, 120, 0, false, &cues).replay, Some(20));
+        t += 200.0;
+        assert!(d.tick(t, 125, 0, false, &cues).replay.is_some());
+        // The second goal: back to live at once, and only its replay to come.
+        t += 100.0;
+        let s = d.tick(t, 131, 0, false, &cues);
+        assert_eq!((s.fired, s.replay), (vec![1], None));
+        t += REPLAY_WAIT_MS + 100.0;
+        assert_eq!(d.tick(t, 160, 0, false, &cues).replay, Some(50));
+        // Full time ends a replay under way, and none starts after it.
+        t += 200.0;
+        assert_eq!(d.tick(t, 165, 0, true, &cues).replay, None);
+        let cues = [goal_at(100), goal_at(130), goal_at(170)];
+        t += 100.0;
+        d.tick(t, 171, 0, false, &cues);
+        t += REPLAY_WAIT_MS + 100.0;
+        assert_eq!(d.tick(t, 180, 0, true, &cues).replay, None);
+        // A replay that could not start for long (the tab hidden) is dropped.
+        let mut d = Director::default();
+        let cues = [goal_at(100)];
+        d.tick(0.0, 95, 0, false, &cues);
+        d.tick(100.0, 101, 0, false, &cues);
+        let late = 100.0 + REPLAY_WAIT_MS + REPLAY_STALE_MS + 1.0;
+        assert_eq!(d.tick(late, 300, 0, false, &cues).replay, None);
     }
 
     #[test]

@@ -118,13 +118,17 @@ fn HighlightsSection() -> impl IntoView {
     });
     let summary = move || {
         let c = clips.get();
-        let goals = c.iter().filter(|c| c.kind == ClipKind::Goal).count();
+        // Goals counted as goals, not clips: two goals close together share one clip.
+        let goals = m.analysis.with_value(|a| {
+            a.as_ref()
+                .map_or(0, |s| s.actions().events().goals().count())
+        });
+        let chances = c.iter().filter(|c| c.kind == ClipKind::Chance).count();
         let speed = m.settings.with(|s| s.playback.speed);
         format!(
-            "{goals} goal{} and {} chance{}: about {:.0} s at {}.",
+            "{goals} goal{} and {chances} chance{}: about {:.0} s at {}.",
             if goals == 1 { "" } else { "s" },
-            c.len() - goals,
-            if c.len() - goals == 1 { "" } else { "s" },
+            if chances == 1 { "" } else { "s" },
             reel_frames(&c) as f64 * 0.1 / speed,
             speed_label(speed)
         )
