@@ -10,7 +10,7 @@
 //! every 100 ms, so a line waiting through a stoppage waits the same time). A line that matters (a goal, a card, a penalty, half and full time,
 //! a kick-off) is never dropped: a lesser line (a shot, an offside) that it would follow too
 //! closely is dropped instead, and one that follows too closely after another that matters
-//! waits for the gap to pass.
+//! waits for the gap to pass; only the full-time line never waits, the match ending there.
 
 use super::moments::{moments, Moment, MomentKind};
 use crate::actions::{ActionKind, Actions, ShotOutcome};
@@ -71,8 +71,9 @@ pub struct Caption {
 /// What a line says, before it is worded.
 #[derive(Clone, Copy, Debug)]
 enum Fact {
+    /// `half`: 1 for the match's kick-off, 2 for the second half's, more for extra time.
     KickOff {
-        first: bool,
+        half: u32,
         side: Option<Side>,
     },
     Goal(Moment),
@@ -201,7 +202,9 @@ pub fn captions(actions: &Actions, frames: &[Frame], lang: Lang) -> Vec<Caption>
             continue;
         }
         let (cycle, frame) = match kept.last() {
-            Some(&(c, f, _)) if frame < f + MIN_GAP => {
+            // Full time waits for nothing: the match ends there, and a line after its last
+            // frame would never show.
+            Some(&(c, f, _)) if frame < f + MIN_GAP && !matches!(fact, Fact::FullTime(_)) => {
                 let at = f + MIN_GAP;
                 // The cycle of that frame; one not here yet (a live match) reads as the
                 // cycles the gap would take, until it comes.

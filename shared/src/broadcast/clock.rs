@@ -70,14 +70,11 @@ pub fn clock(cycle: u32, params: &ServerParams) -> Clock {
 }
 
 impl Clock {
-    /// Whole minutes as a football reader counts them: "1'" in the first minute, "45+2'".
+    /// The minute as a football reader counts them: "1'" in the first minute, "68'" at 67:30.
     pub fn minute(&self) -> String {
-        let base =
+        let m =
             self.seconds / 60 + u32::from(!self.seconds.is_multiple_of(60) || self.seconds == 0);
-        match self.added {
-            Some(a) => format!("{}+{}'", self.seconds / 60, a / 60 + 1),
-            None => format!("{base}'"),
-        }
+        format!("{m}'")
     }
 }
 

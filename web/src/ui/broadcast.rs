@@ -234,6 +234,16 @@ pub fn follow_info(
     });
 }
 
+fn colours_of(kits: &Value) -> Option<crate::settings::Colours> {
+    let get = |k: &str| kits.get(k)?.as_str().map(str::to_owned);
+    Some(crate::settings::Colours {
+        left: get("left")?,
+        left_goalie: get("left_goalie")?,
+        right: get("right")?,
+        right_goalie: get("right_goalie")?,
+    })
+}
+
 /// A lower-third on screen.
 #[derive(Clone, Debug, PartialEq)]
 struct LowerThird {
@@ -629,14 +639,17 @@ pub fn BroadcastView(info: RwSignal<Option<Info>>) -> impl IntoView {
                 <div class="replay-badge" aria-hidden="true">"REPLAY"</div>
             </Show>
             <Show when=move || lower.with(Option::is_some)>
-                {move || lower.get().map(|l| view! {
-                    <section class=format!("lower-third {}", l.kind) aria-label=l.title.clone()>
+                {move || lower.get().map(|l| {
+                    let label = format!("{} {}", l.title, l.line);
+                    view! {
+                    <section class=format!("lower-third {}", l.kind) aria-label=label>
                         <p class="lt-title">{l.title}</p>
                         <p class="lt-line">{l.line}</p>
                         <Show when={let d = l.detail.clone(); move || !d.is_empty()}>
                             <p class="lt-detail">{l.detail.clone()}</p>
                         </Show>
                     </section>
+                    }
                 })}
             </Show>
             <Show when=move || caption.with(Option::is_some) && !intermission()>
@@ -894,10 +907,11 @@ mod tests {
         let mut d = Director::default();
         d.tick(0.0, 90, 1, false, &cues);
         assert_eq!(d.tick(100.0, 101, 1, false, &cues).fired, vec![0]);
+        // (The cues are the new match's: worked out again when its frames came.)
+        let cues = [goal_at(151)];
         let s = d.tick(200.0, 150, 2, false, &cues);
         assert!(s.reset && s.fired.is_empty());
         // Its own goal then fires.
-        let cues = [goal_at(151)];
         assert_eq!(d.tick(300.0, 152, 2, false, &cues).fired, vec![0]);
         assert!(d.tick(0.0, 0, 2, false, &cues).reset);
     }
