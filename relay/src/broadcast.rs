@@ -43,7 +43,15 @@ pub struct Broadcast {
     /// `--team-colours`.
     pub colours: Option<Arc<TeamColours>>,
     captions: Mutex<HashMap<String, Arc<tokio::sync::Mutex<Option<Computed>>>>>,
+    /// The tournament and last result of each match's answer, and when they were made.
+    contexts: Mutex<HashMap<String, (Instant, Arc<(Value, Value)>)>>,
 }
+
+/// Every page of a match asks `/api/matches/NAME/broadcast` (for the kits), thousands of
+/// spectators at the start of a match: the answer's tournament and last result (which walk
+/// the tournaments and the archive) younger than this are served again rather than made
+/// anew. The delay and the kits are always current.
+pub const CONTEXT_FRESH: Duration = Duration::from_secs(2);
 
 impl Broadcast {
     pub fn new(delay: Duration, colours: Option<Arc<TeamColours>>) -> Broadcast {
@@ -51,7 +59,50 @@ impl Broadcast {
             delay,
             colours,
             captions: Mutex::new(HashMap::new()),
+            contexts: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Match `name`'s tournament section and last result: those made less than
+    /// [`CONTEXT_FRESH`] ago, or new ones from `make`. Those of matches the relay no longer
+    /// serves go when a new one is kept (`serving` says which it serves).
+    pub fn context_cached(
+        &self,
+        name: &str,
+        serving: impl Fn(&str) -> bool,
+        make: impl FnOnce() -> (Value, Value),
+    ) -> Arc<(Value, Value)> {
+        let now = Instant::now();
+        if let Ok(c) = self.contexts.lock() {
+            if let Some((at, v)) = c.get(name) {
+                if now.duration_since(*at) < CONTEXT_FRESH {
+                    return v.clone();
+                }
+            }
+        }
+        let v = Arc::new(make());
+        if let Ok(mut c) = self.contexts.lock() {
+            c.retain(|k, _| serving(k));
+            c.insert(name.to_owned(), (now, v.clone()));
+        }
+        v
+    }
+
+    /// The tournament section and the last result of a match of `summary`'s teams.
+    pub fn context(
+        &self,
+        summary: &Summary,
+        tournaments: &Tournaments,
+        entries: &[Entry],
+        live: &[Summary],
+        pending: usize,
+    ) -> (Value, Value) {
+        let found = find_tournament(tournaments, &summary.teams, entries, live, pending);
+        let last = match &found {
+            Some(f) => last_of_tournament(&f.doc),
+            None => last_in_archive(entries, &summary.teams),
+        };
+        (json!(found.as_ref().map(Found::section)), json!(last))
     }
 
     /// The kits for a match of these teams: a choice only when both teams are known and
@@ -74,20 +125,8 @@ impl Broadcast {
     }
 
     /// `/api/matches/NAME/broadcast` ([`FORMAT`]).
-    pub fn answer(
-        &self,
-        summary: &Summary,
-        tournaments: &Tournaments,
-        entries: &[Entry],
-        live: &[Summary],
-        pending: usize,
-    ) -> Value {
+    pub fn answer(&self, summary: &Summary, context: &(Value, Value)) -> Value {
         let (kits, colours_error) = self.kits(&summary.teams);
-        let found = find_tournament(tournaments, &summary.teams, entries, live, pending);
-        let last = match &found {
-            Some(f) => last_of_tournament(&f.doc),
-            None => last_in_archive(entries, &summary.teams),
-        };
         json!({
             "format": FORMAT,
             "match": summary.name,
@@ -95,8 +134,8 @@ impl Broadcast {
             "kits": kits,
             "colours_error": colours_error,
             "teams": summary.teams,
-            "tournament": found.as_ref().map(Found::section),
-            "last_result": last,
+            "tournament": context.0,
+            "last_result": context.1,
         })
     }
 

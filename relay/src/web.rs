@@ -207,14 +207,21 @@ async fn broadcast(State(app): State<AppState>, Path(name): Path<String>) -> Res
     let Some(m) = app.find(&name) else {
         return (StatusCode::NOT_FOUND, format!("no match called {name}")).into_response();
     };
-    let entries = app.archive.entries();
-    json_reply(&app.broadcast.answer(
-        &m.hub.summary(),
-        &app.tournaments,
-        &entries,
-        &summaries(&app),
-        app.archive.pending(),
-    ))
+    let summary = m.hub.summary();
+    let context = app.broadcast.context_cached(
+        &name,
+        |n| app.find(n).is_some(),
+        || {
+            app.broadcast.context(
+                &summary,
+                &app.tournaments,
+                &app.archive.entries(),
+                &summaries(&app),
+                app.archive.pending(),
+            )
+        },
+    );
+    json_reply(&app.broadcast.answer(&summary, &context))
 }
 
 /// What `/api/matches/NAME/captions` is asked; both optional.
