@@ -44,8 +44,11 @@ pub struct Broadcast {
     pub colours: Option<Arc<TeamColours>>,
     captions: Mutex<HashMap<String, Arc<tokio::sync::Mutex<Option<Computed>>>>>,
     /// The tournament and last result of each match's answer, and when they were made.
-    contexts: Mutex<HashMap<String, (Instant, Arc<(Value, Value)>)>>,
+    contexts: Mutex<HashMap<String, (Instant, Arc<Context>)>>,
 }
+
+/// A match's tournament section and last result, as the answer gives them.
+pub type Context = (Value, Value);
 
 /// Every page of a match asks `/api/matches/NAME/broadcast` (for the kits), thousands of
 /// spectators at the start of a match: the answer's tournament and last result (which walk
@@ -70,8 +73,8 @@ impl Broadcast {
         &self,
         name: &str,
         serving: impl Fn(&str) -> bool,
-        make: impl FnOnce() -> (Value, Value),
-    ) -> Arc<(Value, Value)> {
+        make: impl FnOnce() -> Context,
+    ) -> Arc<Context> {
         let now = Instant::now();
         if let Ok(c) = self.contexts.lock() {
             if let Some((at, v)) = c.get(name) {
@@ -96,7 +99,7 @@ impl Broadcast {
         entries: &[Entry],
         live: &[Summary],
         pending: usize,
-    ) -> (Value, Value) {
+    ) -> Context {
         let found = find_tournament(tournaments, &summary.teams, entries, live, pending);
         let last = match &found {
             Some(f) => last_of_tournament(&f.doc),
@@ -125,7 +128,7 @@ impl Broadcast {
     }
 
     /// `/api/matches/NAME/broadcast` ([`FORMAT`]).
-    pub fn answer(&self, summary: &Summary, context: &(Value, Value)) -> Value {
+    pub fn answer(&self, summary: &Summary, context: &Context) -> Value {
         let (kits, colours_error) = self.kits(&summary.teams);
         json!({
             "format": FORMAT,
