@@ -24,6 +24,16 @@ fn free_port() -> u16 {
         .expect("a free port")
 }
 
+/// The values of every `--chrome-flag FLAG` in `args`: what the benches hand to Chromium on
+/// top of its usual flags (e.g. `--js-flags=--no-wasm-tier-up`, or a way of drawing canvases),
+/// to find out what a figure depends on.
+pub fn chrome_flags(args: &[String]) -> Vec<String> {
+    args.windows(2)
+        .filter(|w| w[0] == "--chrome-flag")
+        .map(|w| w[1].clone())
+        .collect()
+}
+
 impl Browser {
     pub async fn start() -> Browser {
         Browser::start_with_args(&[]).await

@@ -12,9 +12,12 @@ pub struct RunningRelay {
     task: tokio::task::JoinHandle<()>,
 }
 
-/// The web app built by `trunk build` (scripts/test.sh builds it before the tests).
+/// The web app built by `trunk build` (scripts/test.sh builds it before the tests), or the
+/// one `PITCHSIDE_BENCH_DIST` names: a bench compares two builds of the page run by run.
 pub fn dist() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../dist")
+    std::env::var_os("PITCHSIDE_BENCH_DIST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../dist"))
 }
 
 /// The real log `rel` (a fixture) replayed as if live, one cycle every `step`, as match `name`.

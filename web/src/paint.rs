@@ -28,7 +28,16 @@ struct State {
 pub struct Painter<'a> {
     ctx: &'a Ctx,
     view: &'a View,
+    ratio: f64,
     state: State,
+    sprites: Option<&'a mut Sprites>,
+}
+
+/// What the painter keeps from one frame of a canvas to the next.
+#[derive(Default)]
+pub struct Cache {
+    pitch: PitchLayer,
+    sprites: Sprites,
 }
 
 /// The pitch (grass, lines, goals, flags, grid): what does not move while the view stays.
@@ -43,7 +52,7 @@ fn is_pitch(tag: Tag) -> bool {
 /// software canvas spends most of a frame filling pixels, and one copy of the pitch costs
 /// less than filling its grass, stripes and lines again.
 #[derive(Default)]
-pub struct PitchLayer {
+struct PitchLayer {
     canvas: Option<web_sys::HtmlCanvasElement>,
     /// What the layer holds: the pitch shapes, for this view and pixel ratio.
     painted: Option<(Vec<Shape>, View, f64)>,
@@ -73,33 +82,64 @@ pub fn context(c: &web_sys::HtmlCanvasElement) -> Option<Ctx> {
 }
 
 /// Paints `scene` on `ctx`, whose canvas is `view.width × view.height` CSS pixels at `ratio`
-/// device pixels each. With a `layer`, the pitch comes from it (repainted only when the pitch
-/// or the view changed).
-pub fn scene(ctx: &Ctx, view: &View, ratio: f64, scene: &Scene, layer: Option<&mut PitchLayer>) {
+/// device pixels each. With a `cache`, the pitch comes from its layer (repainted only when the
+/// pitch or the view changed) and short labels from its sprites.
+pub fn scene(ctx: &Ctx, view: &View, ratio: f64, scene: &Scene, cache: Option<&mut Cache>) {
     let split = scene
         .shapes
         .iter()
         .position(|s| !is_pitch(s.tag))
         .unwrap_or(scene.shapes.len());
     let (pitch, rest) = scene.shapes.split_at(split);
-    let copied = layer.is_some_and(|l| l.copy(ctx, view, ratio, pitch));
-    prepare(ctx, ratio);
-    let mut p = Painter {
-        ctx,
-        view,
-        state: State {
-            width: -1.0,
-            ..State::default()
-        },
+    let (copied, sprites) = match cache {
+        Some(c) => (c.pitch.copy(ctx, view, ratio, pitch), Some(&mut c.sprites)),
+        None => (false, None),
     };
+    prepare(ctx, ratio);
+    let mut p = Painter::new(ctx, view, ratio, sprites);
     if !copied {
-        for s in pitch {
-            p.shape(s);
-        }
+        p.shapes(pitch);
     }
-    for s in rest {
-        p.shape(s);
-    }
+    p.shapes(rest);
+}
+
+/// Shapes of one kind drawn in a row with the same colours may go into one path, filled and
+/// stroked once. A software canvas blends every pixel of every translucent fill, so the view
+/// cones (up to 22 wide translucent wedges, the costliest overlay) cost far less as one union
+/// per team; and each fill or stroke has its own cost of setting up. Only kinds whose look
+/// does not depend on the order within the run: not the bodies, whose fills cover the outline
+/// of a neighbour they overlap.
+fn merges(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::ViewCone
+            | Tag::Trail
+            | Tag::BallPath
+            | Tag::RealBody
+            | Tag::BodyDirection
+            | Tag::FaceDirection
+            | Tag::StaminaBar
+    )
+}
+
+/// Whether `b` can go into the same path as `a`.
+fn same_run(a: &Shape, b: &Shape) -> bool {
+    let traced = |s: &Shape| {
+        matches!(
+            s.geom,
+            Geom::Line { .. }
+                | Geom::Path { .. }
+                | Geom::Circle { .. }
+                | Geom::Arc { .. }
+                | Geom::Sector { .. }
+        )
+    };
+    a.tag == b.tag
+        && merges(a.tag)
+        && a.fill == b.fill
+        && a.stroke == b.stroke
+        && traced(a)
+        && traced(b)
 }
 
 impl PitchLayer {
@@ -132,17 +172,7 @@ impl PitchLayer {
             }
             let Some(lctx) = context(c) else { return false };
             prepare(&lctx, ratio);
-            let mut p = Painter {
-                ctx: &lctx,
-                view,
-                state: State {
-                    width: -1.0,
-                    ..State::default()
-                },
-            };
-            for s in pitch {
-                p.shape(s);
-            }
+            Painter::new(&lctx, view, ratio, None).shapes(pitch);
             self.painted = Some((pitch.to_vec(), *view, ratio));
         }
         let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
@@ -150,7 +180,42 @@ impl PitchLayer {
     }
 }
 
-impl Painter<'_> {
+impl<'a> Painter<'a> {
+    fn new(ctx: &'a Ctx, view: &'a View, ratio: f64, sprites: Option<&'a mut Sprites>) -> Self {
+        Painter {
+            ctx,
+            view,
+            ratio,
+            state: State {
+                width: -1.0,
+                ..State::default()
+            },
+            sprites,
+        }
+    }
+
+    /// Paints `shapes` in order, runs that [`same_run`] allows as one path.
+    fn shapes(&mut self, shapes: &[Shape]) {
+        let mut i = 0;
+        while i < shapes.len() {
+            let first = &shapes[i];
+            let run = 1 + shapes[i + 1..]
+                .iter()
+                .take_while(|s| same_run(first, s))
+                .count();
+            if run > 1 {
+                self.ctx.begin_path();
+                for s in &shapes[i..i + run] {
+                    self.trace(&s.geom);
+                }
+                self.finish(first);
+            } else {
+                self.shape(first);
+            }
+            i += run;
+        }
+    }
+
     fn set_fill(&mut self, c: Rgba) {
         if self.state.fill != Some(c) {
             self.ctx.set_fill_style_str(&c.css());
@@ -182,6 +247,13 @@ impl Painter<'_> {
         }
     }
 
+    fn set_font(&mut self, size: f64, bold: bool) {
+        if self.state.font != (size, bold) {
+            self.ctx.set_font(&font(size, bold));
+            self.state.font = (size, bold);
+        }
+    }
+
     /// Fills and strokes the current path as the shape asks.
     fn finish(&mut self, s: &Shape) {
         if let Some(f) = s.fill {
@@ -194,22 +266,21 @@ impl Painter<'_> {
         }
     }
 
-    fn shape(&mut self, s: &Shape) {
+    /// Adds `geom` to the current path as a subpath of its own; false for what is not a path
+    /// (rectangles and text, drawn straight away by [`Painter::shape`]).
+    fn trace(&mut self, geom: &Geom) -> bool {
         let v = self.view;
         let ctx = self.ctx;
-        match &s.geom {
+        match geom {
             Geom::Line { from, to } => {
                 let a = v.canvas_from_field(from.0, from.1);
                 let b = v.canvas_from_field(to.0, to.1);
-                ctx.begin_path();
                 ctx.move_to(a.0, a.1);
                 ctx.line_to(b.0, b.1);
-                self.finish(s);
             }
             Geom::Path { points, closed } => {
                 let mut it = points.iter();
-                let Some(first) = it.next() else { return };
-                ctx.begin_path();
+                let Some(first) = it.next() else { return true };
                 let a = v.canvas_from_field(first.0, first.1);
                 ctx.move_to(a.0, a.1);
                 for p in it {
@@ -219,13 +290,13 @@ impl Painter<'_> {
                 if *closed {
                     ctx.close_path();
                 }
-                self.finish(s);
             }
             Geom::Circle { centre, radius } => {
                 let c = v.canvas_from_field(centre.0, centre.1);
-                ctx.begin_path();
-                let _ = ctx.arc(c.0, c.1, v.pixels(*radius), 0.0, 2.0 * PI);
-                self.finish(s);
+                let r = v.pixels(*radius);
+                // Each circle its own subpath: no line joins it to the last point.
+                ctx.move_to(c.0 + r, c.1);
+                let _ = ctx.arc(c.0, c.1, r, 0.0, 2.0 * PI);
             }
             Geom::Arc {
                 centre,
@@ -234,15 +305,9 @@ impl Painter<'_> {
                 end,
             } => {
                 let c = v.canvas_from_field(centre.0, centre.1);
-                ctx.begin_path();
-                let _ = ctx.arc(
-                    c.0,
-                    c.1,
-                    v.pixels(*radius),
-                    v.canvas_angle(*start),
-                    v.canvas_angle(*end),
-                );
-                self.finish(s);
+                let (r, a0) = (v.pixels(*radius), v.canvas_angle(*start));
+                ctx.move_to(c.0 + r * a0.cos(), c.1 + r * a0.sin());
+                let _ = ctx.arc(c.0, c.1, r, a0, v.canvas_angle(*end));
             }
             Geom::Sector {
                 centre,
@@ -251,7 +316,6 @@ impl Painter<'_> {
                 end,
             } => {
                 let c = v.canvas_from_field(centre.0, centre.1);
-                ctx.begin_path();
                 ctx.move_to(c.0, c.1);
                 let _ = ctx.arc(
                     c.0,
@@ -261,33 +325,31 @@ impl Painter<'_> {
                     v.canvas_angle(*end),
                 );
                 ctx.close_path();
-                self.finish(s);
             }
+            Geom::Rect { .. } | Geom::PixelRect { .. } | Geom::Text { .. } => return false,
+        }
+        true
+    }
+
+    fn shape(&mut self, s: &Shape) {
+        let v = self.view;
+        let ctx = self.ctx;
+        ctx.begin_path();
+        if self.trace(&s.geom) {
+            self.finish(s);
+            return;
+        }
+        match &s.geom {
             Geom::Rect { min, max } => {
                 let a = v.canvas_from_field(min.0, min.1);
                 let b = v.canvas_from_field(max.0, max.1);
                 let (x, y) = (a.0.min(b.0), a.1.min(b.1));
                 let (w, h) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
-                if let Some(f) = s.fill {
-                    self.set_fill(f);
-                    ctx.fill_rect(x, y, w, h);
-                }
-                if let Some(st) = &s.stroke {
-                    self.set_stroke(st);
-                    ctx.stroke_rect(x, y, w, h);
-                }
+                self.rect(s, x, y, w, h);
             }
             Geom::PixelRect { at, offset, size } => {
                 let a = v.canvas_from_field(at.0, at.1);
-                let (x, y) = (a.0 + offset.0, a.1 + offset.1);
-                if let Some(f) = s.fill {
-                    self.set_fill(f);
-                    ctx.fill_rect(x, y, size.0, size.1);
-                }
-                if let Some(st) = &s.stroke {
-                    self.set_stroke(st);
-                    ctx.stroke_rect(x, y, size.0, size.1);
-                }
+                self.rect(s, a.0 + offset.0, a.1 + offset.1, size.0, size.1);
             }
             Geom::Text {
                 at,
@@ -298,30 +360,221 @@ impl Painter<'_> {
                 bold,
             } => {
                 let a = v.canvas_from_field(at.0, at.1);
-                let (x, y) = (a.0 + offset.0, a.1 + offset.1);
-                if self.state.font != (*size, *bold) {
-                    let weight = if *bold { "bold " } else { "" };
-                    ctx.set_font(&format!("{weight}{size:.0}px {FONT_FAMILY}"));
-                    self.state.font = (*size, *bold);
-                }
-                if self.state.align != Some(*align) {
-                    ctx.set_text_align(match align {
-                        Align::Left => "left",
-                        Align::Centre => "center",
-                        Align::Right => "right",
-                    });
-                    self.state.align = Some(*align);
-                }
-                // A dark halo first, so light text reads on grass, lines and other marks.
-                if let Some(st) = &s.stroke {
-                    self.set_stroke(st);
-                    let _ = ctx.stroke_text(text, x, y);
-                }
-                if let Some(f) = s.fill {
-                    self.set_fill(f);
-                    let _ = ctx.fill_text(text, x, y);
-                }
+                self.text(
+                    s,
+                    (a.0 + offset.0, a.1 + offset.1),
+                    text,
+                    *size,
+                    *align,
+                    *bold,
+                );
             }
+            _ => {}
         }
+    }
+
+    fn rect(&mut self, s: &Shape, x: f64, y: f64, w: f64, h: f64) {
+        if let Some(f) = s.fill {
+            self.set_fill(f);
+            self.ctx.fill_rect(x, y, w, h);
+        }
+        if let Some(st) = &s.stroke {
+            self.set_stroke(st);
+            self.ctx.stroke_rect(x, y, w, h);
+        }
+    }
+
+    fn text(
+        &mut self,
+        s: &Shape,
+        (x, y): (f64, f64),
+        text: &str,
+        size: f64,
+        align: Align,
+        bold: bool,
+    ) {
+        let style = TextStyle {
+            size,
+            bold,
+            fill: s.fill,
+            halo: s.stroke,
+        };
+        let ratio = self.ratio;
+        if let Some(sprite) = self
+            .sprites
+            .as_deref_mut()
+            .and_then(|c| c.get(text, &style, ratio))
+        {
+            let Some((atlas, _)) = self.sprites.as_deref().and_then(|c| c.atlas.as_ref()) else {
+                return;
+            };
+            let left = match align {
+                Align::Left => x,
+                Align::Centre => x - sprite.text_width / 2.0,
+                Align::Right => x - sprite.text_width,
+            };
+            // Placed on whole device pixels, so the copy is exact.
+            let dx = (left * ratio).round() - sprite.origin.0;
+            let dy = (y * ratio).round() - sprite.origin.1;
+            let _ = self
+                .ctx
+                .draw_image_with_html_canvas_element_and_sw_and_sh_and_dx_and_dy_and_dw_and_dh(
+                    atlas,
+                    sprite.at.0,
+                    sprite.at.1,
+                    sprite.size.0,
+                    sprite.size.1,
+                    dx / ratio,
+                    dy / ratio,
+                    sprite.size.0 / ratio,
+                    sprite.size.1 / ratio,
+                );
+            return;
+        }
+        self.set_font(size, bold);
+        if self.state.align != Some(align) {
+            self.ctx.set_text_align(match align {
+                Align::Left => "left",
+                Align::Centre => "center",
+                Align::Right => "right",
+            });
+            self.state.align = Some(align);
+        }
+        // A dark halo first, so light text reads on grass, lines and other marks.
+        if let Some(st) = &s.stroke {
+            self.set_stroke(st);
+            let _ = self.ctx.stroke_text(text, x, y);
+        }
+        if let Some(f) = s.fill {
+            self.set_fill(f);
+            let _ = self.ctx.fill_text(text, x, y);
+        }
+    }
+}
+
+fn font(size: f64, bold: bool) -> String {
+    let weight = if bold { "bold " } else { "" };
+    format!("{weight}{size:.0}px {FONT_FAMILY}")
+}
+
+/// How a label is drawn: what makes two sprites the same beside their text.
+#[derive(Clone, Copy, PartialEq)]
+struct TextStyle {
+    size: f64,
+    bold: bool,
+    fill: Option<Rgba>,
+    halo: Option<Stroke>,
+}
+
+/// Labels this short (shirt numbers, player types) are drawn from [`Sprites`]; longer ones
+/// (stamina figures) change from frame to frame and are drawn as text.
+const SPRITE_CHARS: usize = 4;
+/// The atlas's side in device pixels; when it is full it starts again empty.
+const ATLAS_SIDE: u32 = 512;
+
+/// Short labels drawn once, halo and all, into an atlas and copied from it. A software canvas
+/// strokes the outline of every glyph for the halo each time it draws text, which costs more
+/// than copying the few hundred finished pixels of a label.
+#[derive(Default)]
+struct Sprites {
+    atlas: Option<(web_sys::HtmlCanvasElement, Ctx)>,
+    ratio: f64,
+    placed: Vec<(String, TextStyle, Sprite)>,
+    /// Where the next sprite goes (device pixels): the row's left and top, and its height.
+    cursor: (f64, f64, f64),
+}
+
+/// A label in the atlas, in device pixels.
+#[derive(Clone, Copy)]
+struct Sprite {
+    at: (f64, f64),
+    size: (f64, f64),
+    /// Where the text's start on its middle line is within the sprite.
+    origin: (f64, f64),
+    /// The text's width in CSS pixels, for centred and right-aligned labels.
+    text_width: f64,
+}
+
+impl Sprites {
+    /// The sprite of `text` in `style` at `ratio`, drawn into the atlas first if it is not
+    /// there; `None` for text too long to keep, or without an atlas.
+    fn get(&mut self, text: &str, style: &TextStyle, ratio: f64) -> Option<Sprite> {
+        if text.chars().count() > SPRITE_CHARS || text.is_empty() {
+            return None;
+        }
+        if self.ratio != ratio {
+            self.clear_atlas();
+            self.ratio = ratio;
+        }
+        if let Some((_, _, s)) = self
+            .placed
+            .iter()
+            .find(|(t, st, _)| t == text && st == style)
+        {
+            return Some(*s);
+        }
+        if self.atlas.is_none() {
+            let c = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.create_element("canvas").ok())
+                .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())?;
+            c.set_width(ATLAS_SIDE);
+            c.set_height(ATLAS_SIDE);
+            let ctx = c.get_context("2d").ok().flatten()?.dyn_into::<Ctx>().ok()?;
+            ctx.set_text_baseline("middle");
+            ctx.set_text_align("left");
+            ctx.set_line_join("round");
+            self.atlas = Some((c, ctx));
+        }
+        let (_, ctx) = self.atlas.as_ref()?;
+        let font_px = style.size * ratio;
+        ctx.set_font(&font(font_px, style.bold));
+        let text_w = ctx.measure_text(text).ok()?.width();
+        let halo = style.halo.map_or(0.0, |h| h.width * ratio);
+        let pad = (halo / 2.0 + 1.0).ceil();
+        let w = (text_w + 2.0 * pad).ceil();
+        let h = (font_px * 1.4 + 2.0 * pad).ceil();
+        let side = f64::from(ATLAS_SIDE);
+        if w > side || h > side {
+            return None;
+        }
+        let (mut x, mut y, mut row) = self.cursor;
+        if x + w > side {
+            (x, y, row) = (0.0, y + row, 0.0);
+        }
+        if y + h > side {
+            self.clear_atlas();
+            (x, y, row) = (0.0, 0.0, 0.0);
+        }
+        let (_, ctx) = self.atlas.as_ref()?;
+        let origin = (pad, (h / 2.0).round());
+        if let Some(st) = style.halo {
+            ctx.set_stroke_style_str(&st.colour.css());
+            ctx.set_line_width(st.width * ratio);
+            let _ = ctx.stroke_text(text, x + origin.0, y + origin.1);
+        }
+        if let Some(f) = style.fill {
+            ctx.set_fill_style_str(&f.css());
+            let _ = ctx.fill_text(text, x + origin.0, y + origin.1);
+        }
+        self.cursor = (x + w, y, row.max(h));
+        let sprite = Sprite {
+            at: (x, y),
+            size: (w, h),
+            origin,
+            text_width: text_w / ratio,
+        };
+        self.placed.push((text.to_string(), *style, sprite));
+        Some(sprite)
+    }
+
+    /// Empties the atlas: every sprite is drawn again when next asked for.
+    fn clear_atlas(&mut self) {
+        if let Some((_, ctx)) = &self.atlas {
+            let side = f64::from(ATLAS_SIDE);
+            ctx.clear_rect(0.0, 0.0, side, side);
+        }
+        self.placed.clear();
+        self.cursor = (0.0, 0.0, 0.0);
     }
 }

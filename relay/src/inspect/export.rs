@@ -15,7 +15,7 @@ use pitchside_shared::params::MatchParams;
 use pitchside_shared::{LogDecoder, LogError, Params, Record};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// Bytes of rows gathered before they go to the file.
@@ -461,34 +461,81 @@ fn tracking_from_lines(
     Ok(Some((lines.shows(), lines.end())))
 }
 
-/// Reads `reader` in batches of whole lines and writes their rows: the lines in order on
-/// this thread, the shows' rows half here and half on a second core when `two` (a core is
-/// spare). `false` when the log
-/// needs the decoder instead (a last line without its newline included).
-fn feed_lines(
+/// A batch of a text log's whole lines, with its shows' first columns and where each show is.
+#[derive(Default)]
+struct LineBatch {
+    bytes: Vec<u8>,
+    prefixes: Vec<u8>,
+    shows: Vec<pitchside_shared::export::text::ShowLine>,
+}
+
+/// What reading the next batch gave.
+enum Lines {
+    Batch,
+    End,
+    /// Not the plain text form (or damaged): the decoder must write the table.
+    NotPlain,
+}
+
+/// Shows whose rows one thread takes at a time: the two threads take turns by chunks, so
+/// neither waits while the other has work left.
+const SHOWS_PER_TAKE: usize = 8;
+
+/// The rows one thread wrote for a batch: in the order it wrote them, each show's end in
+/// `bytes`, and which chunks it took (chunk, index of its first show in `ends`).
+#[derive(Default)]
+struct Taken {
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
+    chunks: Vec<(usize, usize)>,
+}
+
+/// Writes the rows of `batch`'s shows, a chunk of [`SHOWS_PER_TAKE`] at a time, while chunks
+/// are left; stops when a show is not in the plain form (`failed`).
+fn take_rows(batch: &LineBatch, next: &AtomicUsize, failed: &AtomicBool, rows: &mut Taken) {
+    use pitchside_shared::export::text::show_body;
+    rows.bytes.clear();
+    rows.ends.clear();
+    rows.chunks.clear();
+    loop {
+        let k = next.fetch_add(1, Ordering::Relaxed);
+        let from = k * SHOWS_PER_TAKE;
+        if from >= batch.shows.len() || failed.load(Ordering::Relaxed) {
+            return;
+        }
+        rows.chunks.push((k, rows.ends.len()));
+        let to = (from + SHOWS_PER_TAKE).min(batch.shows.len());
+        for s in &batch.shows[from..to] {
+            if show_body(&batch.bytes[s.start..s.end], &mut rows.bytes).is_none() {
+                failed.store(true, Ordering::Relaxed);
+                return;
+            }
+            rows.ends.push(rows.bytes.len());
+        }
+    }
+}
+
+/// Reads the log's next whole lines into `batch` (the part of a line after the last newline
+/// kept in `pending` for the next batch) and reads their order-dependent state.
+fn next_lines(
     input: &Path,
     reader: &mut impl Read,
+    pending: &mut Vec<u8>,
+    at_end: &mut bool,
+    batch: &mut LineBatch,
     lines: &mut pitchside_shared::export::text::TextTracking,
-    out: &mut Sink,
-    two: bool,
-) -> Result<bool, ExportError> {
-    use pitchside_shared::export::text::{show_body, ShowLine};
-    let mut header = String::new();
-    tracking_header(&mut header);
-    out.write_bytes(header.as_bytes())?;
-    let mut buf = vec![0u8; LINES_BATCH];
-    let mut filled = 0;
-    let (mut prefixes, mut shows) = (Vec::new(), Vec::<ShowLine>::new());
-    let (mut first, mut second) = (Vec::new(), Vec::new());
-    let mut at_end = false;
-    while !at_end {
+) -> Result<Lines, ExportError> {
+    let buf = &mut batch.bytes;
+    buf.clear();
+    buf.extend_from_slice(pending);
+    pending.clear();
+    let mut filled = buf.len();
+    buf.resize(LINES_BATCH.max(2 * filled), 0);
+    let cut = loop {
         // Fill the buffer, growing it for a line longer than it.
-        while filled < buf.len() {
+        while filled < buf.len() && !*at_end {
             match reader.read(&mut buf[filled..]) {
-                Ok(0) => {
-                    at_end = true;
-                    break;
-                }
+                Ok(0) => *at_end = true,
                 Ok(n) => filled += n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(source) => {
@@ -499,63 +546,207 @@ fn feed_lines(
                 }
             }
         }
-        let cut = match buf[..filled].iter().rposition(|&b| b == b'\n') {
-            Some(n) => n + 1,
-            None if at_end && filled == 0 => break,
-            None if at_end => return Ok(false),
-            None if buf.len() > 2 * pitchside_shared::log::MAX_RECORD_BYTES => return Ok(false),
-            None => {
-                buf.resize(buf.len() * 2, 0);
+        match buf[..filled].iter().rposition(|&b| b == b'\n') {
+            Some(n) => break n + 1,
+            None if *at_end && filled == 0 => return Ok(Lines::End),
+            None if *at_end => return Ok(Lines::NotPlain),
+            None if buf.len() > 2 * pitchside_shared::log::MAX_RECORD_BYTES => {
+                return Ok(Lines::NotPlain)
+            }
+            None => buf.resize(buf.len() * 2, 0),
+        }
+    };
+    if *at_end {
+        // After the last newline only blanks may follow.
+        if !buf[cut..filled].iter().all(u8::is_ascii_whitespace) {
+            return Ok(Lines::NotPlain);
+        }
+    } else {
+        pending.extend_from_slice(&buf[cut..filled]);
+    }
+    buf.truncate(cut);
+    batch.prefixes.clear();
+    batch.shows.clear();
+    Ok(
+        if lines.lines(&batch.bytes, &mut batch.prefixes, &mut batch.shows) {
+            Lines::Batch
+        } else {
+            Lines::NotPlain
+        },
+    )
+}
+
+/// What the thread that reads a log's lines shares with the one that helps write their rows.
+/// The helper lives as long as the log and waits for work by spinning: a thread started per
+/// batch, or one woken from sleep, found the other core of a virtual machine idle and took
+/// longer to start than half a batch's rows take to write, so it did a fifth of them.
+#[derive(Default)]
+struct Helping {
+    /// The batch published last (0: none yet); the batch is `batches[generation % 2]`.
+    generation: AtomicUsize,
+    /// The last batch the helper finished with.
+    done: AtomicUsize,
+    stop: AtomicBool,
+    /// The next chunk of the published batch's shows to take.
+    taking: AtomicUsize,
+    failed: AtomicBool,
+    batches: [std::sync::RwLock<LineBatch>; 2],
+    theirs: Mutex<Taken>,
+}
+
+/// How long a waiting thread spins before it sleeps between looks: the helper waits for
+/// each batch to be read, and a disk slower than the page cache should not cost a core.
+const SPIN_FOR: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// Waits until `ready` holds (true) or `gone` does (false).
+fn wait_for(ready: impl Fn() -> bool, gone: impl Fn() -> bool) -> bool {
+    let started = std::time::Instant::now();
+    loop {
+        if ready() {
+            return true;
+        }
+        if gone() {
+            return false;
+        }
+        if started.elapsed() < SPIN_FOR {
+            std::hint::spin_loop();
+        } else {
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        }
+    }
+}
+
+impl Helping {
+    /// The helper's side: takes rows of each batch published until told to stop.
+    fn help(&self) {
+        let mut seen = 0;
+        loop {
+            let published = || self.generation.load(Ordering::Acquire) != seen;
+            if !wait_for(published, || self.stop.load(Ordering::Acquire)) {
+                return;
+            }
+            seen = self.generation.load(Ordering::Acquire);
+            {
+                let batch = self.batches[seen % 2]
+                    .read()
+                    .unwrap_or_else(|e| e.into_inner());
+                let mut theirs = self.theirs.lock().unwrap_or_else(|e| e.into_inner());
+                take_rows(&batch, &self.taking, &self.failed, &mut theirs);
+            }
+            self.done.store(seen, Ordering::Release);
+        }
+    }
+}
+
+/// Reads `reader` in batches of whole lines and writes their rows. The lines are read in
+/// order on this thread; when `two` (a core is spare), a helper writes the rows of a batch's
+/// shows while this thread reads the next batch, then both share what is left of them.
+/// `false` when the log needs the decoder instead (a last line without its newline
+/// included).
+fn feed_lines(
+    input: &Path,
+    reader: &mut impl Read,
+    lines: &mut pitchside_shared::export::text::TextTracking,
+    out: &mut Sink,
+    two: bool,
+) -> Result<bool, ExportError> {
+    let mut header = String::new();
+    tracking_header(&mut header);
+    out.write_bytes(header.as_bytes())?;
+    let shared = Helping::default();
+    std::thread::scope(|scope| {
+        let helper = two.then(|| scope.spawn(|| shared.help()));
+        let result = feed_batches(input, reader, lines, out, &shared, helper.as_ref());
+        shared.stop.store(true, Ordering::Release);
+        result
+    })
+}
+
+/// [`feed_lines`]' reading side, with `helper` taking rows through `shared` if there is one.
+fn feed_batches(
+    input: &Path,
+    reader: &mut impl Read,
+    lines: &mut pitchside_shared::export::text::TextTracking,
+    out: &mut Sink,
+    shared: &Helping,
+    helper: Option<&std::thread::ScopedJoinHandle<'_, ()>>,
+) -> Result<bool, ExportError> {
+    let lock = |i: usize| {
+        shared.batches[i % 2]
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+    };
+    let (mut pending, mut at_end) = (Vec::new(), false);
+    let mut generation = 1;
+    match next_lines(
+        input,
+        reader,
+        &mut pending,
+        &mut at_end,
+        &mut lock(generation),
+        lines,
+    )? {
+        Lines::Batch => {}
+        Lines::End => return Ok(true),
+        Lines::NotPlain => return Ok(false),
+    }
+    let mut here = Taken::default();
+    loop {
+        shared.taking.store(0, Ordering::Relaxed);
+        shared.generation.store(generation, Ordering::Release);
+        // The helper starts on this batch while this thread reads the next one.
+        let read = next_lines(
+            input,
+            reader,
+            &mut pending,
+            &mut at_end,
+            &mut lock(generation + 1),
+            lines,
+        )?;
+        let batch = shared.batches[generation % 2]
+            .read()
+            .unwrap_or_else(|e| e.into_inner());
+        take_rows(&batch, &shared.taking, &shared.failed, &mut here);
+        if let Some(h) = helper {
+            let finished = || shared.done.load(Ordering::Acquire) == generation;
+            if !wait_for(finished, || h.is_finished()) {
+                return Ok(false);
+            }
+        }
+        if shared.failed.load(Ordering::Relaxed) {
+            return Ok(false);
+        }
+        let theirs = shared.theirs.lock().unwrap_or_else(|e| e.into_inner());
+        // The rows in the shows' order, each after its first columns.
+        let chunks = batch.shows.len().div_ceil(SHOWS_PER_TAKE);
+        let mut owner = vec![(false, 0); chunks];
+        for (is_theirs, taken) in [(false, &here), (true, &*theirs)] {
+            if is_theirs && helper.is_none() {
                 continue;
             }
-        };
-        if at_end && cut < filled && !buf[cut..filled].iter().all(u8::is_ascii_whitespace) {
-            return Ok(false);
-        }
-        let batch = &buf[..cut];
-        prefixes.clear();
-        shows.clear();
-        if !lines.lines(batch, &mut prefixes, &mut shows) {
-            return Ok(false);
-        }
-        // The shows' rows: half on a second core when there is one.
-        let half = if two { shows.len() / 2 } else { 0 };
-        let (a, b) = shows.split_at(half);
-        let body = |list: &[ShowLine], to: &mut Vec<u8>, ends: &mut Vec<usize>| -> bool {
-            to.clear();
-            ends.clear();
-            for s in list {
-                if show_body(&batch[s.start..s.end], to).is_none() {
-                    return false;
-                }
-                ends.push(to.len());
+            for (i, &(k, _)) in taken.chunks.iter().enumerate() {
+                owner[k] = (is_theirs, i);
             }
-            true
-        };
-        let (mut ends_a, mut ends_b) = (Vec::new(), Vec::new());
-        let ok = std::thread::scope(|scope| {
-            let other = (!a.is_empty()).then(|| scope.spawn(|| body(a, &mut first, &mut ends_a)));
-            let here = body(b, &mut second, &mut ends_b);
-            let there = other.is_none_or(|h| h.join().unwrap_or(false));
-            here && there
-        });
-        if !ok {
-            return Ok(false);
         }
         let mut from_prefix = 0;
-        for (list, rows, ends) in [(a, &first, &ends_a), (b, &second, &ends_b)] {
-            let mut from = 0;
-            for (s, &end) in list.iter().zip(ends) {
-                out.write_bytes(&prefixes[from_prefix..s.prefix_end])?;
+        for (k, &(is_theirs, i)) in owner.iter().enumerate() {
+            let taken = if is_theirs { &*theirs } else { &here };
+            let first = taken.chunks[i].1;
+            let shows = &batch.shows[k * SHOWS_PER_TAKE..];
+            for (j, s) in shows.iter().take(SHOWS_PER_TAKE).enumerate() {
+                out.write_bytes(&batch.prefixes[from_prefix..s.prefix_end])?;
                 from_prefix = s.prefix_end;
-                out.write_bytes(&rows[from..end])?;
-                from = end;
+                let at = first + j;
+                let start = if at == 0 { 0 } else { taken.ends[at - 1] };
+                out.write_bytes(&taken.bytes[start..taken.ends[at]])?;
             }
         }
-        buf.copy_within(cut..filled, 0);
-        filled -= cut;
+        match read {
+            Lines::Batch => generation += 1,
+            Lines::End => return Ok(true),
+            Lines::NotPlain => return Ok(false),
+        }
     }
-    Ok(true)
 }
 
 /// Reads and decodes the log, handing each batch of records to `emit` (false: stop). The

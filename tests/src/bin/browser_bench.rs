@@ -7,11 +7,19 @@
 //! `--chrome-flag FLAG` (repeatable) hands FLAG to Chromium.
 
 use fantoccini::Locator;
-use pitchside_tests::browser::Browser;
+use pitchside_tests::browser::{self, Browser};
 use pitchside_tests::{fixtures, relay_harness};
 use std::time::Duration;
 
+/// Runs per file, unless `--runs N` says otherwise.
 const RUNS: usize = 11;
+
+fn runs() -> usize {
+    let args: Vec<String> = std::env::args().collect();
+    pitchside_tests::bench::arg(&args, "--runs")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(RUNS)
+}
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
@@ -26,12 +34,7 @@ async fn main() {
     // `--chrome-flag FLAG` (repeatable) passes FLAG to Chromium, e.g.
     // `--js-flags=--no-wasm-tier-up` to run the page's wasm in V8's baseline compiler only.
     let args: Vec<String> = std::env::args().collect();
-    let flags: Vec<String> = args
-        .windows(2)
-        .filter(|w| w[0] == "--chrome-flag")
-        .map(|w| w[1].clone())
-        .collect();
-    let b = Browser::start_with_args(&flags).await;
+    let b = Browser::start_with_args(&browser::chrome_flags(&args)).await;
     if args.iter().any(|a| a == "--json") {
         json_against_text(&b, relay.addr).await;
         b.close().await;
@@ -42,7 +45,7 @@ async fn main() {
     let mut all = Vec::new();
     let mut decode = Vec::new();
     let mut wait = Vec::new();
-    for _ in 0..RUNS {
+    for _ in 0..runs() {
         b.client
             .goto(&format!("http://{}/", relay.addr))
             .await
@@ -76,7 +79,7 @@ async fn main() {
         v.sort_by(f64::total_cmp);
         v[v.len() / 2]
     };
-    println!("| full game ULG6 .rcg.gz (4.9 MB, 22.2 MB unpacked), headless Chromium, {RUNS} runs | median | min | max |");
+    println!("| full game ULG6 .rcg.gz (4.9 MB, 22.2 MB unpacked), headless Chromium, {} runs | median | min | max |", runs());
     println!("|---|---:|---:|---:|");
     for (name, v) in [
         ("file handed -> first frame drawn", &mut first),
@@ -147,6 +150,60 @@ async fn open(
     out
 }
 
+/// How long the browser takes to read and inflate `path` with nothing else to do: the file
+/// handed to a file input of its own and read through a `DecompressionStream` on the page's
+/// thread, counting bytes: the least a gzip log can take to open in the page. And the same
+/// through the page's own inflating worker (`web/inflate.js`), batches taken as they come.
+async fn inflate_alone(b: &Browser, path: &std::path::Path) -> [f64; 2] {
+    b.client
+        .execute(
+            "if (!document.getElementById('bench-file')) {
+               const i = document.createElement('input');
+               i.type = 'file'; i.id = 'bench-file';
+               document.body.append(i);
+             }
+             document.getElementById('bench-file').value = '';",
+            vec![],
+        )
+        .await
+        .expect("a file input");
+    b.client
+        .find(Locator::Css("#bench-file"))
+        .await
+        .expect("file input")
+        .send_keys(&path.display().to_string())
+        .await
+        .expect("upload");
+    let v = b
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             (async () => {
+               const f = document.getElementById('bench-file').files[0];
+               const t0 = performance.now();
+               const r = f.stream().pipeThrough(new DecompressionStream('gzip')).getReader();
+               let n = 0;
+               for (;;) { const { done, value } = await r.read(); if (done) break; n += value.length; }
+               const alone = performance.now() - t0;
+               // The page's own worker, batches taken as fast as they come.
+               const src = [...document.scripts].map(s => s.src).concat(
+                 performance.getEntriesByType('resource').map(e => e.name)).find(u => u.includes('/snippets/') && u.endsWith('/inflate.js'));
+               const m = await import(src);
+               m.warm_inflater();
+               await new Promise(r => setTimeout(r, 200));
+               const t1 = performance.now();
+               const batches = m.file_batches(f, 65536, 2 << 20);
+               for (;;) { const x = await batches.next(); if (x.done) break; }
+               return [alone, performance.now() - t1];
+             })().then(done, e => done([-1, -1]));",
+            vec![],
+        )
+        .await
+        .expect("inflate");
+    let f = |i: usize| v.get(i).and_then(|x| x.as_f64()).unwrap_or(-1.0);
+    [f(0), f(1)]
+}
+
 async fn json_against_text(b: &Browser, addr: std::net::SocketAddr) {
     use std::io::Write;
     let json = fixtures::path(fixtures::FULL_JSON);
@@ -160,18 +217,22 @@ async fn json_against_text(b: &Browser, addr: std::net::SocketAddr) {
             .and_then(|()| gz.finish().map(|_| ()))
             .expect("write the text log");
     }
-    let mut rows: Vec<(&str, Vec<[f64; 4]>)> =
+    let mut rows: Vec<(&str, Vec<[f64; 6]>)> =
         vec![("JSON", Vec::new()), ("ULG6 text", Vec::new())];
-    for _ in 0..RUNS {
-        rows[0].1.push(open(b, addr, &json, shows).await);
-        rows[1].1.push(open(b, addr, &text, shows).await);
+    for _ in 0..runs() {
+        for (path, row) in [(&json, 0), (&text, 1)] {
+            let [a, b_, c, d] = open(b, addr, path, shows).await;
+            let [alone, worker] = inflate_alone(b, path).await;
+            rows[row].1.push([a, b_, c, d, alone, worker]);
+        }
     }
     let size =
         |p: &std::path::Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0) as f64 / 1e6;
     println!(
-        "| the full JSON game ({:.1} MB gzipped) and the same match as ULG6 ({:.1} MB gzipped), {RUNS} runs each, alternated | JSON median | text median | JSON / text |",
+        "| the full JSON game ({:.1} MB gzipped) and the same match as ULG6 ({:.1} MB gzipped), {} runs each, alternated | JSON median | text median | JSON / text |",
         size(&json),
-        size(&text)
+        size(&text),
+        runs()
     );
     let _ = std::fs::remove_file(&text);
     println!("|---|---:|---:|---:|");
@@ -184,6 +245,8 @@ async fn json_against_text(b: &Browser, addr: std::net::SocketAddr) {
         "file handed -> all frames parsed",
         "of which in the decoder (wasm)",
         "of which waiting for the browser to read and inflate",
+        "the browser reading and inflating the file alone (no decoding)",
+        "the same through the page's inflating worker (no decoding)",
     ]
     .iter()
     .enumerate()

@@ -4,10 +4,11 @@
 //! around the draw call, in headless Chromium (software canvas), on the full game.
 //! `cargo run --release -p pitchside-tests --bin field-bench` (after scripts/build-web.sh).
 //! With `--by-tag`: where the time goes, each kind of shape painted alone over the pitch.
+//! `--chrome-flag FLAG` (repeatable) hands FLAG to Chromium.
 
 use fantoccini::key::Key;
 use fantoccini::Locator;
-use pitchside_tests::browser::Browser;
+use pitchside_tests::browser::{self, Browser};
 use pitchside_tests::{fixtures, relay_harness};
 use std::time::Duration;
 
@@ -37,7 +38,8 @@ async fn main() {
         step: Duration::from_secs(1),
     })
     .await;
-    let b = Browser::start().await;
+    let args: Vec<String> = std::env::args().collect();
+    let b = Browser::start_with_args(&browser::chrome_flags(&args)).await;
     b.client
         .goto(&format!("http://{}/", relay.addr))
         .await
@@ -66,7 +68,7 @@ async fn main() {
         .click()
         .await
         .expect("pause");
-    if std::env::args().any(|a| a == "--by-tag") {
+    if args.iter().any(|a| a == "--by-tag") {
         by_tag(&b, &body).await;
         b.close().await;
         return;

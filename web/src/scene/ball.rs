@@ -3,7 +3,7 @@
 
 use super::motion::TELEPORT_METRES;
 use super::players::{drawn, team_colour};
-use super::style::{Rgba, BALL_PATH, INK};
+use super::style::{self, Rgba, BALL_PATH, INK};
 use super::{Geom, Input, Owner, Scene, Shape, Stroke, Tag, P};
 use crate::settings::Trails;
 use pitchside_shared::{Frame, Side};
@@ -65,7 +65,7 @@ pub fn build(scene: &mut Scene, input: &Input, frame: &Frame) {
                         radius: v.metres(4.0),
                     },
                 )
-                .stroke(Stroke::solid(BALL_PATH, 1.5)),
+                .stroke(Stroke::solid(BALL_PATH, style::THIN)),
             );
         }
     }
@@ -87,7 +87,7 @@ pub fn build(scene: &mut Scene, input: &Input, frame: &Frame) {
             },
         )
         .fill(colour)
-        .stroke(Stroke::solid(INK, 1.5)),
+        .stroke(Stroke::solid(INK, style::THIN)),
     );
     scene.ball = Some(at);
 }
@@ -143,7 +143,7 @@ fn push_trail(out: &mut Vec<Shape>, who: Owner, points: impl Iterator<Item = P>,
                         closed: false,
                     },
                 )
-                .stroke(Stroke::solid(colour, 1.5)),
+                .stroke(Stroke::solid(colour, style::THIN)),
             );
         }
         run.clear();

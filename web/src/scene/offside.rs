@@ -5,7 +5,7 @@
 //! half (an attacker in his own half is never offside).
 
 use super::players::{drawn, team_colour};
-use super::style::INK;
+use super::style::{self, INK};
 use super::Dash;
 use super::{Align, Geom, Input, Owner, Shape, Stroke, Tag};
 use crate::field::PITCH_HALF_WIDTH;
@@ -51,7 +51,7 @@ pub fn build(out: &mut Vec<Shape>, input: &Input, x: [Option<f64>; 2]) {
                     to: (x, y1),
                 },
             )
-            .stroke(Stroke::dashed(colour.alpha(0.9), 1.5, Dash::Dashed)),
+            .stroke(Stroke::dashed(colour.alpha(0.9), style::THIN, Dash::Dashed)),
         );
         // Named above the top touch line, on the offside side of the line (toward the
         // team's goal), whichever way the view is turned.

@@ -218,7 +218,7 @@ fn areas(out: &mut Vec<Shape>, input: &Input, d: &Drawn) {
             },
         )
         .fill(tackle.alpha(0.12))
-        .stroke(Stroke::dashed(tackle.alpha(0.8), 1.2, Dash::Dashed)),
+        .stroke(Stroke::dashed(tackle.alpha(0.8), style::THIN, Dash::Dashed)),
     );
     if d.p.is_goalie() {
         let t = params.player_type(d.p.player_type);
@@ -254,7 +254,7 @@ fn areas(out: &mut Vec<Shape>, input: &Input, d: &Drawn) {
                     closed: true,
                 },
             )
-            .stroke(Stroke::dashed(catch, 1.2, Dash::Dashed)),
+            .stroke(Stroke::dashed(catch, style::THIN, Dash::Dashed)),
         );
         out.push(
             Shape::new(
@@ -266,7 +266,7 @@ fn areas(out: &mut Vec<Shape>, input: &Input, d: &Drawn) {
                 },
             )
             .fill(catch.alpha(0.3))
-            .stroke(Stroke::solid(catch, 1.2)),
+            .stroke(Stroke::solid(catch, style::THIN)),
         );
     }
     // Kickable area: the body disc is drawn this size; here its edge is marked.
@@ -279,13 +279,15 @@ fn areas(out: &mut Vec<Shape>, input: &Input, d: &Drawn) {
                 radius: input.params.kickable_radius(d.p.player_type),
             },
         )
-        .stroke(Stroke::dashed(WHITE, 1.5, Dash::Dashed)),
+        .stroke(Stroke::dashed(WHITE, style::THIN, Dash::Dashed)),
     );
 }
 
 fn arrow(out: &mut Vec<Shape>, tag: Tag, who: Owner, from: P, to: P, colour: Rgba, input: &Input) {
     let v = input.view;
-    out.push(Shape::new(tag, who, Geom::Line { from, to }).stroke(Stroke::solid(colour, 1.5)));
+    out.push(
+        Shape::new(tag, who, Geom::Line { from, to }).stroke(Stroke::solid(colour, style::THIN)),
+    );
     let len = (to.0 - from.0).hypot(to.1 - from.1);
     if len < 1e-6 {
         return;
@@ -373,7 +375,7 @@ fn intentions(out: &mut Vec<Shape>, input: &Input, d: &Drawn, all: &[Drawn]) {
                         to: t.at,
                     },
                 )
-                .stroke(Stroke::dashed(d.colour, 1.5, Dash::Dotted)),
+                .stroke(Stroke::dashed(d.colour, style::THIN, Dash::Dotted)),
             );
             out.push(
                 Shape::new(
@@ -384,7 +386,7 @@ fn intentions(out: &mut Vec<Shape>, input: &Input, d: &Drawn, all: &[Drawn]) {
                         radius: t.r + v.metres(2.0),
                     },
                 )
-                .stroke(Stroke::dashed(d.colour, 1.5, Dash::Dotted)),
+                .stroke(Stroke::dashed(d.colour, style::THIN, Dash::Dotted)),
             );
         }
     }
@@ -449,7 +451,7 @@ fn body(out: &mut Vec<Shape>, input: &Input, d: &Drawn) {
                 to: add(d.at, face_dir, d.r + v.metres(8.0)),
             },
         )
-        .stroke(Stroke::solid(WHITE, 1.5)),
+        .stroke(Stroke::solid(WHITE, style::THIN)),
     );
     if d.p.state & bits::YELLOW_CARD != 0 {
         card(out, v, d, style::YELLOW_CARD);

@@ -46,6 +46,11 @@ impl Rgba {
     }
 }
 
+/// The width of thin lines (trails, offside lines, the ball's outline and path, the selected
+/// player's areas, arrows and whiskers), in canvas pixels. A line no wider than a device pixel is drawn by a software canvas as a
+/// hairline, several times faster than a wider stroke, which mattered on machines without a
+/// GPU: the field's frame must fit in a few milliseconds there too.
+pub const THIN: f64 = 1.0;
 pub const WHITE: Rgba = Rgba::rgb(255, 255, 255);
 /// Outlines and text halos: near-black, so marks stand out on grass and on each other.
 pub const INK: Rgba = Rgba::rgb(17, 17, 17);

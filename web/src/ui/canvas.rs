@@ -37,8 +37,8 @@ const TAP_SLOP_PX: f64 = 20.0;
 thread_local! {
     /// The last scene drawn, with its view: what a click hits and what the test hook reports.
     static LAST: RefCell<Option<(Scene, View)>> = const { RefCell::new(None) };
-    /// The field canvas's pitch, painted once per view.
-    static LAYER: RefCell<paint::PitchLayer> = RefCell::new(paint::PitchLayer::default());
+    /// What the field canvas's painter keeps between frames (the pitch, painted once per view).
+    static LAYER: RefCell<paint::Cache> = RefCell::new(paint::Cache::default());
 }
 
 fn now() -> f64 {
@@ -737,7 +737,7 @@ fn bench_tags(m: Monitor, n: u32, width: f64, height: f64) -> String {
             tags.push(s.tag);
         }
     }
-    let mut layer = paint::PitchLayer::default();
+    let mut layer = paint::Cache::default();
     let mut time = |keep: &dyn Fn(scene::Tag) -> bool| {
         let mut ms = Vec::new();
         let mut count = 0;
@@ -799,7 +799,7 @@ fn bench(m: Monitor, n: u32, width: f64, height: f64, field: Option<&str>) -> St
     let camera = Camera::default();
     let selected = Some((Side::Left, 1));
     let mut times = Vec::new();
-    let mut layer = paint::PitchLayer::default();
+    let mut layer = paint::Cache::default();
     m.game.with_value(|g| {
         let params = FieldParams::of_match(g);
         let start = m.index.get_untracked().max(1);
