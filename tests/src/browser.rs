@@ -244,20 +244,40 @@ impl Browser {
     }
 
     /// Waits for a finished download whose name ends with `suffix`; returns its path.
+    ///
+    /// Chromium creates the final name empty as soon as a download starts and writes into a
+    /// `.crdownload` beside it, so a file only counts once no partial file is left and its
+    /// size is above zero and the same at two looks in a row.
     pub async fn wait_download(&self, suffix: &str) -> PathBuf {
         let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        let mut last: Option<(PathBuf, u64)> = None;
         loop {
+            let mut found = None;
+            let mut partial = false;
             if let Ok(dir) = std::fs::read_dir(&self.downloads) {
                 for e in dir.flatten() {
                     let p = e.path();
-                    if p.to_string_lossy().ends_with(suffix) {
-                        return p;
+                    let name = p.to_string_lossy();
+                    if name.ends_with(".crdownload") {
+                        partial = true;
+                    } else if name.ends_with(suffix) {
+                        let len = e.metadata().map(|m| m.len()).unwrap_or(0);
+                        found = Some((p, len));
                     }
                 }
             }
+            match found {
+                Some((p, len)) if !partial && len > 0 => {
+                    if last.as_ref() == Some(&(p.clone(), len)) {
+                        return p;
+                    }
+                    last = Some((p, len));
+                }
+                _ => last = None,
+            }
             if std::time::Instant::now() > deadline {
                 panic!(
-                    "no download ending in {suffix} in {}",
+                    "no finished download ending in {suffix} in {}",
                     self.downloads.display()
                 );
             }
