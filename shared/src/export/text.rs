@@ -289,8 +289,9 @@ impl<'a> Cursor<'a> {
     }
 
     /// A number, written to `out` as the decoder's path would (`None`: only checked). One
-    /// pass finds the token's end and whether it is [`canonical`].
-    #[inline]
+    /// pass finds the token's end and whether it is [`canonical`]; the rest (a number printed
+    /// any other way) is out of line, so this part inlines where each call knows `out`.
+    #[inline(always)]
     fn number(&mut self, out: Option<&mut Vec<u8>>) -> Option<()> {
         let start = self.i;
         let b = self.b;
@@ -302,9 +303,17 @@ impl<'a> Cursor<'a> {
             self.i = i;
             return Some(());
         }
-        // As the decoder reads it: from the token on, the whole token.
+        self.reprinted(out)
+    }
+
+    /// A number not in the form rcssserver prints, as the decoder reads it: from the token on,
+    /// the whole token, printed again.
+    #[cold]
+    #[inline(never)]
+    fn reprinted(&mut self, out: Option<&mut Vec<u8>>) -> Option<()> {
+        let start = self.i;
         let t = self.token()?;
-        let (v, n) = parse_f32_prefix(&b[start..])?;
+        let (v, n) = parse_f32_prefix(&self.b[start..])?;
         if n != t.len() {
             return None;
         }

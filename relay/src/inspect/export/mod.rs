@@ -8,14 +8,19 @@
 //! `validation/` and `test/` in the given shares, by a seeded shuffle of their names, so the
 //! same logs and seed always make the same split.
 
+mod lines;
+mod sink;
+
+use sink::Sink;
+
 use pitchside_shared::actions::Actions;
 use pitchside_shared::export::{action_row, tracking_header, Tracking, ACTIONS_HEADER};
 use pitchside_shared::log::{Detail, Ending};
 use pitchside_shared::params::MatchParams;
 use pitchside_shared::{LogDecoder, LogError, Params, Record};
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// Bytes of rows gathered before they go to the file.
@@ -32,7 +37,7 @@ pub struct Options {
     pub seed: u64,
     /// Logs read at once; 0 for one per core.
     pub jobs: usize,
-    /// Each table also as Parquet ([`super::parquet`]).
+    /// Each table also as Parquet ([`crate::inspect::parquet`]).
     pub parquet: bool,
 }
 
@@ -51,7 +56,7 @@ pub enum ExportError {
     #[error("{path}: {error}")]
     Log { path: PathBuf, error: LogError },
     #[error(transparent)]
-    Parquet(#[from] super::parquet::ParquetExportError),
+    Parquet(#[from] crate::inspect::parquet::ParquetExportError),
 }
 
 /// One log exported: where from, where to, how many rows, and how it ended.
@@ -199,67 +204,6 @@ pub fn export(paths: &[PathBuf], opts: &Options) -> (Vec<Exported>, Vec<ExportEr
     (done, failed.into_inner().unwrap_or_default())
 }
 
-/// A file written through a buffer of rows.
-struct Sink {
-    path: PathBuf,
-    file: std::io::BufWriter<std::fs::File>,
-    rows: String,
-}
-
-impl Sink {
-    fn create(path: PathBuf) -> Result<Sink, ExportError> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|source| ExportError::Write {
-                path: dir.to_path_buf(),
-                source,
-            })?;
-        }
-        let file = std::fs::File::create(&path).map_err(|source| ExportError::Write {
-            path: path.clone(),
-            source,
-        })?;
-        Ok(Sink {
-            path,
-            file: std::io::BufWriter::with_capacity(64 << 10, file),
-            rows: String::with_capacity(FLUSH_AT + 4096),
-        })
-    }
-
-    /// Bytes straight to the file's buffer (rows written elsewhere as bytes).
-    fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), ExportError> {
-        self.file
-            .write_all(bytes)
-            .map_err(|source| ExportError::Write {
-                path: self.path.clone(),
-                source,
-            })
-    }
-
-    fn flush_if_full(&mut self) -> Result<(), ExportError> {
-        if self.rows.len() >= FLUSH_AT {
-            self.flush()?;
-        }
-        Ok(())
-    }
-
-    fn flush(&mut self) -> Result<(), ExportError> {
-        let r = self.file.write_all(self.rows.as_bytes());
-        self.rows.clear();
-        r.map_err(|source| ExportError::Write {
-            path: self.path.clone(),
-            source,
-        })
-    }
-
-    fn finish(mut self) -> Result<(), ExportError> {
-        self.flush()?;
-        self.file.flush().map_err(|source| ExportError::Write {
-            path: self.path.clone(),
-            source,
-        })
-    }
-}
-
 /// Exports one log to `base.tracking.csv` and `base.actions.csv`, decoding on this thread
 /// and writing rows on a second one when a core is spare ([`export`] knows; called directly,
 /// always).
@@ -289,10 +233,10 @@ fn export_log(
     // The tracking table alone, of a text log in the plain form: straight from its lines.
     if opts.tracking && !opts.actions {
         if let Some((shows, end)) =
-            tracking_from_lines(input, with_ext(".tracking.csv"), two_threads)?
+            lines::tracking_from_lines(input, with_ext(".tracking.csv"), two_threads)?
         {
             if opts.parquet {
-                super::parquet::csv_to_parquet(
+                crate::inspect::parquet::csv_to_parquet(
                     &with_ext(".tracking.csv"),
                     &with_ext(".tracking.parquet"),
                 )?;
@@ -376,7 +320,7 @@ fn export_log(
     if let Some((sink, _)) = rows.tracking.take() {
         sink.finish()?;
         if opts.parquet {
-            super::parquet::csv_to_parquet(
+            crate::inspect::parquet::csv_to_parquet(
                 &with_ext(".tracking.csv"),
                 &with_ext(".tracking.parquet"),
             )?;
@@ -398,7 +342,7 @@ fn export_log(
         }
         sink.finish()?;
         if opts.parquet {
-            super::parquet::csv_to_parquet(
+            crate::inspect::parquet::csv_to_parquet(
                 &with_ext(".actions.csv"),
                 &with_ext(".actions.parquet"),
             )?;
@@ -413,349 +357,6 @@ fn export_log(
     })
 }
 
-/// Bytes of a text log read at once by [`tracking_from_lines`]: its shows' rows are written
-/// on two cores, half each, so a batch is large enough to be worth a thread's start.
-const LINES_BATCH: usize = 512 << 10;
-
-/// Writes the tracking table of a text log straight from its lines
-/// ([`pitchside_shared::export::text`]): the shows and where the match stops, or `None` when
-/// the log needs the decoder (another format, damage, a gzip stream with anything after it):
-/// the caller then writes the table again.
-fn tracking_from_lines(
-    input: &Path,
-    path: PathBuf,
-    two: bool,
-) -> Result<Option<(u64, pitchside_shared::log::LogEnd)>, ExportError> {
-    let read_error = |source| ExportError::Read {
-        path: input.to_path_buf(),
-        source,
-    };
-    let mut file = std::fs::File::open(input).map_err(read_error)?;
-    let mut magic = [0u8; 2];
-    let gzip = match file.read_exact(&mut magic) {
-        Ok(()) => magic == [0x1f, 0x8b],
-        Err(_) => return Ok(None),
-    };
-    std::io::Seek::rewind(&mut file).map_err(read_error)?;
-    let mut out = Sink::create(path)?;
-    let mut lines = pitchside_shared::export::text::TextTracking::new();
-    let taken = if gzip {
-        let mut gz =
-            flate2::bufread::GzDecoder::new(std::io::BufReader::with_capacity(super::CHUNK, file));
-        // A damaged gzip stream, or anything after it: the decoder says what and where.
-        match feed_lines(input, &mut gz, &mut lines, &mut out, two) {
-            Ok(taken) => {
-                let mut one = [0u8; 1];
-                taken && matches!(gz.into_inner().read(&mut one), Ok(0))
-            }
-            Err(ExportError::Read { .. }) => false,
-            Err(e) => return Err(e),
-        }
-    } else {
-        feed_lines(input, &mut file, &mut lines, &mut out, two)?
-    };
-    if !taken || !lines.has_header() {
-        return Ok(None);
-    }
-    out.finish()?;
-    Ok(Some((lines.shows(), lines.end())))
-}
-
-/// A batch of a text log's whole lines, with its shows' first columns and where each show is.
-#[derive(Default)]
-struct LineBatch {
-    /// The lines from the start, then what was read of the next ones (kept for the next batch).
-    bytes: Vec<u8>,
-    prefixes: Vec<u8>,
-    shows: Vec<pitchside_shared::export::text::ShowLine>,
-}
-
-/// What reading the next batch gave.
-enum Lines {
-    Batch,
-    End,
-    /// Not the plain text form (or damaged): the decoder must write the table.
-    NotPlain,
-}
-
-/// Shows whose rows one thread takes at a time: the two threads take turns by chunks, so
-/// neither waits while the other has work left.
-const SHOWS_PER_TAKE: usize = 8;
-
-/// The rows one thread wrote for a batch: in the order it wrote them, each show's end in
-/// `bytes`, and which chunks it took (chunk, index of its first show in `ends`).
-#[derive(Default)]
-struct Taken {
-    bytes: Vec<u8>,
-    ends: Vec<usize>,
-    chunks: Vec<(usize, usize)>,
-}
-
-/// Writes the rows of `batch`'s shows, a chunk of [`SHOWS_PER_TAKE`] at a time, while chunks
-/// are left; stops when a show is not in the plain form (`failed`).
-fn take_rows(batch: &LineBatch, next: &AtomicUsize, failed: &AtomicBool, rows: &mut Taken) {
-    use pitchside_shared::export::text::show_body;
-    rows.bytes.clear();
-    rows.ends.clear();
-    rows.chunks.clear();
-    loop {
-        let k = next.fetch_add(1, Ordering::Relaxed);
-        let from = k * SHOWS_PER_TAKE;
-        if from >= batch.shows.len() || failed.load(Ordering::Relaxed) {
-            return;
-        }
-        rows.chunks.push((k, rows.ends.len()));
-        let to = (from + SHOWS_PER_TAKE).min(batch.shows.len());
-        for s in &batch.shows[from..to] {
-            if show_body(&batch.bytes[s.start..s.end], &mut rows.bytes).is_none() {
-                failed.store(true, Ordering::Relaxed);
-                return;
-            }
-            rows.ends.push(rows.bytes.len());
-        }
-    }
-}
-
-/// Reads the log's next whole lines into `batch` (the part of a line after the last newline
-/// kept in `pending` for the next batch) and reads their order-dependent state.
-fn next_lines(
-    input: &Path,
-    reader: &mut impl Read,
-    pending: &mut Vec<u8>,
-    at_end: &mut bool,
-    batch: &mut LineBatch,
-    lines: &mut pitchside_shared::export::text::TextTracking,
-) -> Result<Lines, ExportError> {
-    // The buffer keeps its length from batch to batch: only the bytes read count, and
-    // zeroing half a megabyte per batch showed in profiles (3 % of the samples).
-    let buf = &mut batch.bytes;
-    let mut filled = pending.len();
-    let want = LINES_BATCH.max(2 * filled);
-    if buf.len() < want {
-        buf.resize(want, 0);
-    }
-    buf[..filled].copy_from_slice(pending);
-    pending.clear();
-    let cut = loop {
-        // Fill the buffer, growing it for a line longer than it.
-        while filled < buf.len() && !*at_end {
-            match reader.read(&mut buf[filled..]) {
-                Ok(0) => *at_end = true,
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(source) => {
-                    return Err(ExportError::Read {
-                        path: input.to_path_buf(),
-                        source,
-                    })
-                }
-            }
-        }
-        match buf[..filled].iter().rposition(|&b| b == b'\n') {
-            Some(n) => break n + 1,
-            None if *at_end && filled == 0 => return Ok(Lines::End),
-            None if *at_end => return Ok(Lines::NotPlain),
-            None if buf.len() > 2 * pitchside_shared::log::MAX_RECORD_BYTES => {
-                return Ok(Lines::NotPlain)
-            }
-            None => buf.resize(buf.len() * 2, 0),
-        }
-    };
-    if *at_end {
-        // After the last newline only blanks may follow.
-        if !buf[cut..filled].iter().all(u8::is_ascii_whitespace) {
-            return Ok(Lines::NotPlain);
-        }
-    } else {
-        pending.extend_from_slice(&buf[cut..filled]);
-    }
-    batch.prefixes.clear();
-    batch.shows.clear();
-    Ok(
-        if lines.lines(&batch.bytes[..cut], &mut batch.prefixes, &mut batch.shows) {
-            Lines::Batch
-        } else {
-            Lines::NotPlain
-        },
-    )
-}
-
-/// What the thread that reads a log's lines shares with the one that helps write their rows.
-/// The helper lives as long as the log and waits for work by spinning: a thread started per
-/// batch, or one woken from sleep, found the other core of a virtual machine idle and took
-/// longer to start than half a batch's rows take to write, so it did a fifth of them.
-#[derive(Default)]
-struct Helping {
-    /// The batch published last (0: none yet); the batch is `batches[generation % 2]`.
-    generation: AtomicUsize,
-    /// The last batch the helper finished with.
-    done: AtomicUsize,
-    stop: AtomicBool,
-    /// The next chunk of the published batch's shows to take.
-    taking: AtomicUsize,
-    failed: AtomicBool,
-    batches: [std::sync::RwLock<LineBatch>; 2],
-    theirs: Mutex<Taken>,
-}
-
-/// How long a waiting thread spins before it sleeps between looks: the helper waits for
-/// each batch to be read, and a disk slower than the page cache should not cost a core.
-const SPIN_FOR: std::time::Duration = std::time::Duration::from_millis(20);
-
-/// Waits until `ready` holds (true) or `gone` does (false).
-fn wait_for(ready: impl Fn() -> bool, gone: impl Fn() -> bool) -> bool {
-    let started = std::time::Instant::now();
-    let mut spins = 0u32;
-    loop {
-        if ready() {
-            return true;
-        }
-        if gone() {
-            return false;
-        }
-        spins = spins.wrapping_add(1);
-        // The clock read only now and then: reading it each time was most of the spinning.
-        if !spins.is_multiple_of(256) || started.elapsed() < SPIN_FOR {
-            std::hint::spin_loop();
-        } else {
-            std::thread::sleep(std::time::Duration::from_micros(200));
-        }
-    }
-}
-
-impl Helping {
-    /// The helper's side: takes rows of each batch published until told to stop.
-    fn help(&self) {
-        let mut seen = 0;
-        loop {
-            let published = || self.generation.load(Ordering::Acquire) != seen;
-            if !wait_for(published, || self.stop.load(Ordering::Acquire)) {
-                return;
-            }
-            seen = self.generation.load(Ordering::Acquire);
-            {
-                let batch = self.batches[seen % 2]
-                    .read()
-                    .unwrap_or_else(|e| e.into_inner());
-                let mut theirs = self.theirs.lock().unwrap_or_else(|e| e.into_inner());
-                take_rows(&batch, &self.taking, &self.failed, &mut theirs);
-            }
-            self.done.store(seen, Ordering::Release);
-        }
-    }
-}
-
-/// Reads `reader` in batches of whole lines and writes their rows. The lines are read in
-/// order on this thread; when `two` (a core is spare), a helper writes the rows of a batch's
-/// shows while this thread reads the next batch, then both share what is left of them.
-/// `false` when the log needs the decoder instead (a last line without its newline
-/// included).
-fn feed_lines(
-    input: &Path,
-    reader: &mut impl Read,
-    lines: &mut pitchside_shared::export::text::TextTracking,
-    out: &mut Sink,
-    two: bool,
-) -> Result<bool, ExportError> {
-    let mut header = String::new();
-    tracking_header(&mut header);
-    out.write_bytes(header.as_bytes())?;
-    let shared = Helping::default();
-    std::thread::scope(|scope| {
-        let helper = two.then(|| scope.spawn(|| shared.help()));
-        let result = feed_batches(input, reader, lines, out, &shared, helper.as_ref());
-        shared.stop.store(true, Ordering::Release);
-        result
-    })
-}
-
-/// [`feed_lines`]' reading side, with `helper` taking rows through `shared` if there is one.
-fn feed_batches(
-    input: &Path,
-    reader: &mut impl Read,
-    lines: &mut pitchside_shared::export::text::TextTracking,
-    out: &mut Sink,
-    shared: &Helping,
-    helper: Option<&std::thread::ScopedJoinHandle<'_, ()>>,
-) -> Result<bool, ExportError> {
-    let lock = |i: usize| {
-        shared.batches[i % 2]
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-    };
-    let (mut pending, mut at_end) = (Vec::new(), false);
-    let mut generation = 1;
-    match next_lines(
-        input,
-        reader,
-        &mut pending,
-        &mut at_end,
-        &mut lock(generation),
-        lines,
-    )? {
-        Lines::Batch => {}
-        Lines::End => return Ok(true),
-        Lines::NotPlain => return Ok(false),
-    }
-    let mut here = Taken::default();
-    loop {
-        shared.taking.store(0, Ordering::Relaxed);
-        shared.generation.store(generation, Ordering::Release);
-        // The helper starts on this batch while this thread reads the next one.
-        let read = next_lines(
-            input,
-            reader,
-            &mut pending,
-            &mut at_end,
-            &mut lock(generation + 1),
-            lines,
-        )?;
-        let batch = shared.batches[generation % 2]
-            .read()
-            .unwrap_or_else(|e| e.into_inner());
-        take_rows(&batch, &shared.taking, &shared.failed, &mut here);
-        if let Some(h) = helper {
-            let finished = || shared.done.load(Ordering::Acquire) == generation;
-            if !wait_for(finished, || h.is_finished()) {
-                return Ok(false);
-            }
-        }
-        if shared.failed.load(Ordering::Relaxed) {
-            return Ok(false);
-        }
-        let theirs = shared.theirs.lock().unwrap_or_else(|e| e.into_inner());
-        // The rows in the shows' order, each after its first columns.
-        let chunks = batch.shows.len().div_ceil(SHOWS_PER_TAKE);
-        let mut owner = vec![(false, 0); chunks];
-        for (is_theirs, taken) in [(false, &here), (true, &*theirs)] {
-            if is_theirs && helper.is_none() {
-                continue;
-            }
-            for (i, &(k, _)) in taken.chunks.iter().enumerate() {
-                owner[k] = (is_theirs, i);
-            }
-        }
-        let mut from_prefix = 0;
-        for (k, &(is_theirs, i)) in owner.iter().enumerate() {
-            let taken = if is_theirs { &*theirs } else { &here };
-            let first = taken.chunks[i].1;
-            let shows = &batch.shows[k * SHOWS_PER_TAKE..];
-            for (j, s) in shows.iter().take(SHOWS_PER_TAKE).enumerate() {
-                out.write_bytes(&batch.prefixes[from_prefix..s.prefix_end])?;
-                from_prefix = s.prefix_end;
-                let at = first + j;
-                let start = if at == 0 { 0 } else { taken.ends[at - 1] };
-                out.write_bytes(&taken.bytes[start..taken.ends[at]])?;
-            }
-        }
-        match read {
-            Lines::Batch => generation += 1,
-            Lines::End => return Ok(true),
-            Lines::NotPlain => return Ok(false),
-        }
-    }
-}
-
 /// Reads and decodes the log, handing each batch of records to `emit` (false: stop). The
 /// log's damage, if any, is returned, not an error: what came before it is exported.
 fn decode(
@@ -766,7 +367,7 @@ fn decode(
     let mut decoder = LogDecoder::new();
     decoder.set_detail(Detail::Full);
     let mut records: Vec<Record> = Vec::new();
-    let mut buf = vec![0u8; super::CHUNK];
+    let mut buf = vec![0u8; crate::inspect::CHUNK];
     loop {
         let n = match file.read(&mut buf) {
             Ok(0) => break,

@@ -1,0 +1,153 @@
+//! A table's file, written through a buffer of rows.
+//!
+//! Exporting again over an old table is the usual case (a dataset made again after a
+//! change), and truncating a file of several megabytes cost more than a quarter of a full
+//! game's export: the kernel frees the old pages on the spot, and ext4 then writes the new
+//! file back as soon as it is closed (its guard for files rewritten by truncation). So an
+//! old file is renamed aside and removed on a thread of its own while the new one is
+//! written, as a fresh file.
+
+use super::{ExportError, FLUSH_AT};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+pub(super) struct Sink {
+    path: PathBuf,
+    file: std::io::BufWriter<std::fs::File>,
+    /// Rows gathered as text before they go to the file.
+    pub(super) rows: String,
+    /// The thread removing the file this one replaces.
+    removing: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Sink {
+    pub(super) fn create(path: PathBuf) -> Result<Sink, ExportError> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|source| ExportError::Write {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+        }
+        let removing = set_aside(&path);
+        let file = std::fs::File::create(&path).map_err(|source| ExportError::Write {
+            path: path.clone(),
+            source,
+        })?;
+        Ok(Sink {
+            path,
+            file: std::io::BufWriter::with_capacity(64 << 10, file),
+            rows: String::with_capacity(FLUSH_AT + 4096),
+            removing,
+        })
+    }
+
+    /// Bytes straight to the file's buffer (rows written elsewhere as bytes).
+    pub(super) fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), ExportError> {
+        self.file
+            .write_all(bytes)
+            .map_err(|source| ExportError::Write {
+                path: self.path.clone(),
+                source,
+            })
+    }
+
+    pub(super) fn flush_if_full(&mut self) -> Result<(), ExportError> {
+        if self.rows.len() >= FLUSH_AT {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), ExportError> {
+        let r = self.file.write_all(self.rows.as_bytes());
+        self.rows.clear();
+        r.map_err(|source| ExportError::Write {
+            path: self.path.clone(),
+            source,
+        })
+    }
+
+    pub(super) fn finish(mut self) -> Result<(), ExportError> {
+        self.flush()?;
+        self.file.flush().map_err(|source| ExportError::Write {
+            path: self.path.clone(),
+            source,
+        })
+    }
+}
+
+impl Drop for Sink {
+    /// The old file is gone once its table is written (or given up): no stray file is left
+    /// behind by a process that ends right after.
+    fn drop(&mut self) {
+        if let Some(t) = self.removing.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Renames the regular file at `path`, if there is one, to a hidden name beside it and
+/// removes it on a thread of its own. Anything else (no file, a link, a rename refused) is
+/// left for `File::create` to open as before.
+fn set_aside(path: &Path) -> Option<std::thread::JoinHandle<()>> {
+    static SET_ASIDE: AtomicUsize = AtomicUsize::new(0);
+    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
+    let name = path.file_name()?.to_string_lossy();
+    let aside = path.with_file_name(format!(
+        ".{name}.replaced-{}-{}",
+        std::process::id(),
+        SET_ASIDE.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::rename(path, &aside).ok()?;
+    match std::thread::Builder::new().spawn({
+        let aside = aside.clone();
+        move || {
+            let _ = std::fs::remove_file(aside);
+        }
+    }) {
+        Ok(t) => Some(t),
+        Err(_) => {
+            let _ = std::fs::remove_file(aside);
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_old_table_is_replaced_whole_and_nothing_is_left_beside_it() {
+        let dir = std::env::temp_dir().join(format!("pitchside-sink-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("m.tracking.csv");
+        std::fs::create_dir_all(&dir).expect("dir");
+        std::fs::write(&path, "old table, longer than the new one\n".repeat(1000)).expect("old");
+        let mut sink = Sink::create(path.clone()).expect("sink");
+        sink.rows.push_str("new\n");
+        sink.finish().expect("written");
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "new\n");
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .expect("list")
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(names, [std::ffi::OsString::from("m.tracking.csv")]);
+        // A link is written through, as before, not replaced.
+        #[cfg(unix)]
+        {
+            let link = dir.join("link.csv");
+            std::os::unix::fs::symlink(&path, &link).expect("link");
+            let mut sink = Sink::create(link.clone()).expect("sink");
+            sink.rows.push_str("through\n");
+            sink.finish().expect("written");
+            assert!(std::fs::symlink_metadata(&link).expect("link").is_symlink());
+            assert_eq!(std::fs::read_to_string(&path).expect("read"), "through\n");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,100 @@
+//! The tracking table straight from a text log's lines, stage by stage on one thread, as a
+//! table (no harness: `cargo bench -p pitchside-shared --bench export_text`): reading the
+//! lines in order (`TextTracking::lines`, which the export does on one core) and writing the
+//! shows' rows (`show_body`, which it shares between two). Each figure is the fastest and
+//! the median of several runs.
+
+use pitchside_shared::export::text::{show_body, ShowLine, TextTracking};
+use std::io::Read;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+const LOG: &str = "logs/full-v6-realtime/20261122131124-HELIOS_L_2-vs-HELIOS_R_3.rcg.gz";
+
+/// Bytes a batch of lines holds, as in the export.
+const BATCH: usize = 512 << 10;
+
+fn time<T>(n: usize, mut f: impl FnMut() -> T) -> (Duration, Duration) {
+    let _ = f();
+    let mut runs: Vec<Duration> = (0..n)
+        .map(|_| {
+            let t = Instant::now();
+            std::hint::black_box(f());
+            t.elapsed()
+        })
+        .collect();
+    runs.sort();
+    (runs[0], runs[runs.len() / 2])
+}
+
+/// The log cut into batches of whole lines.
+fn batches(bytes: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let end = (at + BATCH).min(bytes.len());
+        let cut = match bytes[at..end].iter().rposition(|&b| b == b'\n') {
+            Some(n) if end < bytes.len() => at + n + 1,
+            _ => end,
+        };
+        out.push(&bytes[at..cut]);
+        at = cut;
+    }
+    out
+}
+
+fn main() {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures")
+        .join(LOG);
+    let raw = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    let mut bytes = Vec::new();
+    flate2::read::GzDecoder::new(&raw[..])
+        .read_to_end(&mut bytes)
+        .expect("gunzip");
+    let parts = batches(&bytes);
+    let read_lines = || {
+        let mut t = TextTracking::new();
+        let (mut prefixes, mut shows) = (Vec::new(), Vec::new());
+        let mut all: Vec<Vec<ShowLine>> = Vec::new();
+        for part in &parts {
+            prefixes.clear();
+            shows.clear();
+            assert!(t.lines(part, &mut prefixes, &mut shows), "plain text");
+            all.push(shows.clone());
+        }
+        all
+    };
+    let shows = read_lines();
+    let n: usize = shows.iter().map(Vec::len).sum();
+    let mut out = Vec::with_capacity(BATCH);
+    let mut bodies = || {
+        let mut written = 0;
+        for (part, shows) in parts.iter().zip(&shows) {
+            out.clear();
+            for s in shows {
+                show_body(&part[s.start..s.end], &mut out).expect("plain show");
+            }
+            written += out.len();
+        }
+        written
+    };
+    let written = bodies();
+    let lines = time(21, read_lines);
+    let rows = time(21, &mut bodies);
+    println!(
+        "full game, {:.1} MB of text, {n} shows, {:.1} MB of rows",
+        bytes.len() as f64 / 1e6,
+        written as f64 / 1e6
+    );
+    println!("| stage (one thread) | fastest | median | MB/s of text |");
+    println!("|---|---:|---:|---:|");
+    for (name, (fast, median)) in [("lines in order", lines), ("shows' rows", rows)] {
+        println!(
+            "| {name} | {:.2} ms | {:.2} ms | {:.0} |",
+            fast.as_secs_f64() * 1e3,
+            median.as_secs_f64() * 1e3,
+            bytes.len() as f64 / 1e6 / fast.as_secs_f64()
+        );
+    }
+}
