@@ -19,7 +19,7 @@ use std::sync::{Mutex, RwLock};
 
 /// Bytes of a text log read at once: about 75 shows of a real log, ten chunks of rows, so
 /// both threads share each batch, and a batch is read in well under the time its rows take.
-const LINES_BATCH: usize = 256 << 10;
+const LINES_BATCH: usize = 128 << 10;
 
 /// Batches in flight: one being read, one having its rows written, one going to the file.
 const SLOTS: usize = 3;

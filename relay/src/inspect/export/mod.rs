@@ -169,7 +169,10 @@ pub fn export(paths: &[PathBuf], opts: &Options) -> (Vec<Exported>, Vec<ExportEr
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let two_threads = 2 * jobs <= cores;
     let next = AtomicUsize::new(0);
-    let done = Mutex::new(Vec::new());
+    // What outlives a log is allocated here, not on the threads writing the logs: a small
+    // block left behind by each log among the freed buffers of the next fragmented their
+    // memory, which crept up log by log (36 MB over 1,000 full games).
+    let done = Mutex::new(Vec::with_capacity(logs.len()));
     let failed = Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..jobs {
@@ -186,8 +189,10 @@ pub fn export(paths: &[PathBuf], opts: &Options) -> (Vec<Exported>, Vec<ExportEr
                 match export_log(input, &dir.join(name), opts, two_threads) {
                     Ok(mut e) => {
                         e.set = set;
+                        // The path again below, from the list.
+                        e.input = PathBuf::new();
                         if let Ok(mut d) = done.lock() {
-                            d.push(e);
+                            d.push((i, e));
                         }
                     }
                     Err(e) => {
@@ -199,7 +204,15 @@ pub fn export(paths: &[PathBuf], opts: &Options) -> (Vec<Exported>, Vec<ExportEr
             });
         }
     });
-    let mut done = done.into_inner().unwrap_or_default();
+    let mut done: Vec<Exported> = done
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(i, mut e)| {
+            e.input = logs[i].0.clone();
+            e
+        })
+        .collect();
     done.sort_by(|a, b| a.input.cmp(&b.input));
     (done, failed.into_inner().unwrap_or_default())
 }
@@ -252,6 +265,7 @@ fn export_log(
     }
     let tracking = if opts.tracking {
         let mut sink = Sink::create(with_ext(".tracking.csv"))?;
+        sink.rows.reserve(FLUSH_AT + 4096);
         tracking_header(&mut sink.rows);
         Some((sink, Tracking::new()))
     } else {
@@ -329,6 +343,7 @@ fn export_log(
     let mut n_actions = 0;
     if opts.actions {
         let mut sink = Sink::create(with_ext(".actions.csv"))?;
+        sink.rows.reserve(FLUSH_AT + 4096);
         sink.rows.push_str(ACTIONS_HEADER);
         if let Some(a) = &rows.actions {
             let mut list = a.actions().to_vec();

@@ -22,6 +22,8 @@ pub(super) struct Sink {
 }
 
 impl Sink {
+    /// A new table at `path`; `rows` is empty until used (the tracking table from lines
+    /// writes its rows as bytes, straight to the file's buffer).
     pub(super) fn create(path: PathBuf) -> Result<Sink, ExportError> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|source| ExportError::Write {
@@ -37,7 +39,7 @@ impl Sink {
         Ok(Sink {
             path,
             file: std::io::BufWriter::with_capacity(64 << 10, file),
-            rows: String::with_capacity(FLUSH_AT + 4096),
+            rows: String::new(),
             removing,
         })
     }
