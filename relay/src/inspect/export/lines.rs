@@ -51,6 +51,11 @@ pub(super) fn tracking_from_lines(
         Err(_) => return Ok(None),
     };
     std::io::Seek::rewind(&mut file).map_err(read_error)?;
+    // A binary or JSON log goes to the decoder before any file is made.
+    if !starts_as_text(&mut file, gzip) {
+        return Ok(None);
+    }
+    std::io::Seek::rewind(&mut file).map_err(read_error)?;
     let mut out = Sink::create(path)?;
     let mut header = String::new();
     tracking_header(&mut header);
@@ -79,6 +84,17 @@ pub(super) fn tracking_from_lines(
     }
     out.finish()?;
     Ok(Some((lines.shows(), lines.end())))
+}
+
+/// Whether the log's first bytes (inflated, if `gzip`) are a text log's header.
+fn starts_as_text(file: &mut std::fs::File, gzip: bool) -> bool {
+    let mut head = [0u8; 4];
+    let read = if gzip {
+        flate2::read::GzDecoder::new(&mut *file).read_exact(&mut head)
+    } else {
+        file.read_exact(&mut head)
+    };
+    read.is_ok() && matches!(&head, b"ULG4" | b"ULG5" | b"ULG6")
 }
 
 /// A batch of a text log's whole lines, with its shows' first columns and where each show is.
@@ -167,6 +183,17 @@ struct Writer<'a> {
     owner: Vec<(usize, usize)>,
 }
 
+/// Sets its flag if dropped while the thread panics.
+struct StopOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Release);
+        }
+    }
+}
+
 /// What a look for work found.
 enum Step {
     Worked,
@@ -221,6 +248,9 @@ impl<R: Read> Pipeline<'_, R> {
     /// One thread's loop: the next work ready until every batch is in the file or the export
     /// stops.
     fn work(&self, me: usize) {
+        // A thread that panics stops the other too: it would otherwise wait forever for the
+        // chunk or the lock the first one held, and the panic would never be reported.
+        let _stop = StopOnPanic(&self.stop);
         let mut idle_since: Option<std::time::Instant> = None;
         let mut spins = 0u32;
         loop {
@@ -257,9 +287,11 @@ impl<R: Read> Pipeline<'_, R> {
         if self.stop.load(Ordering::Acquire) {
             return Step::Done;
         }
-        let written = self.written.load(Ordering::Acquire);
-        let read = self.read.load(Ordering::Acquire);
+        // `ended` first: once it is set, `read` is final, so a thread never takes the last
+        // batches for written before they are.
         let ended = self.ended.load(Ordering::Acquire);
+        let read = self.read.load(Ordering::Acquire);
+        let written = self.written.load(Ordering::Acquire);
         if written == read && ended {
             return Step::Done;
         }
@@ -574,6 +606,27 @@ mod tests {
         };
         export_log(&log, &dir.join("alone"), &opts, true).expect("exported");
         assert!(std::fs::read(dir.join("alone.tracking.csv")).expect("read") == want);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_binary_or_json_log_goes_to_the_decoder_before_any_file_is_made() {
+        let dir = scratch("other-forms");
+        let logs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/logs");
+        for sub in ["short-v2", "short-json"] {
+            let log = std::fs::read_dir(logs.join(sub))
+                .expect("fixtures")
+                .flatten()
+                .map(|e| e.path())
+                .find(|p| p.to_string_lossy().ends_with(".rcg.gz"))
+                .expect("a log");
+            let out = dir.join(format!("{sub}.csv"));
+            for two in [false, true] {
+                let got = tracking_from_lines(&log, out.clone(), two).expect("no error");
+                assert!(got.is_none(), "{sub}");
+                assert!(!out.exists(), "{sub}: no table made");
+            }
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 

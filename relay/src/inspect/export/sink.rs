@@ -31,11 +31,21 @@ impl Sink {
                 source,
             })?;
         }
-        let removing = set_aside(&path);
-        let file = std::fs::File::create(&path).map_err(|source| ExportError::Write {
-            path: path.clone(),
-            source,
-        })?;
+        let aside = set_aside(&path);
+        let file = match std::fs::File::create(&path) {
+            Ok(f) => f,
+            Err(source) => {
+                // The old table back where it was: nothing is lost by a failed export.
+                if let Some((aside, _)) = aside {
+                    let _ = std::fs::rename(aside, &path);
+                }
+                return Err(ExportError::Write { path, source });
+            }
+        };
+        let removing = aside.and_then(|(aside, permissions)| {
+            let _ = file.set_permissions(permissions);
+            remove_in_background(aside)
+        });
         Ok(Sink {
             path,
             file: std::io::BufWriter::with_capacity(64 << 10, file),
@@ -89,12 +99,15 @@ impl Drop for Sink {
     }
 }
 
-/// Renames the regular file at `path`, if there is one, to a hidden name beside it and
-/// removes it on a thread of its own. Anything else (no file, a link, a rename refused) is
-/// left for `File::create` to open as before.
-fn set_aside(path: &Path) -> Option<std::thread::JoinHandle<()>> {
+/// Renames the regular file at `path`, if there is one, to a hidden name beside it, and
+/// returns that name and the file's permissions (the new table gets them). Anything else is
+/// left for `File::create` to open as before: no file, a link, a file with other names (hard
+/// links see the new table), a read-only file (refused as before), a rename refused. A
+/// process killed while it writes may leave the hidden file behind.
+fn set_aside(path: &Path) -> Option<(PathBuf, std::fs::Permissions)> {
     static SET_ASIDE: AtomicUsize = AtomicUsize::new(0);
-    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if !meta.is_file() || meta.permissions().readonly() || other_names(&meta) {
         return None;
     }
     let name = path.file_name()?.to_string_lossy();
@@ -104,12 +117,28 @@ fn set_aside(path: &Path) -> Option<std::thread::JoinHandle<()>> {
         SET_ASIDE.fetch_add(1, Ordering::Relaxed)
     ));
     std::fs::rename(path, &aside).ok()?;
-    match std::thread::Builder::new().spawn({
+    Some((aside, meta.permissions()))
+}
+
+#[cfg(unix)]
+fn other_names(meta: &std::fs::Metadata) -> bool {
+    std::os::unix::fs::MetadataExt::nlink(meta) > 1
+}
+
+#[cfg(not(unix))]
+fn other_names(_: &std::fs::Metadata) -> bool {
+    false
+}
+
+/// Removes `aside` on a thread of its own (here, if no thread can be started).
+fn remove_in_background(aside: PathBuf) -> Option<std::thread::JoinHandle<()>> {
+    let spawned = std::thread::Builder::new().spawn({
         let aside = aside.clone();
         move || {
             let _ = std::fs::remove_file(aside);
         }
-    }) {
+    });
+    match spawned {
         Ok(t) => Some(t),
         Err(_) => {
             let _ = std::fs::remove_file(aside);
@@ -149,6 +178,25 @@ mod tests {
             sink.finish().expect("written");
             assert!(std::fs::symlink_metadata(&link).expect("link").is_symlink());
             assert_eq!(std::fs::read_to_string(&path).expect("read"), "through\n");
+        }
+        // A table with another name (a hard link) is written through too, and its mode kept.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let other = dir.join("other.csv");
+            std::fs::hard_link(&path, &other).expect("hard link");
+            let mut sink = Sink::create(path.clone()).expect("sink");
+            sink.rows.push_str("both\n");
+            sink.finish().expect("written");
+            assert_eq!(std::fs::read_to_string(&other).expect("read"), "both\n");
+            std::fs::remove_file(&other).expect("unlink");
+            std::fs::remove_file(dir.join("link.csv")).expect("unlink");
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).expect("mode");
+            let mut sink = Sink::create(path.clone()).expect("sink");
+            sink.rows.push_str("kept\n");
+            sink.finish().expect("written");
+            let mode = std::fs::metadata(&path).expect("meta").permissions().mode();
+            assert_eq!(mode & 0o777, 0o640);
         }
         let _ = std::fs::remove_dir_all(&dir);
     }
