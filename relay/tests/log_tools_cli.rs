@@ -185,12 +185,17 @@ fn mistakes_are_refused_with_a_reason() {
         assert_eq!(code, 2, "{args:?}: {out}");
         assert!(out.contains(words), "{args:?}: {out}");
     }
-    // A clip with no show writes nothing of use and says so.
+    // A clip with no show writes nothing, says so, and leaves a file already there as it was.
+    // In a folder of its own: the other tests write beside `d`'s files at the same time.
+    let own = d.join("mistakes");
+    std::fs::create_dir_all(&own).unwrap();
+    let kept = own.join("kept.rcg");
+    std::fs::write(&kept, "an earlier clip\n").unwrap();
     let (code, out) = tool(&[
         "clip",
         s(&src),
         "-o",
-        s(&d.join("empty.rcg")),
+        s(&kept),
         "--from",
         "9000",
         "--to",
@@ -198,6 +203,25 @@ fn mistakes_are_refused_with_a_reason() {
     ]);
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("no show in cycles 9000 to 9100"), "{out}");
+    assert!(out.contains("not written"), "{out}");
+    assert_eq!(std::fs::read_to_string(&kept).unwrap(), "an earlier clip\n");
+    // So does a source that is no log.
+    let text_file = own.join("notes.txt");
+    std::fs::write(&text_file, "not a game log\n").unwrap();
+    let (code, out) = tool(&["convert", s(&text_file), "-o", s(&kept), "-v", "6"]);
+    assert_eq!(code, 2, "{out}");
+    assert_eq!(std::fs::read_to_string(&kept).unwrap(), "an earlier clip\n");
+    // An output that cannot be written is named, not the source.
+    let under_a_file = kept.join("x.rcg");
+    let (code, out) = tool(&["reverse", s(&src), "-o", s(&under_a_file)]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.starts_with(s(&under_a_file)), "{out}");
+    let leftovers: Vec<String> = std::fs::read_dir(&own)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".partial"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
 
     // A damaged source is written up to the damage, exit 1.
     let mut text = gunzip(&std::fs::read(&src).unwrap());

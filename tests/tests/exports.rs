@@ -1,7 +1,8 @@
 //! Matches as tables (`pitchside-inspect export`): the tracking table equals what librcsc's
 //! `rcg2csv` writes, byte for byte, for every fixture it reads (its outputs are kept in
 //! `tests/golden/rcg2csv/`, whole or as a SHA-256 for the two full games); the actions table
-//! has a row per action; a folder is exported on several threads into a seeded split.
+//! has a row per action; a folder is exported on several threads into a seeded split; a
+//! failed export leaves the table that was there, and two logs of one name are not mixed.
 
 use pitchside_tests::fixtures;
 use relay::inspect::export::{export, export_one, Options};
@@ -188,4 +189,46 @@ fn a_folder_exports_on_every_core_into_a_seeded_split() {
     assert_eq!(sets(&again), sets(&done));
     let _ = std::fs::remove_dir_all(&out);
     let _ = std::fs::remove_dir_all(&out2);
+}
+
+#[test]
+fn a_failed_export_keeps_the_old_table_and_two_logs_of_one_name_are_not_mixed() {
+    let out = scratch("kept");
+    let logs = scratch("kept-logs");
+    let real = fixture_of("short-v6");
+    std::fs::copy(&real, logs.join("g.rcg.gz")).unwrap();
+    let (done, failed) = export(&[logs.join("g.rcg.gz")], &opts(&out));
+    assert!(failed.is_empty() && done.len() == 1, "{failed:?}");
+    let table = out.join("g.tracking.csv");
+    let before = std::fs::read(&table).unwrap();
+    assert!(before.len() > 1000);
+    // The same name, but no log: the export fails and the table stays what it was.
+    std::fs::write(logs.join("g.rcg"), "not a game log at all\n").unwrap();
+    for tracking_alone in [false, true] {
+        let o = Options {
+            actions: !tracking_alone,
+            ..opts(&out)
+        };
+        let (done, failed) = export(&[logs.join("g.rcg")], &o);
+        assert!(done.is_empty() && failed.len() == 1, "{failed:?}");
+        assert_eq!(std::fs::read(&table).unwrap(), before);
+    }
+    let names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "only the two tables: {names:?}");
+    // Both in one folder: `g.rcg` and `g.rcg.gz` would write one set of tables, so the
+    // first in order is exported and the other reported.
+    std::fs::copy(&real, logs.join("g.rcg")).unwrap();
+    let (done, failed) = export(std::slice::from_ref(&logs), &opts(&out));
+    assert_eq!(done.len(), 1);
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    let why = failed[0].to_string();
+    assert!(
+        why.contains("g.rcg.gz") && why.contains("same name"),
+        "{why}"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_dir_all(&logs);
 }

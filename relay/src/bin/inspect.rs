@@ -861,6 +861,11 @@ fn rewrite_command(cmd: &str, args: &[String]) -> ExitCode {
     let clip = edits.clip;
     let done = match relay::inspect::tools::rewrite_file(&input, &output, edits) {
         Ok(d) => d,
+        // The output's own failure names the output.
+        Err(e @ relay::inspect::tools::RewriteError::Write { .. }) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
         Err(e) => {
             eprintln!("{}: {e}", input.display());
             return ExitCode::from(2);
@@ -876,7 +881,7 @@ fn rewrite_command(cmd: &str, args: &[String]) -> ExitCode {
             (None, None) => "no show".to_owned(),
         };
         eprintln!(
-            "{}: {why}; {} holds no show",
+            "{}: {why}; {} not written",
             input.display(),
             output.display()
         );

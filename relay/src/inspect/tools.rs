@@ -6,7 +6,7 @@
 use pitchside_shared::tools::validate::{Streaming, Validation};
 use pitchside_shared::tools::{Edits, Rewriter, Rewritten};
 use std::io::{Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Validates the log at `path`.
 pub fn validate_file(path: &Path) -> std::io::Result<Validation> {
@@ -28,28 +28,40 @@ pub fn validate_file(path: &Path) -> std::io::Result<Validation> {
 /// Why a rewrite wrote nothing.
 #[derive(Debug, thiserror::Error)]
 pub enum RewriteError {
+    /// Reading the source failed (the caller names it).
     #[error("{0}")]
-    Io(#[from] std::io::Error),
+    Read(std::io::Error),
+    /// Writing the output failed.
+    #[error("{path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("the output is the input file")]
     SameFile,
 }
 
 /// Rewrites the log at `input` into `output` with `edits`. The output is written next to
 /// its place and moved there when complete, so a failed run leaves no half file under its
-/// name.
+/// name, and a run that wrote no show (a clip of cycles the log does not have, a source
+/// that is no log) leaves a file already there as it was.
 pub fn rewrite_file(input: &Path, output: &Path, edits: Edits) -> Result<Rewritten, RewriteError> {
     if let (Ok(a), Ok(b)) = (input.canonicalize(), output.canonicalize()) {
         if a == b {
             return Err(RewriteError::SameFile);
         }
     }
-    let mut file = std::fs::File::open(input)?;
+    let mut file = std::fs::File::open(input).map_err(RewriteError::Read)?;
     let name = output
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let write_error = |source| RewriteError::Write {
+        path: output.to_path_buf(),
+        source,
+    };
     let partial = output.with_file_name(format!(".{name}.partial"));
-    let sink = std::io::BufWriter::new(std::fs::File::create(&partial)?);
+    let sink = std::io::BufWriter::new(std::fs::File::create(&partial).map_err(write_error)?);
     let mut sink: Box<dyn Write> = if name.ends_with(".gz") {
         Box::new(flate2::write::GzEncoder::new(
             sink,
@@ -58,7 +70,7 @@ pub fn rewrite_file(input: &Path, output: &Path, edits: Edits) -> Result<Rewritt
     } else {
         Box::new(sink)
     };
-    let result = (|| -> std::io::Result<Rewritten> {
+    let result = (|| -> Result<Rewritten, RewriteError> {
         let mut r = Rewriter::new(edits);
         let mut buf = vec![0u8; super::CHUNK];
         loop {
@@ -66,27 +78,27 @@ pub fn rewrite_file(input: &Path, output: &Path, edits: Edits) -> Result<Rewritt
                 Ok(0) => break,
                 Ok(n) => n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
+                Err(e) => return Err(RewriteError::Read(e)),
             };
-            sink.write_all(&r.feed(&buf[..n]))?;
+            sink.write_all(&r.feed(&buf[..n])).map_err(write_error)?;
             if r.done() {
                 break;
             }
         }
         let (rest, done) = r.finish();
-        sink.write_all(&rest)?;
-        sink.flush()?;
+        sink.write_all(&rest).map_err(write_error)?;
+        sink.flush().map_err(write_error)?;
         drop(sink);
         Ok(done)
     })();
     match result {
-        Ok(done) => {
-            std::fs::rename(&partial, output)?;
+        Ok(done) if done.shows > 0 => {
+            std::fs::rename(&partial, output).map_err(write_error)?;
             Ok(done)
         }
-        Err(e) => {
+        other => {
             let _ = std::fs::remove_file(&partial);
-            Err(e.into())
+            other
         }
     }
 }

@@ -57,6 +57,10 @@ pub enum ExportError {
     Log { path: PathBuf, error: LogError },
     #[error(transparent)]
     Parquet(#[from] crate::inspect::parquet::ParquetExportError),
+    /// Two logs whose tables would have one name (`a/x/g.rcg` and `b/x/g.rcg`, or `g.rcg`
+    /// and `g.rcg.gz`): the first in order is exported, not this one.
+    #[error("{path}: not exported, its tables would overwrite those of {other} (the same name below the folders given)")]
+    SameName { path: PathBuf, other: PathBuf },
 }
 
 /// One log exported: where from, where to, how many rows, and how it ended.
@@ -168,12 +172,31 @@ pub fn export(paths: &[PathBuf], opts: &Options) -> (Vec<Exported>, Vec<ExportEr
     // Fewer logs than cores: each log's rows are written on a core of their own.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let two_threads = 2 * jobs <= cores;
+    // Two logs with one name would write the same files: the first keeps it.
+    let mut first_of: std::collections::HashMap<&Path, &Path> = std::collections::HashMap::new();
+    let mut same_name = Vec::new();
+    let skip: Vec<bool> = logs
+        .iter()
+        .map(|(input, name)| match first_of.get(name.as_path()) {
+            Some(other) => {
+                same_name.push(ExportError::SameName {
+                    path: input.clone(),
+                    other: other.to_path_buf(),
+                });
+                true
+            }
+            None => {
+                first_of.insert(name, input);
+                false
+            }
+        })
+        .collect();
     let next = AtomicUsize::new(0);
     // What outlives a log is allocated here, not on the threads writing the logs: a small
     // block left behind by each log among the freed buffers of the next fragmented their
     // memory, which crept up log by log (36 MB over 1,000 full games).
     let done = Mutex::new(Vec::with_capacity(logs.len()));
-    let failed = Mutex::new(Vec::new());
+    let failed = Mutex::new(same_name);
     std::thread::scope(|s| {
         for _ in 0..jobs {
             s.spawn(|| loop {
@@ -181,6 +204,9 @@ pub fn export(paths: &[PathBuf], opts: &Options) -> (Vec<Exported>, Vec<ExportEr
                 let Some((input, name)) = logs.get(i) else {
                     return;
                 };
+                if skip[i] {
+                    continue;
+                }
                 let set = sets.as_ref().map(|s| s[i]);
                 let dir = match set {
                     Some(set) => opts.out.join(set),

@@ -4,8 +4,9 @@
 //! change), and truncating a file of several megabytes cost more than a quarter of a full
 //! game's export: the kernel frees the old pages on the spot, and ext4 then writes the new
 //! file back as soon as it is closed (its guard for files rewritten by truncation). So an
-//! old file is renamed aside and removed on a thread of its own while the new one is
-//! written, as a fresh file.
+//! old file is renamed aside and the new one written as a fresh file; the old one is removed
+//! when the new table is finished (unlinking costs well under a millisecond), and put back
+//! if it never is: a failed export leaves the table that was there.
 
 use super::{ExportError, FLUSH_AT};
 use std::io::Write;
@@ -17,8 +18,12 @@ pub(super) struct Sink {
     file: std::io::BufWriter<std::fs::File>,
     /// Rows gathered as text before they go to the file.
     pub(super) rows: String,
-    /// The thread removing the file this one replaces.
-    removing: Option<std::thread::JoinHandle<()>>,
+    /// Where the table this one replaces was put, until this one is finished.
+    aside: Option<PathBuf>,
+    /// The file was made by this sink (not an old one written over), so it goes if the
+    /// table is never finished.
+    fresh: bool,
+    finished: bool,
 }
 
 impl Sink {
@@ -31,26 +36,28 @@ impl Sink {
                 source,
             })?;
         }
+        let existed = std::fs::symlink_metadata(&path).is_ok();
         let aside = set_aside(&path);
         let file = match std::fs::File::create(&path) {
             Ok(f) => f,
             Err(source) => {
-                // The old table back where it was: nothing is lost by a failed export.
                 if let Some((aside, _)) = aside {
                     let _ = std::fs::rename(aside, &path);
                 }
                 return Err(ExportError::Write { path, source });
             }
         };
-        let removing = aside.and_then(|(aside, permissions)| {
+        let aside = aside.map(|(aside, permissions)| {
             let _ = file.set_permissions(permissions);
-            remove_in_background(aside)
+            aside
         });
         Ok(Sink {
             path,
             file: std::io::BufWriter::with_capacity(64 << 10, file),
             rows: String::new(),
-            removing,
+            fresh: aside.is_some() || !existed,
+            aside,
+            finished: false,
         })
     }
 
@@ -80,21 +87,33 @@ impl Sink {
         })
     }
 
+    /// The table is complete: the old one it replaces is removed.
     pub(super) fn finish(mut self) -> Result<(), ExportError> {
         self.flush()?;
         self.file.flush().map_err(|source| ExportError::Write {
             path: self.path.clone(),
             source,
-        })
+        })?;
+        self.finished = true;
+        if let Some(aside) = self.aside.take() {
+            let _ = std::fs::remove_file(aside);
+        }
+        Ok(())
     }
 }
 
 impl Drop for Sink {
-    /// The old file is gone once its table is written (or given up): no stray file is left
-    /// behind by a process that ends right after.
+    /// A table never finished (the log was no log, or is exported another way, or writing
+    /// failed) leaves what was there before: its own file goes, the old one comes back.
     fn drop(&mut self) {
-        if let Some(t) = self.removing.take() {
-            let _ = t.join();
+        if self.finished {
+            return;
+        }
+        if self.fresh {
+            let _ = std::fs::remove_file(&self.path);
+        }
+        if let Some(aside) = self.aside.take() {
+            let _ = std::fs::rename(aside, &self.path);
         }
     }
 }
@@ -130,29 +149,12 @@ fn other_names(_: &std::fs::Metadata) -> bool {
     false
 }
 
-/// Removes `aside` on a thread of its own (here, if no thread can be started).
-fn remove_in_background(aside: PathBuf) -> Option<std::thread::JoinHandle<()>> {
-    let spawned = std::thread::Builder::new().spawn({
-        let aside = aside.clone();
-        move || {
-            let _ = std::fs::remove_file(aside);
-        }
-    });
-    match spawned {
-        Ok(t) => Some(t),
-        Err(_) => {
-            let _ = std::fs::remove_file(aside);
-            None
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn an_old_table_is_replaced_whole_and_nothing_is_left_beside_it() {
+    fn an_old_table_is_replaced_whole_or_kept_and_nothing_is_left_beside_it() {
         let dir = std::env::temp_dir().join(format!("pitchside-sink-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let path = dir.join("m.tracking.csv");
@@ -168,6 +170,15 @@ mod tests {
             .map(|e| e.file_name())
             .collect();
         assert_eq!(names, [std::ffi::OsString::from("m.tracking.csv")]);
+        // A table never finished leaves the old one, and no file where there was none.
+        let before = std::fs::read(&path).expect("read");
+        let mut sink = Sink::create(path.clone()).expect("sink");
+        sink.rows.push_str("half a table\n");
+        drop(sink);
+        assert_eq!(std::fs::read(&path).expect("read"), before);
+        let other = dir.join("new.csv");
+        drop(Sink::create(other.clone()).expect("sink"));
+        assert!(!other.exists());
         // A link is written through, as before, not replaced.
         #[cfg(unix)]
         {
