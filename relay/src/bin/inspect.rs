@@ -17,12 +17,17 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// After a mistake: where the whole usage is, rather than all of it burying the one line
+/// that says what was wrong.
+const HINT: &str = "(pitchside-inspect --help lists the commands and their options)";
+
 const USAGE: &str = "USAGE: pitchside-inspect FILE [--json] [--events] [--actions]
        pitchside-inspect export [--tracking] [--actions] [--parquet] [--out DIR] [--split T,V,E] [--seed N] [--jobs N] PATH...
 
   --json    print the summary as one JSON object (events included)
   --events  list the match events (goals, fouls, cards, set pieces, …)
   --actions each player's figures: kicks, passes, shots, goals, assists, dribbles, tackles, …
+  --version this program's version
 
 export: each log of PATH (a log, or a folder searched below) as tables: NAME.tracking.csv
   (what librcsc's rcg2csv writes, value for value) and NAME.actions.csv (each player's
@@ -33,6 +38,8 @@ export: each log of PATH (a log, or a folder searched below) as tables: NAME.tra
   --split T,V,E           put matches in DIR/train, DIR/validation and DIR/test in these
                           shares (e.g. 0.8,0.1,0.1), by a shuffle seeded with --seed (0)
   --jobs N                logs read at once (default: one per core)
+  Exit code 0: every log exported (a damaged or unfinished one as far as it goes); 1: some
+  failed; 2: none. A table already there is replaced once the new one is complete.
 
        pitchside-inspect series DIR [DIR2] [--team NAME] [--json | --csv] [--jobs N]
 
@@ -107,9 +114,17 @@ fn main() -> ExitCode {
                 println!("{USAGE}");
                 return ExitCode::SUCCESS;
             }
+            "-V" | "--version" => {
+                println!("pitchside-inspect {}", env!("CARGO_PKG_VERSION"));
+                return ExitCode::SUCCESS;
+            }
+            a if a.starts_with("--") => {
+                eprintln!("unknown option {arg:?}\n{HINT}");
+                return ExitCode::from(2);
+            }
             _ if path.is_none() => path = Some(arg),
             _ => {
-                eprintln!("unexpected argument {arg:?}\n{USAGE}");
+                eprintln!("unexpected argument {arg:?}\n{HINT}");
                 return ExitCode::from(2);
             }
         }
@@ -512,7 +527,7 @@ fn schedule_command(args: &[String]) -> ExitCode {
 }
 
 fn usage_error(msg: &str) -> ExitCode {
-    eprintln!("pitchside-inspect: {msg}\n{USAGE}");
+    eprintln!("pitchside-inspect: {msg}\n{HINT}");
     ExitCode::from(2)
 }
 
@@ -579,12 +594,12 @@ fn export_command(args: &[String]) -> ExitCode {
             }
         };
         if let Err(e) = parsed {
-            eprintln!("{e}\n{USAGE}");
+            eprintln!("{e}\n{HINT}");
             return ExitCode::from(2);
         }
     }
     if paths.is_empty() {
-        eprintln!("export: no log or folder given\n{USAGE}");
+        eprintln!("export: no log or folder given\n{HINT}");
         return ExitCode::from(2);
     }
     if !opts.tracking && !opts.actions {
@@ -599,19 +614,26 @@ fn export_command(args: &[String]) -> ExitCode {
             Ending::Whole => String::new(),
             other => format!(" ({other})"),
         };
-        println!(
-            "{}{set}: {} shows, {} actions{note}",
-            e.input.display(),
-            e.shows,
-            e.actions
-        );
+        // What was asked for: the tracking table's rows are its shows.
+        let what = match (opts.tracking, opts.actions) {
+            (true, true) => format!("{} shows, {} actions", e.shows, e.actions),
+            (true, false) => format!("{} shows", e.shows),
+            _ => format!("{} actions", e.actions),
+        };
+        println!("{}{set}: {what}{note}", e.input.display());
     }
     for e in &failed {
         eprintln!("{e}");
     }
     let shows: u64 = done.iter().map(|e| e.shows).sum();
+    let actions: usize = done.iter().map(|e| e.actions).sum();
+    let rows = match (opts.tracking, opts.actions) {
+        (true, true) => format!("{shows} rows of tracking and {actions} actions"),
+        (true, false) => format!("{shows} rows of tracking"),
+        _ => format!("{actions} actions"),
+    };
     eprintln!(
-        "{} logs exported ({} failed), {shows} rows of tracking, in {:.2} s",
+        "{} logs exported ({} failed), {rows}, in {:.2} s",
         done.len(),
         failed.len(),
         started.elapsed().as_secs_f64()
@@ -636,18 +658,18 @@ fn validate_command(args: &[String]) -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             s if s.starts_with("--") => {
-                eprintln!("validate: unknown option {s}\n{USAGE}");
+                eprintln!("validate: unknown option {s}\n{HINT}");
                 return ExitCode::from(2);
             }
             _ if path.is_none() => path = Some(PathBuf::from(a)),
             _ => {
-                eprintln!("validate: one file at a time ({a:?})\n{USAGE}");
+                eprintln!("validate: one file at a time ({a:?})\n{HINT}");
                 return ExitCode::from(2);
             }
         }
     }
     let Some(path) = path else {
-        eprintln!("validate: no file given\n{USAGE}");
+        eprintln!("validate: no file given\n{HINT}");
         return ExitCode::from(2);
     };
     let v = match relay::inspect::tools::validate_file(&path) {
@@ -828,7 +850,7 @@ fn rewrite_command(cmd: &str, args: &[String]) -> ExitCode {
             _ => Err(format!("{cmd}: one input file ({a:?})")),
         };
         if let Err(e) = parsed {
-            eprintln!("{e}\n{USAGE}");
+            eprintln!("{e}\n{HINT}");
             return ExitCode::from(2);
         }
     }
@@ -852,7 +874,7 @@ fn rewrite_command(cmd: &str, args: &[String]) -> ExitCode {
         _ => None,
     };
     if let Some(m) = missing {
-        eprintln!("{cmd}: {m}\n{USAGE}");
+        eprintln!("{cmd}: {m}\n{HINT}");
         return ExitCode::from(2);
     }
     let (Some(input), Some(output)) = (input, output) else {
