@@ -145,3 +145,33 @@ fn damage_anywhere_sends_the_log_to_the_decoder() {
         assert!(by_lines(t.as_bytes(), 1 << 16).is_none(), "{what}");
     }
 }
+
+/// The page's tables: built from records as they are decoded, the tracking table is the
+/// decoder path's, row for row, on every log of the fixtures read whole.
+#[test]
+fn a_table_from_records_is_the_decoders_table() {
+    use pitchside_shared::export::{Table, TableFromRecords};
+    let mut checked = 0;
+    for name in common::all_logs() {
+        let bytes = common::read_any(&name);
+        let (want, _, ok) = by_frames(&bytes);
+        if !ok {
+            continue;
+        }
+        let mut d = LogDecoder::new();
+        d.set_detail(pitchside_shared::log::Detail::Full);
+        let mut t = TableFromRecords::new(Table::Tracking);
+        let mut records = Vec::new();
+        // In pieces, as the page reads a file.
+        for piece in bytes.chunks(100_000) {
+            d.feed(piece, &mut records).unwrap();
+            t.push(&records);
+            records.clear();
+        }
+        d.finish(&mut records).unwrap();
+        t.push(&records);
+        assert!(t.finish() == want, "{name}");
+        checked += 1;
+    }
+    assert!(checked >= 5, "{checked} logs");
+}

@@ -261,6 +261,74 @@ async fn save_as_writes_the_log_asked_for_validate_lists_findings_and_drawings_s
         }
     }
 
+    // ---- The tables: the whole match's tracking table is rcg2csv's, its actions the
+    // inspector's; a range of cycles gives those cycles' rows ----
+    b.click("#saveas-reverse").await;
+    set_field(&b, "#saveas-from", "1").await;
+    set_field(&b, "#saveas-to", "600").await;
+    b.click("#saveas-tracking").await;
+    let status = wait_state(&b, "saved").await;
+    let tracking = b.wait_download(".tracking.csv").await;
+    assert!(
+        status.contains("SHORT_R_a_1.tracking.csv (CSV, 679 shows"),
+        "{status}"
+    );
+    let golden = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("golden/rcg2csv/short-v6.tracking.csv.gz");
+    let mut want = String::new();
+    std::io::Read::read_to_string(
+        &mut flate2::read::GzDecoder::new(&std::fs::read(golden).unwrap()[..]),
+        &mut want,
+    )
+    .unwrap();
+    assert!(
+        std::fs::read_to_string(&tracking).unwrap() == want,
+        "the page's tracking table is rcg2csv's"
+    );
+    b.click("#saveas-actions").await;
+    wait_state(&b, "saved").await;
+    let actions = b.wait_download(".actions.csv").await;
+    let dir = std::env::temp_dir().join(format!("pitchside-page-tables-{}", std::process::id()));
+    let opts = relay::inspect::export::Options {
+        tracking: false,
+        actions: true,
+        out: dir.clone(),
+        split: None,
+        seed: 0,
+        jobs: 1,
+        parquet: false,
+    };
+    relay::inspect::export::export_one(&fixtures::path(fixtures::SHORT_V6), &dir.join("s"), &opts)
+        .unwrap();
+    let inspector = std::fs::read_to_string(dir.join("s.actions.csv")).unwrap();
+    assert!(inspector.lines().count() > 50, "{inspector}");
+    assert!(
+        std::fs::read_to_string(&actions).unwrap() == inspector,
+        "the page's actions table is the inspector's"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::remove_file(&tracking).unwrap();
+    set_field(&b, "#saveas-from", "100").await;
+    set_field(&b, "#saveas-to", "300").await;
+    b.click("#saveas-tracking").await;
+    wait_state(&b, "saved").await;
+    let part = b.wait_download("-100-300.tracking.csv").await;
+    let part = std::fs::read_to_string(&part).unwrap();
+    let cycles: Vec<u32> = part
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap().parse().unwrap())
+        .collect();
+    let in_range = src
+        .frames
+        .iter()
+        .filter(|f| (100..=300).contains(&f.time))
+        .count();
+    assert_eq!(cycles.len(), in_range);
+    assert!(cycles.iter().all(|c| (100..=300).contains(c)), "{cycles:?}");
+    b.screenshot("save-as-tables").await;
+    click(&b, "#export-toggle").await;
+
     // ---- Validate: a copy cut in the middle is incomplete, with its line and cycle ----
     let plain = fixtures::read(fixtures::SHORT_V6);
     let cut = std::env::temp_dir().join(format!("pitchside-cut-{}.rcg", std::process::id()));

@@ -15,6 +15,7 @@ use crate::source::file::{js_message, page_url, yield_to_browser};
 use crate::source::url::{explain_fetch_failure, explain_status};
 use crate::state::{Mode, Monitor};
 use leptos::prelude::*;
+use pitchside_shared::export::{Table, TableFromRecords};
 use pitchside_shared::log::{incomplete_note, Ending};
 use pitchside_shared::tools::validate::{Streaming, Validation};
 use pitchside_shared::tools::{Edits, Rename, Rewriter, Rewritten};
@@ -482,6 +483,84 @@ async fn rewrite(source: Source, edits: Edits) -> Result<SaveState, String> {
         bytes,
         shows: done.shows,
         version: done.version.map(version_label).unwrap_or_default(),
+        outcome,
+    })
+}
+
+/// Writes one table of the match on screen (the tracking table `rcg2csv` writes, or the
+/// players' actions) as CSV and downloads it, reporting in [`state`]. The form's cycles, swap
+/// and names apply as to a log; its version does not.
+pub fn save_table(m: Monitor, mut edits: Edits, table: Table) {
+    if busy() {
+        return;
+    }
+    let source = match source(m) {
+        Ok(s) => s,
+        Err(why) => return state().set(SaveState::Failed(why)),
+    };
+    edits.to = None;
+    set_working("reading the log…".into(), None);
+    wasm_bindgen_futures::spawn_local(async move {
+        let result = write_table(source, edits, table).await;
+        state().set(result.unwrap_or_else(SaveState::Failed));
+    });
+}
+
+/// The name a table is saved as: the log's name as *Save as…* gives it, with `.tracking.csv`
+/// or `.actions.csv` for `.rcg`.
+pub fn table_name(source: &str, edits: &Edits, table: Table) -> String {
+    let log = output_name(source, edits);
+    let stem = log.strip_suffix(".rcg").unwrap_or(&log);
+    match table {
+        Table::Tracking => format!("{stem}.tracking.csv"),
+        Table::Actions => format!("{stem}.actions.csv"),
+    }
+}
+
+async fn write_table(source: Source, edits: Edits, table: Table) -> Result<SaveState, String> {
+    let (blob, source_name) = open(source).await?;
+    let name = table_name(&source_name, &edits, table);
+    let mut rewriter = Rewriter::new(edits.clone());
+    // The log the tools write, decoded again as it comes: its records make the rows.
+    let mut decoder = pitchside_shared::LogDecoder::new();
+    decoder.set_detail(pitchside_shared::log::Detail::Full);
+    let mut records = Vec::new();
+    let mut rows = TableFromRecords::new(table);
+    let mut slices = Slices::new(blob);
+    let mut unreadable = None;
+    let mut take = |out: &[u8], rows: &mut TableFromRecords| {
+        if unreadable.is_none() {
+            if let Err(e) = decoder.feed(out, &mut records) {
+                unreadable = Some(e);
+            }
+            rows.push(&records);
+            records.clear();
+        }
+    };
+    while let Some(slice) = slices.next(&source_name).await {
+        take(&rewriter.feed(&slice?), &mut rows);
+        if rewriter.done() {
+            break;
+        }
+        set_working(format!("writing {name}…"), slices.fraction());
+        yield_to_browser().await;
+    }
+    let (rest, done) = rewriter.finish();
+    take(&rest, &mut rows);
+    let outcome = outcome(&source_name, &edits, &done)?;
+    let shows = rows.shows();
+    let text = rows.finish();
+    let bag = web_sys::BlobPropertyBag::new();
+    bag.set_type("text/csv");
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(&text));
+    let file = web_sys::Blob::new_with_str_sequence_and_options(&parts, &bag)
+        .map_err(|e| format!("the browser could not make the file: {}", js_message(&e)))?;
+    crate::export::download(&file, &name);
+    Ok(SaveState::Saved {
+        name,
+        bytes: text.len(),
+        shows,
+        version: "CSV".into(),
         outcome,
     })
 }

@@ -239,3 +239,100 @@ mod tests {
         assert_eq!(n, "-170");
     }
 }
+
+/// Which table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Table {
+    Tracking,
+    Actions,
+}
+
+/// One table of a log, from its records as they are decoded (the page's export: the whole
+/// table is kept as text until it is downloaded; the inspector streams its own to files).
+#[derive(Debug)]
+pub struct TableFromRecords {
+    table: Table,
+    text: String,
+    tracking: Tracking,
+    server_param: Option<crate::model::Params>,
+    player_types: Vec<crate::model::Params>,
+    actions: Option<crate::actions::Actions>,
+    teams: [String; 2],
+    shows: u64,
+}
+
+impl TableFromRecords {
+    pub fn new(table: Table) -> TableFromRecords {
+        let mut text = String::new();
+        match table {
+            Table::Tracking => tracking_header(&mut text),
+            Table::Actions => text.push_str(ACTIONS_HEADER),
+        }
+        TableFromRecords {
+            table,
+            text,
+            tracking: Tracking::new(),
+            server_param: None,
+            player_types: Vec::new(),
+            actions: None,
+            teams: [String::new(), String::new()],
+            shows: 0,
+        }
+    }
+
+    /// Takes the next records of the log (decoded with full detail).
+    pub fn push(&mut self, records: &[crate::model::Record]) {
+        use crate::model::Record;
+        for r in records {
+            match r {
+                Record::ServerParam(p) => self.server_param = Some(p.clone()),
+                Record::PlayerType(p) if self.player_types.len() < 256 => {
+                    self.player_types.push(p.clone())
+                }
+                Record::Show(f) => {
+                    self.shows += 1;
+                    for (name, t) in self.teams.iter_mut().zip(&f.teams) {
+                        if let Some(n) = &t.name {
+                            if name != n {
+                                name.clone_from(n);
+                            }
+                        }
+                    }
+                    match self.table {
+                        Table::Tracking => self.tracking.row(f, &mut self.text),
+                        Table::Actions => {
+                            let (sp, pt) = (&self.server_param, &self.player_types);
+                            self.actions
+                                .get_or_insert_with(|| {
+                                    crate::actions::Actions::new(crate::params::MatchParams::new(
+                                        sp.as_ref(),
+                                        pt,
+                                    ))
+                                })
+                                .push(f);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Shows read.
+    pub fn shows(&self) -> u64 {
+        self.shows
+    }
+
+    /// The table as CSV text.
+    pub fn finish(mut self) -> String {
+        if let Some(a) = &self.actions {
+            let mut list = a.actions().to_vec();
+            list.sort_by_key(|a| (a.frame, a.end_frame));
+            let names = [self.teams[0].as_str(), self.teams[1].as_str()];
+            for x in &list {
+                action_row(x, names, &mut self.text);
+            }
+        }
+        self.text
+    }
+}

@@ -5,6 +5,7 @@
 use crate::save_as::{self, Outcome, Report, Request, SaveState, VERSIONS};
 use crate::state::{Monitor, Overlay};
 use leptos::prelude::*;
+use pitchside_shared::export::Table;
 
 #[component]
 pub fn SaveAsSection() -> impl IntoView {
@@ -55,6 +56,10 @@ pub fn SaveAsSection() -> impl IntoView {
     };
     let save = move |_| match request().edits() {
         Ok(edits) => save_as::save(m, edits),
+        Err(why) => state.set(SaveState::Failed(why)),
+    };
+    let save_table = move |table| match request().edits() {
+        Ok(edits) => save_as::save_table(m, edits, table),
         Err(why) => state.set(SaveState::Failed(why)),
     };
     let working = move || matches!(state.get(), SaveState::Working { .. });
@@ -142,11 +147,20 @@ pub fn SaveAsSection() -> impl IntoView {
             </button>
             <div class="hint">
                 "New names are for the sides as written (after a swap); empty keeps the name. \
+                 The tables take the cycles, the swap and the names (not the version). \
                  The source is read again: the file, the log on the web, or the relay's record \
                  of the match."
             </div>
             <button id="saveas-save" on:click=save disabled=move || working() || nothing()>
                 "Save log"
+            </button>
+            <button id="saveas-tracking" title="One row per show: the columns librcsc's rcg2csv writes"
+                on:click=move |_| save_table(Table::Tracking) disabled=move || working() || nothing()>
+                "Tracking table (CSV)"
+            </button>
+            <button id="saveas-actions" title="One row per player's action: passes, shots, dribbles, tackles, …"
+                on:click=move |_| save_table(Table::Actions) disabled=move || working() || nothing()>
+                "Actions table (CSV)"
             </button>
             <button id="saveas-validate" title="Check the log as rcgvalidator does, and more"
                 on:click=move |_| save_as::validate(m) disabled=move || working() || nothing()>
