@@ -2,38 +2,14 @@
 //! pitchside-shared --bench analysis`). From decoded frames in memory; decoding is timed by
 //! the `parse` bench. Each figure is the fastest of several runs, the median in brackets.
 
+mod common;
+
+use common::{gunzipped as fixture, time};
+
 use pitchside_shared::events::Events;
 use pitchside_shared::log::parse_log;
 use pitchside_shared::stats::{HeatFilter, Stats};
-use std::io::Read;
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
-
-fn fixture(rel: &str) -> Vec<u8> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures")
-        .join(rel);
-    let raw = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-    let mut out = Vec::new();
-    flate2::read::GzDecoder::new(&raw[..])
-        .read_to_end(&mut out)
-        .expect("gunzip");
-    out
-}
-
-/// (fastest, median) of `n` runs after a warm-up.
-fn time<T>(n: usize, mut f: impl FnMut() -> T) -> (Duration, Duration) {
-    let _ = f();
-    let mut runs: Vec<Duration> = (0..n)
-        .map(|_| {
-            let t = Instant::now();
-            std::hint::black_box(f());
-            t.elapsed()
-        })
-        .collect();
-    runs.sort();
-    (runs[0], runs[runs.len() / 2])
-}
+use std::time::Duration;
 
 fn ms((fast, median): (Duration, Duration)) -> String {
     format!(

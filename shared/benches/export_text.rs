@@ -4,28 +4,16 @@
 //! shows' rows (`show_body`, which it shares between two). Each figure is the fastest and
 //! the median of several runs.
 
+mod common;
+
+use common::time;
+
 use pitchside_shared::export::text::{show_body, ShowLine, TextTracking};
-use std::io::Read;
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 const LOG: &str = "logs/full-v6-realtime/20261122131124-HELIOS_L_2-vs-HELIOS_R_3.rcg.gz";
 
 /// Bytes a batch of lines holds, as in the export.
 const BATCH: usize = 512 << 10;
-
-fn time<T>(n: usize, mut f: impl FnMut() -> T) -> (Duration, Duration) {
-    let _ = f();
-    let mut runs: Vec<Duration> = (0..n)
-        .map(|_| {
-            let t = Instant::now();
-            std::hint::black_box(f());
-            t.elapsed()
-        })
-        .collect();
-    runs.sort();
-    (runs[0], runs[runs.len() / 2])
-}
 
 /// The log cut into batches of whole lines.
 fn batches(bytes: &[u8]) -> Vec<&[u8]> {
@@ -44,14 +32,7 @@ fn batches(bytes: &[u8]) -> Vec<&[u8]> {
 }
 
 fn main() {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures")
-        .join(LOG);
-    let raw = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-    let mut bytes = Vec::new();
-    flate2::read::GzDecoder::new(&raw[..])
-        .read_to_end(&mut bytes)
-        .expect("gunzip");
+    let bytes = common::gunzipped(LOG);
     let parts = batches(&bytes);
     let read_lines = || {
         let mut t = TextTracking::new();

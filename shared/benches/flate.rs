@@ -8,24 +8,15 @@
 //! cargo bench -p pitchside-shared --bench flate --features zlib-rs    # zlib-rs
 //! ```
 
+mod common;
+
+use common::time;
+
 use pitchside_shared::wire::{chunk_packet, decode_records, Encoder};
 use pitchside_shared::LogDecoder;
 use std::io::{Read, Write};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
-
-fn time<T>(n: usize, mut f: impl FnMut() -> T) -> (Duration, Duration) {
-    let _ = f();
-    let mut runs: Vec<Duration> = (0..n)
-        .map(|_| {
-            let t = Instant::now();
-            std::hint::black_box(f());
-            t.elapsed()
-        })
-        .collect();
-    runs.sort();
-    (runs[0], runs[runs.len() / 2])
-}
+use std::time::Duration;
 
 fn main() {
     let backend = if cfg!(feature = "zlib-rs") {

@@ -2,17 +2,13 @@
 //! pitchside-shared --bench parse`). Decompressed bytes in memory -> match model; gunzip is
 //! timed on its own. Each figure is the median of several runs.
 
+mod common;
+
+use common::{fixture, time};
+
 use pitchside_shared::log::{parse_log, parse_sequential};
 use std::io::Read;
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
-
-fn fixture(rel: &str) -> Vec<u8> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures")
-        .join(rel);
-    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
+use std::time::Duration;
 
 fn gunzip(raw: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
@@ -20,21 +16,6 @@ fn gunzip(raw: &[u8]) -> Vec<u8> {
         .read_to_end(&mut out)
         .expect("gunzip");
     out
-}
-
-/// (fastest, median) of `n` runs after a warm-up. The fastest run is the steadier figure on a
-/// shared virtual machine, where neighbours slow single runs by up to half; both are printed.
-fn time<T>(n: usize, mut f: impl FnMut() -> T) -> (Duration, Duration) {
-    let _ = f();
-    let mut runs: Vec<Duration> = (0..n)
-        .map(|_| {
-            let t = Instant::now();
-            std::hint::black_box(f());
-            t.elapsed()
-        })
-        .collect();
-    runs.sort();
-    (runs[0], runs[runs.len() / 2])
 }
 
 fn ms(d: Duration) -> f64 {
