@@ -6,13 +6,16 @@
 use crate::error::{excerpt, Location, LogError};
 use crate::model::{Record, Team};
 use crate::playmode::PlayMode;
-use crate::{binary, json, text};
+use crate::{binary, text};
 
 pub use crate::format::{Detail, LogVersion};
 use std::io::Write;
 
 #[cfg(not(target_family = "wasm"))]
 mod halves;
+mod lines;
+
+pub use lines::{LineBatch, ReadLines};
 
 /// Longest line or record accepted; a real `server_param` line is ~4 KB and a show ~3.5 KB,
 /// a JSON show ~8 KB. Anything longer is not a log this reader can trust.
@@ -63,6 +66,11 @@ pub struct LogDecoder {
     /// A show was decoded, so `last_time` is a real cycle.
     saw_show: bool,
     detail: Detail,
+    /// Line batches taken ([`LogDecoder::feed_lines`]) and given back so far.
+    batches_out: u64,
+    batches_in: u64,
+    /// A batch carried the input's error: what is fed after it is not read.
+    lines_stopped: bool,
 }
 
 impl Default for LogDecoder {
@@ -94,6 +102,9 @@ impl LogDecoder {
             json_closed: false,
             saw_show: false,
             detail: Detail::Full,
+            batches_out: 0,
+            batches_in: 0,
+            lines_stopped: false,
         }
     }
 
@@ -392,78 +403,11 @@ impl LogDecoder {
                     break;
                 }
             };
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            if line.len() > MAX_RECORD_BYTES {
-                self.error = Some(LogError::TooLarge {
-                    at: Location::Line(self.line),
-                    record: text::kind_of(line),
-                    limit: MAX_RECORD_BYTES as u64,
-                });
+            let first = out.len();
+            let read = lines::read_line(version, self.detail, line, out);
+            let is_last = at_end && used == rest.len();
+            if !self.apply_line(read, &mut out[first..], is_last, unterminated) {
                 break;
-            }
-            if !line.iter().all(|b| b.is_ascii_whitespace()) {
-                if version.is_json() && line.trim_ascii() == b"]" {
-                    self.json_closed = true;
-                }
-                if version.is_json() && self.json_header.timestamp.is_none() {
-                    self.note_json_header(line);
-                }
-                let first = out.len();
-                let res = if version.is_json() {
-                    json::parse_log_line(line, out, self.detail).map(|s| (s, "json"))
-                } else {
-                    text::parse_record_with(line, out, self.detail)
-                        .map(|s| (s, text::kind_of(line)))
-                };
-                match res {
-                    Ok((shape, _)) => {
-                        self.note_locations(Location::Line(self.line), out.len() - first);
-                        self.complete(&mut out[first..], shape)
-                    }
-                    Err(fail) => {
-                        out.truncate(first);
-                        let is_last = at_end && used == rest.len();
-                        let record = if version.is_json() {
-                            json::kind_of(line)
-                        } else {
-                            text::kind_of(line)
-                        };
-                        self.error = Some(if version == LogVersion::Json18 {
-                            // An 18.x log is only read where its records happen to match
-                            // the 19 format; anything else is a format difference, not damage.
-                            LogError::UnsupportedJson18 {
-                                at: Location::Line(self.line),
-                                detail: format!(
-                                    "{record} record: expected {}, found {}",
-                                    fail.expected,
-                                    excerpt(line, fail.pos)
-                                ),
-                            }
-                        } else if is_last && version.is_json() {
-                            // The last line of a JSON log has no newline only when the log
-                            // was cut inside it: its array was never closed.
-                            LogError::Incomplete {
-                                at: Location::Line(self.line),
-                                cycle: self.last_time,
-                            }
-                        } else if is_last && (unterminated || fail.pos >= line.len()) {
-                            // A last line without its newline was cut while it was written
-                            // (the server killed), wherever in it the reading failed.
-                            LogError::Truncated {
-                                at: Location::Line(self.line),
-                                record,
-                            }
-                        } else {
-                            LogError::Malformed {
-                                at: Location::Line(self.line),
-                                record,
-                                expected: fail.expected,
-                                found: excerpt(line, fail.pos),
-                            }
-                        });
-                        break;
-                    }
-                }
             }
             pos += used;
             self.line += 1;
@@ -514,24 +458,6 @@ impl LogDecoder {
             self.complete(&mut out[first..], crate::format::ShowShape::default());
         }
         pos
-    }
-
-    /// Keeps the value of a `{"version":…}` or `{"timestamp":…}` line.
-    fn note_json_header(&mut self, line: &[u8]) {
-        let line = line.trim_ascii();
-        let line = line.strip_suffix(b",").unwrap_or(line);
-        let (key, slot) = if line.starts_with(b"{\"version\":") {
-            ("version", &mut self.json_header.version)
-        } else if line.starts_with(b"{\"timestamp\":") {
-            ("timestamp", &mut self.json_header.timestamp)
-        } else {
-            return;
-        };
-        if let Ok(v) = serde_json::from_slice::<serde_json::Value>(line) {
-            if let Some(s) = v.get(key).and_then(|v| v.as_str()) {
-                *slot = Some(s.to_owned());
-            }
-        }
     }
 
     /// Gives out the held v3 PM/TEAM records with time `time`.

@@ -15,6 +15,9 @@ use crate::number::{parse_f64_prefix, parse_u64_prefix};
 use crate::playmode::PlayMode;
 use crate::team_graphic::parse_team_graphic;
 
+mod rest;
+use rest::rest_as_written;
+
 /// Limit on parameters in one params record, so hostile input cannot grow memory unboundedly.
 const MAX_PARAMS: usize = 1024;
 
@@ -368,153 +371,6 @@ fn parse_player_light(c: &mut Cursor<'_>, p: &mut Player) -> R<()> {
     let mut full = Player::default();
     parse_player(c, &mut full)?;
     Ok(())
-}
-
-/// Checks the rest of a player after his position, ` VX VY BODY NECK [PX PY] (v Q W) [(fp D A)]
-/// (s S E R [C]) [(f SIDE N)] (c N…))`, in the plain form rcssserver writes it (spaces between
-/// tokens, decimals with an optional exponent, at most 12 counts of at most nine digits), and
-/// returns where the player ends. Every text it accepts, [`parse_player`] reads to the same
-/// end; what it does not accept goes to [`parse_player`], so it never decides alone that a
-/// player is wrong.
-#[inline]
-fn rest_as_written(b: &[u8]) -> Option<usize> {
-    let mut s = Scan { b, i: 0 };
-    for _ in 0..4 {
-        s.gap()?;
-        s.number()?;
-    }
-    s.gap()?;
-    if s.peek() != b'(' {
-        // Point-to.
-        s.number()?;
-        s.gap()?;
-        s.number()?;
-        s.gap()?;
-    }
-    s.lit(b"(v ")?;
-    s.spaces();
-    matches!(s.peek(), b'h' | b'l' | 0 | 1).then_some(())?;
-    s.i += 1;
-    s.gap()?;
-    s.number()?;
-    s.lit(b") ")?;
-    s.spaces();
-    if s.lit(b"(fp ").is_some() {
-        s.spaces();
-        s.number()?;
-        s.gap()?;
-        s.number()?;
-        s.lit(b") ")?;
-        s.spaces();
-    }
-    s.lit(b"(s ")?;
-    s.spaces();
-    s.number()?;
-    for _ in 0..2 {
-        s.gap()?;
-        s.number()?;
-    }
-    s.spaces();
-    if s.lit(b")").is_none() {
-        s.number()?;
-        s.lit(b")")?;
-    }
-    s.gap()?;
-    if s.lit(b"(f").is_some() {
-        s.spaces();
-        matches!(s.peek(), b'l' | b'r').then_some(())?;
-        s.i += 1;
-        s.gap()?;
-        s.count()?;
-        s.lit(b")")?;
-        s.gap()?;
-    }
-    s.lit(b"(c")?;
-    for _ in 0..12 {
-        if s.peek() != b' ' {
-            break;
-        }
-        s.spaces();
-        s.count()?;
-    }
-    s.lit(b"))")?;
-    Some(s.i)
-}
-
-/// A cursor for [`rest_as_written`]: its steps answer `None` for anything but the plain form.
-struct Scan<'a> {
-    b: &'a [u8],
-    i: usize,
-}
-
-impl Scan<'_> {
-    /// The byte at the cursor; 0xFF past the end (never a byte of the form).
-    #[inline(always)]
-    fn peek(&self) -> u8 {
-        self.b.get(self.i).copied().unwrap_or(0xFF)
-    }
-
-    #[inline(always)]
-    fn spaces(&mut self) {
-        while self.peek() == b' ' {
-            self.i += 1;
-        }
-    }
-
-    /// One or more spaces.
-    #[inline(always)]
-    fn gap(&mut self) -> Option<()> {
-        (self.peek() == b' ').then_some(())?;
-        self.i += 1;
-        self.spaces();
-        Some(())
-    }
-
-    #[inline(always)]
-    fn lit(&mut self, l: &[u8]) -> Option<()> {
-        (self.b.get(self.i..self.i + l.len())? == l).then_some(())?;
-        self.i += l.len();
-        Some(())
-    }
-
-    /// 1 to 12 digits.
-    #[inline(always)]
-    fn digits(&mut self) -> Option<()> {
-        let n = crate::number::digit_run(self.b, self.i);
-        (1..=12).contains(&n).then_some(())?;
-        self.i += n;
-        Some(())
-    }
-
-    /// A decimal as `parse_f32_prefix` reads it whole: followed by a space or `)`.
-    #[inline(always)]
-    fn number(&mut self) -> Option<()> {
-        if self.peek() == b'-' {
-            self.i += 1;
-        }
-        self.digits()?;
-        if self.peek() == b'.' {
-            self.i += 1;
-            self.digits()?;
-        }
-        if self.peek() | 0x20 == b'e' {
-            self.i += 1;
-            if matches!(self.peek(), b'-' | b'+') {
-                self.i += 1;
-            }
-            self.digits()?;
-        }
-        matches!(self.peek(), b' ' | b')').then_some(())
-    }
-
-    /// A count: 1 to 9 digits (a `u32` whatever they are).
-    #[inline(always)]
-    fn count(&mut self) -> Option<()> {
-        let n = crate::number::digit_run(self.b, self.i);
-        (1..=9).contains(&n).then_some(())?;
-        self.i += n;
-        Some(())
-    }
 }
 
 /// `L R SL SR [LPS LPM RPS RPM]` as in `(tm …)` and `(team T …)`.

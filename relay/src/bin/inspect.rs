@@ -12,7 +12,7 @@
 use pitchside_shared::log::Ending;
 use pitchside_shared::tools::{Edits, Rename};
 use pitchside_shared::{LogError, LogVersion, Side};
-use relay::inspect::{error_json, inspect_reader, Report};
+use relay::inspect::{error_json, inspect_file, Report};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -133,7 +133,7 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
-    let report = match std::fs::File::open(&path).and_then(inspect_reader) {
+    let report = match std::fs::File::open(&path).and_then(inspect_file) {
         Ok(r) => r,
         Err(e) => {
             let msg = format!("cannot read the file: {e}");

@@ -7,13 +7,14 @@
 //! [`Detail::Light`]: the summary needs no stamina, view or command counts.
 
 pub mod export;
+mod ordered;
 pub mod parquet;
 pub mod series;
 pub mod tools;
 
 use pitchside_shared::actions::PlayerFigures;
 use pitchside_shared::events::Event;
-use pitchside_shared::log::{Detail, Ending, LogEnd};
+use pitchside_shared::log::{Detail, Ending, LineBatch, LogEnd, ReadLines};
 use pitchside_shared::params::MatchParams;
 use pitchside_shared::series::{Ended, Game, GameReader};
 use pitchside_shared::stats::{Stats, Summary};
@@ -402,6 +403,141 @@ pub fn inspect_reader(mut reader: impl Read) -> std::io::Result<Report> {
         }
     }
     Ok(i.finish())
+}
+
+/// Bytes of a log read at a time by [`inspect_file`]: about 40 shows of a text log, so that
+/// both threads have work within the first millisecond and the batches in flight are a small
+/// part of memory.
+const BATCH: usize = 128 << 10;
+/// Compressed bytes read at a time by [`inspect_file`]: they inflate to about five times more.
+const GZIP_BATCH: usize = 32 << 10;
+/// Batches in flight in [`inspect_file`].
+const WINDOW: usize = 4;
+
+/// [`inspect_reader`] on this thread and a second one, for one log at a time: the lines of a
+/// text or JSON log are read on both threads while this one reads the file and folds the
+/// records in order. The same report, in the memory of a few batches. Binary logs are
+/// decoded on this thread as by [`inspect_reader`].
+pub fn inspect_file(reader: impl Read) -> std::io::Result<Report> {
+    let mut inspection = Inspection::new();
+    let mut driver = Driver {
+        inspection: &mut inspection,
+        reader,
+        spare: Vec::new(),
+        io_error: None,
+    };
+    ordered::run(
+        &mut driver,
+        |item| match item {
+            Item::Records(r) => Done::Records(r),
+            Item::Lines(b) => Done::Lines(b.read()),
+        },
+        WINDOW,
+    );
+    if let Some(e) = driver.io_error {
+        return Err(e);
+    }
+    Ok(inspection.finish())
+}
+
+enum Item {
+    /// Records decoded on the reading thread (a log's first bytes, binary logs).
+    Records(Vec<Record>),
+    Lines(LineBatch),
+}
+
+enum Done {
+    Records(Vec<Record>),
+    Lines(ReadLines),
+}
+
+/// The reading thread's side of [`inspect_file`].
+struct Driver<'a, R> {
+    inspection: &'a mut Inspection,
+    reader: R,
+    /// Buffers of batches folded, to read into again.
+    spare: Vec<Vec<u8>>,
+    io_error: Option<std::io::Error>,
+}
+
+impl<R: Read> Driver<'_, R> {
+    /// Fills `buf` from the reader; its length is what was read (0 at the end).
+    fn read_into(&mut self, buf: &mut Vec<u8>, size: usize) -> std::io::Result<()> {
+        buf.resize(size, 0);
+        let mut n = 0;
+        while n < size {
+            match self.reader.read(&mut buf[n..]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        buf.truncate(n);
+        Ok(())
+    }
+}
+
+impl<R: Read> ordered::Ordered for Driver<'_, R> {
+    type Item = Item;
+    type Done = Done;
+
+    fn next(&mut self) -> Option<Item> {
+        if self.inspection.error.is_some() || self.io_error.is_some() {
+            return None;
+        }
+        // The first read small: until the decoder knows the format (and whether it is
+        // compressed) it decodes what it is given on this thread, all at once.
+        let size = if self.inspection.decoder.is_compressed()
+            || self.inspection.decoder.bytes_fed() == 0
+        {
+            GZIP_BATCH
+        } else {
+            BATCH
+        };
+        let mut buf = self.spare.pop().unwrap_or_default();
+        if let Err(e) = self.read_into(&mut buf, size) {
+            self.io_error = Some(e);
+            return None;
+        }
+        if buf.is_empty() {
+            return None;
+        }
+        let mut records = Vec::new();
+        match self.inspection.decoder.feed_lines(buf, &mut records) {
+            Ok(Some(batch)) => Some(Item::Lines(batch)),
+            Ok(None) => Some(Item::Records(records)),
+            Err(e) => {
+                // Decoded here, so no batch is in flight: the records before the error are
+                // folded, then nothing more is read.
+                self.inspection.error = Some(e);
+                Some(Item::Records(records))
+            }
+        }
+    }
+
+    fn take(&mut self, done: Done) -> bool {
+        let i = &mut *self.inspection;
+        match done {
+            Done::Records(r) => {
+                i.records = r;
+                i.take_records();
+                true
+            }
+            Done::Lines(mut lines) => {
+                self.spare.push(lines.take_buffer());
+                let res = i.decoder.complete_lines(lines, &mut i.records);
+                i.take_records();
+                match res {
+                    Ok(()) => true,
+                    Err(e) => {
+                        i.error = Some(e);
+                        false
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The same report from a match decoded whole and in full detail (what the page holds): the
