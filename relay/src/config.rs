@@ -1188,6 +1188,74 @@ replay = "{log}"
         assert_eq!(names, ["a", "b"]);
     }
 
+    /// The README's options table says what `--help` says: the same options, variables and
+    /// defaults. A default in the table is a literal (`64`) exactly when the help gives it as
+    /// `[default: 64]`; anything else (none, or a default in words) is said in words.
+    #[test]
+    fn the_readme_options_table_is_the_help() {
+        use clap::CommandFactory;
+        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
+            .expect("the README");
+        let table: Vec<Vec<String>> = readme
+            .lines()
+            .skip_while(|l| !l.starts_with("| option | environment | default |"))
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .map(|l| {
+                // Cells split on `|` outside backticks (`1\|2` is an escaped bar).
+                l.replace("\\|", "/")
+                    .trim_matches('|')
+                    .split('|')
+                    .map(|c| c.trim().to_owned())
+                    .collect()
+            })
+            .collect();
+        assert!(table.len() > 30, "the options table in the README");
+        let literal = |cell: &str| {
+            (cell.len() > 2
+                && cell.starts_with('`')
+                && cell.ends_with('`')
+                && !cell[1..].contains("` "))
+            .then(|| cell.trim_matches('`').to_owned())
+        };
+        let mut seen = Vec::new();
+        for a in Cli::command().get_arguments() {
+            let Some(long) = a.get_long() else { continue };
+            if long == "help" || long == "version" {
+                continue;
+            }
+            let row = table
+                .iter()
+                .find(|r| r[0].starts_with(&format!("`--{long}")))
+                .unwrap_or_else(|| panic!("--{long} is not in the README's options table"));
+            seen.push(row[0].clone());
+            let env = a.get_env().map(|e| e.to_string_lossy().into_owned());
+            assert_eq!(Some(row[1].trim_matches('`').to_owned()), env, "--{long}");
+            let help = a
+                .get_help()
+                .map(|h| h.to_string())
+                .unwrap_or_default()
+                .replace('\n', " ");
+            let said = help
+                .split_once("[default: ")
+                .and_then(|(_, rest)| rest.split_once(']'))
+                .map(|(d, _)| d.to_owned())
+                // A default in words ("the open-files limit less …") is said in words.
+                .filter(|d| !d.contains(' '));
+            assert_eq!(
+                literal(&row[2]),
+                said,
+                "--{long}: README {:?}, help {help:?}",
+                row[2]
+            );
+        }
+        assert_eq!(
+            seen.len(),
+            table.len(),
+            "rows in the README that are no option"
+        );
+    }
+
     #[test]
     fn the_debug_port_and_team_keys_are_read_from_every_place() {
         let s = parse(&[]).unwrap();

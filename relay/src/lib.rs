@@ -354,6 +354,10 @@ pub async fn run(
         settings.cors_origins.clone(),
         &settings.embed_origins,
     ));
+    if settings.archive.is_empty() {
+        // Said at start: an empty archive page is otherwise a puzzle.
+        tracing::info!("no --archive or --record folder: /archive lists no logs");
+    }
     let archive = Arc::new(archive::Archive::new(settings.archive.clone()));
     archive::start(archive.clone(), stop_rx.clone());
     let shared = Arc::new(web::Shared {

@@ -150,6 +150,9 @@ async fn archive_list(
     State(app): State<AppState>,
     axum::extract::Query(q): axum::extract::Query<crate::archive::Query>,
 ) -> Response {
+    if let Err(e) = q.check() {
+        return (StatusCode::BAD_REQUEST, e).into_response();
+    }
     let entries = app.archive.entries();
     json_reply(&crate::archive::answer(&entries, app.archive.pending(), &q))
 }
@@ -159,6 +162,9 @@ async fn series(
     State(app): State<AppState>,
     axum::extract::Query(q): axum::extract::Query<crate::series::SeriesQuery>,
 ) -> Response {
+    if let Err(e) = q.check() {
+        return (StatusCode::BAD_REQUEST, e).into_response();
+    }
     let entries = app.archive.entries();
     json_reply(&crate::series::answer(&entries, app.archive.pending(), &q))
 }

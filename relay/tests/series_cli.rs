@@ -28,6 +28,16 @@ fn the_command_line_compares_two_series() {
     assert_eq!(v["format"], "pitchside.series.v1");
     assert_eq!(v["a"]["games"], 24);
     assert_eq!(v["b"]["games"], 24);
+    // Each game linked as a relay serving the two folders (`--archive A --archive B`) links
+    // it: the page at the log's first goal.
+    for (series, root) in [
+        ("a", "/?log=/archive/files/0/"),
+        ("b", "/?log=/archive/files/1/"),
+    ] {
+        let m = &v[series]["matches"][0];
+        let link = m["link"].as_str().unwrap_or_default();
+        assert!(link.starts_with(root) && link.contains(".rcg"), "{m}");
+    }
     let a_wins = v["a"]["wins"].as_f64().unwrap();
     let b_wins = v["b"]["wins"].as_f64().unwrap();
     let d = &v["comparison"]["win_rate"];
@@ -131,6 +141,29 @@ fn a_tournament_from_real_games_fills_its_group_and_bracket() {
     );
     let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(v["format"], "pitchside.tournament.v1");
+    // Every played game links to the page as a relay serving the folder (`--archive T`)
+    // links it, as the README shows, never to a path on this machine.
+    fn links<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::String(l)) = m.get("link") {
+                    out.push(l);
+                }
+                m.values().for_each(|x| links(x, out));
+            }
+            Value::Array(a) => a.iter().for_each(|x| links(x, out)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    links(&v, &mut found);
+    assert!(found.len() >= 8, "{found:?}");
+    assert!(
+        found
+            .iter()
+            .all(|l| l.starts_with("/?log=/archive/files/0/") && l.ends_with(".rcg.gz")),
+        "{found:?}"
+    );
     // The group's six games are the first six of the round robin; its table is the one
     // `standings` prints for the folder (each pair once), itself rclmtableprinter's.
     let out = inspect(&["standings".as_ref(), t.as_os_str(), "--json".as_ref()]);

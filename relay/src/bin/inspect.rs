@@ -219,11 +219,11 @@ fn series_command(args: &[String]) -> ExitCode {
         .iter()
         .map(|g| Series::new(g, team.as_deref()))
         .collect();
-    let no_link = |_: &pitchside_shared::series::Game| None;
+    let link = |g: &pitchside_shared::series::Game| series::page_link(&dirs, g);
     let sources: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
     match (&all[..], as_json, as_csv) {
-        ([a], true, _) => println!("{}", series::series_json(a, &no_link)),
-        ([a, b], true, _) => println!("{}", series::comparison_json(a, b, &no_link)),
+        ([a], true, _) => println!("{}", series::series_json(a, &link)),
+        ([a, b], true, _) => println!("{}", series::comparison_json(a, b, &link)),
         ([a], _, true) => print!("{}", series::series_csv(a)),
         ([a, b], _, true) => {
             // One table: a column says which series each row belongs to.
@@ -394,7 +394,9 @@ fn tournament_command(args: &[String]) -> ExitCode {
             teams: g.teams.clone(),
             score: g.score,
             penalties: g.shootout,
-            link: Some(g.name.clone()),
+            // As a relay serving the same folders with `--archive` links it.
+            link: relay::inspect::series::archive_url(&logs, std::path::Path::new(&g.name))
+                .map(|url| format!("/?log={url}")),
         })
         .collect();
     let p = progress(&plan, &played, &[]);
