@@ -567,6 +567,16 @@ mod tests {
         out
     }
 
+    /// A small deterministic random source for damaging shows.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
     /// Show lines without their trailing comma.
     fn shows(log: &[u8]) -> Vec<&[u8]> {
         log.split(|&b| b == b'\n')
@@ -611,13 +621,7 @@ mod tests {
     fn a_damaged_show_is_never_read_differently() {
         let logs = json_logs();
         let lines: Vec<&[u8]> = logs.iter().flat_map(|l| shows(l)).step_by(7).collect();
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
         let alphabet = b"0123456789-.,:{}[]\"e lrh";
         let (mut taken, mut refused) = (0, 0);
         for _ in 0..20_000 {
@@ -673,13 +677,7 @@ mod tests {
             "{checked} of {players} checked"
         );
         let lines: Vec<&[u8]> = logs.iter().flat_map(|l| shows(l)).step_by(5).collect();
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
         let alphabet = b"0123456789-.,:{}\"lrhe";
         let (mut taken, mut refused) = (0, 0);
         for _ in 0..20_000 {
