@@ -30,9 +30,11 @@ const USAGE: &str = "USAGE: pitchside-inspect FILE [--json] [--events] [--action
   --version this program's version
 
 export: each log of PATH (a log, or a folder searched below) as tables: NAME.tracking.csv
-  (what librcsc's rcg2csv writes, value for value) and NAME.actions.csv (each player's
-  actions), in DIR (default: the current folder), under the log's path below its folder.
-  --tracking / --actions  only that table (default: both)
+  and beside it NAME.player_types.csv (the types its _t columns name), both what librcsc's
+  rcg2csv writes, value for value, and NAME.actions.csv (each player's actions), in DIR
+  (default: the current folder), under the log's path below its folder.
+  --tracking / --actions  only that table (default: both; the tracking table comes with its
+                          player types)
   --parquet               each table also as Parquet (NAME.tracking.parquet, …): typed
                           columns, an empty field a null, every value the CSV's
   --split T,V,E           put matches in DIR/train, DIR/validation and DIR/test in these
@@ -616,8 +618,11 @@ fn export_command(args: &[String]) -> ExitCode {
         };
         // What was asked for: the tracking table's rows are its shows.
         let what = match (opts.tracking, opts.actions) {
-            (true, true) => format!("{} shows, {} actions", e.shows, e.actions),
-            (true, false) => format!("{} shows", e.shows),
+            (true, true) => format!(
+                "{} shows, {} player types, {} actions",
+                e.shows, e.player_types, e.actions
+            ),
+            (true, false) => format!("{} shows, {} player types", e.shows, e.player_types),
             _ => format!("{} actions", e.actions),
         };
         println!("{}{set}: {what}{note}", e.input.display());
