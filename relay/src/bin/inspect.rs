@@ -610,6 +610,12 @@ fn export_command(args: &[String]) -> ExitCode {
     }
     let started = std::time::Instant::now();
     let (done, failed) = relay::inspect::export::export(&paths, &opts);
+    // The report is on one stream, the output, each line written whole with its newline:
+    // with the summary on the error stream, a reader that takes the two streams apart and
+    // joins them again (trimming each one's last newline) ran the last log's line into the
+    // summary. Only the logs that failed go to the error stream, flushed before the summary.
+    // A reader gone (`| head`) ends the report, not the export's exit code.
+    let mut report = String::new();
     for e in &done {
         let set = e.set.map(|s| format!(" [{s}]")).unwrap_or_default();
         let note = match &e.ending {
@@ -625,11 +631,14 @@ fn export_command(args: &[String]) -> ExitCode {
             (true, false) => format!("{} shows, {} player types", e.shows, e.player_types),
             _ => format!("{} actions", e.actions),
         };
-        println!("{}{set}: {what}{note}", e.input.display());
+        report.push_str(&format!("{}{set}: {what}{note}\n", e.input.display()));
     }
+    print_whole(&mut std::io::stdout(), &report);
+    let mut errors = String::new();
     for e in &failed {
-        eprintln!("{e}");
+        errors.push_str(&format!("{e}\n"));
     }
+    print_whole(&mut std::io::stderr(), &errors);
     let shows: u64 = done.iter().map(|e| e.shows).sum();
     let actions: usize = done.iter().map(|e| e.actions).sum();
     let rows = match (opts.tracking, opts.actions) {
@@ -637,11 +646,14 @@ fn export_command(args: &[String]) -> ExitCode {
         (true, false) => format!("{shows} rows of tracking"),
         _ => format!("{actions} actions"),
     };
-    eprintln!(
-        "{} logs exported ({} failed), {rows}, in {:.2} s",
-        done.len(),
-        failed.len(),
-        started.elapsed().as_secs_f64()
+    print_whole(
+        &mut std::io::stdout(),
+        &format!(
+            "{} logs exported ({} failed), {rows}, in {:.2} s\n",
+            done.len(),
+            failed.len(),
+            started.elapsed().as_secs_f64()
+        ),
     );
     if done.is_empty() {
         ExitCode::from(2)
@@ -649,6 +661,14 @@ fn export_command(args: &[String]) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+/// Writes `text` (whole lines) and flushes it, so that what follows on another stream comes
+/// after it; a stream closed by its reader is let be.
+fn print_whole(out: &mut impl std::io::Write, text: &str) {
+    if !text.is_empty() {
+        let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
     }
 }
 
