@@ -309,11 +309,35 @@ fn standings_command(args: &[String]) -> ExitCode {
         );
         return ExitCode::SUCCESS;
     }
-    println!("Ranked by average points, then a team that beat every level team, average goal difference, the difference among the level teams, goals, goals among them (as rclmtableprinter ranks)");
-    println!("place  team              games  won lost drawn  points (avg)  goals   diff (avg)");
-    for (r, p) in table.rows.iter().zip(&places) {
-        println!(
-            "{p:>5}  {:<16} {:>6} {:>4} {:>4} {:>5} {:>7} ({:.2}) {:>3} - {:<3} {:>+4} ({:+.2}){}",
+    print!("{}", standings_text(&table, &places));
+    for n in &left_out {
+        println!("left out, cut short or damaged: {n}");
+    }
+    ExitCode::SUCCESS
+}
+
+/// The standings as text: the ranking, the cross table and the second games left out. Team
+/// names are printed whole, each column as wide as its longest name or result.
+fn standings_text(
+    table: &pitchside_shared::tournament::standings::Table,
+    places: &[u32],
+) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let names: Vec<&str> = table.rows.iter().map(|r| r.team.as_str()).collect();
+    // Format widths count characters, as these do.
+    let width = |s: &str| s.chars().count();
+    let name_w = names.iter().map(|n| width(n)).max().unwrap_or(0).max(4);
+    let _ = writeln!(out, "Ranked by average points, then a team that beat every level team, average goal difference, the difference among the level teams, goals, goals among them (as rclmtableprinter ranks)");
+    let _ = writeln!(
+        out,
+        "place  {:<name_w$} {:>6}  won lost drawn  points (avg)  goals   diff (avg)",
+        "team", "games"
+    );
+    for (r, p) in table.rows.iter().zip(places) {
+        let _ = writeln!(
+            out,
+            "{p:>5}  {:<name_w$} {:>6} {:>4} {:>4} {:>5} {:>7} ({:.2}) {:>3} - {:<3} {:>+4} ({:+.2}){}",
             r.team,
             r.games,
             r.wins,
@@ -328,40 +352,60 @@ fn standings_command(args: &[String]) -> ExitCode {
             if r.tied { "  level" } else { "" }
         );
     }
-    println!();
-    let names: Vec<&str> = table.rows.iter().map(|r| r.team.as_str()).collect();
-    print!("{:<16}", "");
-    for n in &names {
-        print!(" {:>9}", n.chars().take(9).collect::<String>());
+    let _ = writeln!(out);
+    // The cross table: row a, column b is a's result against b.
+    let cells: Vec<Vec<String>> = names
+        .iter()
+        .map(|a| {
+            names
+                .iter()
+                .map(|b| {
+                    if a == b {
+                        "x".to_owned()
+                    } else {
+                        match table.between(a, b) {
+                            Some((f, g, Some([p, q]))) => format!("{f}-{g} ({p}-{q})"),
+                            Some((f, g, None)) => format!("{f}-{g}"),
+                            None => "---".into(),
+                        }
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let col_w: Vec<usize> = names
+        .iter()
+        .enumerate()
+        .map(|(j, n)| {
+            cells
+                .iter()
+                .map(|row| width(&row[j]))
+                .chain([width(n)])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let _ = write!(out, "{:<name_w$}", "");
+    for (n, w) in names.iter().zip(&col_w) {
+        let _ = write!(out, "  {n:>w$}");
     }
-    println!();
-    for a in &names {
-        print!("{a:<16}");
-        for b in &names {
-            let cell = if a == b {
-                "x".to_owned()
-            } else {
-                match table.between(a, b) {
-                    Some((f, g, Some([p, q]))) => format!("{f}-{g} ({p}-{q})"),
-                    Some((f, g, None)) => format!("{f}-{g}"),
-                    None => "---".into(),
-                }
-            };
-            print!(" {cell:>9}");
+    let _ = writeln!(out);
+    for (a, row) in names.iter().zip(&cells) {
+        let _ = write!(out, "{a:<name_w$}");
+        for (cell, w) in row.iter().zip(&col_w) {
+            let _ = write!(out, "  {cell:>w$}");
         }
-        println!();
+        let _ = writeln!(out);
     }
     for s in &table.skipped {
         let pitchside_shared::tournament::standings::Skipped::Repeated(r) = s;
-        println!(
+        let _ = writeln!(
+            out,
             "left out, a second game of {} and {}: {}",
             r.teams[0], r.teams[1], r.date
         );
     }
-    for n in &left_out {
-        println!("left out, cut short or damaged: {n}");
-    }
-    ExitCode::SUCCESS
+    out
 }
 
 fn tournament_command(args: &[String]) -> ExitCode {
@@ -422,10 +466,21 @@ fn tournament_command(args: &[String]) -> ExitCode {
             g.name,
             if g.complete { " (complete)" } else { "" }
         );
-        println!("place  team              games  won drawn lost  goals    diff  points");
+        // As wide as the longest name: a long one is printed whole, the columns kept in line.
+        let w = g
+            .standings
+            .iter()
+            .map(|s| s.team.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(4);
+        println!(
+            "place  {:<w$} {:>6}  won drawn lost  goals    diff  points",
+            "team", "games"
+        );
         for s in &g.standings {
             println!(
-                "{:>5}  {:<16} {:>6} {:>4} {:>5} {:>4} {:>3} - {:<3} {:>+4} {:>7}{}",
+                "{:>5}  {:<w$} {:>6} {:>4} {:>5} {:>4} {:>3} - {:<3} {:>+4} {:>7}{}",
                 s.place,
                 s.team,
                 s.games,
