@@ -198,6 +198,7 @@ pub fn comparison_json(a: &Series, b: &Series, link: Linker) -> Value {
         "comparison": {
             "win_rate": diff(c.win_rate, "newcombe hybrid score interval; pooled two-proportion z-test"),
             "goal_difference": diff(c.goal_difference, "welch t"),
+            "finding": c.finding.as_str(),
             "verdict": c.verdict,
         },
     })
