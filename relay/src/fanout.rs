@@ -427,7 +427,7 @@ async fn run(fan: Arc<FanOut>) {
         let mut sum = Turn::default();
         let mut behind = 0u64;
         let mut i = 0;
-        let mut served = 0usize;
+        let mut until_yield = TURNS_PER_YIELD;
         while i < members.len() {
             if members[i].next >= recent.head {
                 // Nothing new for it; a stale entry goes at its next turn with something.
@@ -443,8 +443,9 @@ async fn run(fan: Arc<FanOut>) {
                 // The last one takes its place, and its turn, in this round.
                 Outcome::Drop => drop(members.swap_remove(i)),
             }
-            served += 1;
-            if served % TURNS_PER_YIELD == 0 {
+            until_yield -= 1;
+            if until_yield == 0 {
+                until_yield = TURNS_PER_YIELD;
                 tokio::task::yield_now().await;
                 // What was published meanwhile goes to the rest of this round at once.
                 if !take_inbox(&fan, &mut recent, &mut members) {
@@ -462,7 +463,9 @@ async fn run(fan: Arc<FanOut>) {
         }
         if sum.skips > 0 {
             stats.lag_skips.fetch_add(sum.skips, Ordering::Relaxed);
-            stats.skipped_frames.fetch_add(sum.skipped, Ordering::Relaxed);
+            stats
+                .skipped_frames
+                .fetch_add(sum.skipped, Ordering::Relaxed);
             stats.late_frames.fetch_add(sum.skipped, Ordering::Relaxed);
         }
         stats.skipping.store(behind, Ordering::Relaxed);
@@ -498,7 +501,9 @@ fn turn(m: &mut Member, recent: &Recent, max_delay: Duration) -> Outcome {
     let written = if slices.len() == 1 {
         m.conn.tcp.try_write(&parts[0])
     } else {
-        m.conn.tcp.try_write_vectored(&slices[..slices.len().min(MAX_SLICES)])
+        m.conn
+            .tcp
+            .try_write_vectored(&slices[..slices.len().min(MAX_SLICES)])
     };
     match written {
         Ok(0) => {
@@ -541,7 +546,11 @@ fn plan<'a>(
     max_delay: Duration,
 ) -> (Vec<Bytes>, Turn) {
     let is_frame = |i: &Item| matches!(i.body, Body::Frame { .. });
-    let newest_frame = pending.clone().filter(|i| is_frame(i)).last().map(|i| i.index);
+    let newest_frame = pending
+        .clone()
+        .filter(|i| is_frame(i))
+        .last()
+        .map(|i| i.index);
     let mut parts = Vec::new();
     let mut t = Turn::default();
     let mut skipped = 0u32;
@@ -697,7 +706,11 @@ mod tests {
         let (parts, t) = plan(items[3..].iter(), now, bound);
         assert_eq!(
             payloads(&parts),
-            vec![b"delta 3".to_vec(), b"packet 4".to_vec(), b"delta 5".to_vec()]
+            vec![
+                b"delta 3".to_vec(),
+                b"packet 4".to_vec(),
+                b"delta 5".to_vec()
+            ]
         );
         assert_eq!(t.skipped, 0);
         // All old: the newest frame still goes, as a keyframe, and it alone.
@@ -796,7 +809,10 @@ mod tests {
         let fan = fan(8, Duration::from_secs(60));
         fan.join(&conn, 0);
         fan.publish([packet_item(0, Instant::now())]);
-        assert_eq!(read_messages(&mut client, 1).await, vec![b"packet 0".to_vec()]);
+        assert_eq!(
+            read_messages(&mut client, 1).await,
+            vec![b"packet 0".to_vec()]
+        );
         fan.leave(&conn);
         fan.publish([packet_item(1, Instant::now())]);
         conn.push_message(Bytes::from_static(b"own"));

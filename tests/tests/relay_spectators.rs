@@ -358,10 +358,7 @@ async fn a_spectator_that_stops_reading_skips_to_live_frames_and_nothing_is_lost
     let history = late_joiner.frames();
     assert!(history.len() > *numbers.last().unwrap() as usize);
     assert!(
-        history
-            .iter()
-            .zip(&fixture.frames)
-            .all(|(a, b)| *a == b),
+        history.iter().zip(&fixture.frames).all(|(a, b)| *a == b),
         "the history is the log's frames"
     );
 
