@@ -130,9 +130,18 @@ async fn main() {
     shared.measuring.store(true, Ordering::Relaxed);
     let t0 = Instant::now();
     let mut rss_peak = 0;
+    // The fan-out's round time now and then: how far behind the relay's side of the delay is.
+    let mut rounds = Vec::new();
     while t0.elapsed() < Duration::from_secs(seconds) {
         tokio::time::sleep(Duration::from_millis(500)).await;
         rss_peak = rss_peak.max(proc_usage(pid).1);
+        let r = metric(
+            &relay_metrics(addr).await,
+            "pitchside_fanout_round_seconds{",
+        );
+        if r.is_finite() {
+            rounds.push((r * 1e6) as u64);
+        }
     }
     shared.measuring.store(false, Ordering::Relaxed);
     let wall = t0.elapsed().as_secs_f64();
@@ -178,11 +187,13 @@ async fn main() {
     );
     let delta = |name: &str| metric(&metrics1, name) - metric(&metrics0, name);
     println!(
-        "relay /metrics over the window: skipped_frames_total +{:.0}, late_frames_skipped_total +{:.0}, lag_skips_total +{:.0}; at the end fanout_round_seconds {:.3}, spectators_skipping {:.0}",
+        "relay /metrics over the window: skipped_frames_total +{:.0}, late_frames_skipped_total +{:.0}, lag_skips_total +{:.0}; fan-out round (median / max of {} samples) {:.1} / {:.1} ms; spectators_skipping at the end {:.0}",
         delta("pitchside_skipped_frames_total{"),
         delta("pitchside_late_frames_skipped_total{"),
         delta("pitchside_lag_skips_total{"),
-        metric(&metrics1, "pitchside_fanout_round_seconds{"),
+        rounds.len(),
+        quantile(&mut rounds, 0.5) as f64 / 1e3,
+        quantile(&mut rounds, 1.0) as f64 / 1e3,
         metric(&metrics1, "pitchside_spectators_skipping{"),
     );
     let per_frame = |cpu: f64| cpu / frames.max(1) as f64 * 1e6;
