@@ -139,6 +139,12 @@ pub struct Cli {
     #[arg(long, env = "PITCHSIDE_LAG", value_name = "N")]
     pub lag: Option<usize>,
 
+    /// Milliseconds a frame may wait for a spectator before that spectator skips it and gets a
+    /// newer one (the history and the recording keep every frame; 0: only ever the newest)
+    /// [default: 200].
+    #[arg(long, env = "PITCHSIDE_MAX_DELAY", value_name = "MS")]
+    pub max_delay: Option<u64>,
+
     /// Seconds of silence after which rcssserver is taken as gone and the relay registers
     /// again [default: 5].
     #[arg(long, env = "PITCHSIDE_SILENCE", value_name = "SECS")]
@@ -293,6 +299,7 @@ pub struct FileConfig {
     pub replay_once: Option<bool>,
     pub send_timeout: Option<f64>,
     pub lag: Option<usize>,
+    pub max_delay: Option<u64>,
     pub silence: Option<f64>,
     pub tls_cert: Option<PathBuf>,
     pub tls_key: Option<PathBuf>,
@@ -429,6 +436,8 @@ pub struct Settings {
     pub send_timeout: Duration,
     /// Live items a spectator may fall behind.
     pub lag: usize,
+    /// How long a frame may wait for a spectator before that spectator skips it.
+    pub max_delay: Duration,
     /// HTTPS and WSS instead of HTTP and WS (`--tls-cert`, `--tls-key`).
     pub tls: Option<Arc<tokio_rustls::rustls::ServerConfig>>,
     /// The operator's token; `None` makes [`crate::run`] draw a random one.
@@ -465,6 +474,7 @@ impl Settings {
             dist: PathBuf::from("dist"),
             send_timeout: Duration::from_secs_f64(DEFAULT_SEND_TIMEOUT),
             lag: DEFAULT_LAG,
+            max_delay: crate::fanout::DEFAULT_MAX_DELAY,
             tls: None,
             control_token: None,
             publish: None,
@@ -813,6 +823,9 @@ impl Cli {
             .unwrap_or_else(|| PathBuf::from("dist"));
         settings.send_timeout = Duration::from_secs_f64(send_timeout);
         settings.lag = self.lag.or(file.lag).unwrap_or(DEFAULT_LAG).max(2);
+        if let Some(ms) = self.max_delay.or(file.max_delay) {
+            settings.max_delay = Duration::from_millis(ms);
+        }
         let tls_cert = self
             .tls_cert
             .or_else(|| file.tls_cert.as_ref().map(in_file));
