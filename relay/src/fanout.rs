@@ -234,6 +234,13 @@ impl Direct {
     pub fn is_broken(&self) -> bool {
         self.lock().broken
     }
+
+    /// Whether the fan-out's turns pass this socket by: it found no room in it, or left the
+    /// rest of a write to the spectator's task.
+    pub fn is_blocked(&self) -> bool {
+        let q = self.lock();
+        q.blocked || !q.chunks.is_empty()
+    }
 }
 
 /// Drops the first `n` bytes of `chunks`.
@@ -296,6 +303,13 @@ impl FanOut {
 
     pub fn max_delay(&self) -> Duration {
         self.max_delay
+    }
+
+    /// Asks for a round although nothing was published: a spectator whose socket was full
+    /// has room again, and what was published meanwhile must reach it now, not with the next
+    /// item (which may never come: the match ended or waits for a kick-off).
+    pub fn poke(&self) {
+        self.work.notify_one();
     }
 
     fn inbox(&self) -> MutexGuard<'_, Inbox> {
@@ -787,6 +801,48 @@ mod tests {
         assert!(got.iter().all(|m| *m == payload));
         assert!(flush.await.unwrap().is_ok());
         assert!(!conn.is_broken());
+    }
+
+    #[tokio::test]
+    async fn a_socket_that_was_full_gets_what_waited_when_nothing_more_is_published() {
+        // The page stops reading while a match goes on, then the match ends (nothing more
+        // is published), then the page reads again: every item reaches it, though no new
+        // item comes to start the fan-out's next round.
+        let (conn, mut client) = pair(true).await;
+        let fan = fan(4000, Duration::from_secs(60));
+        fan.join(&conn, 0);
+        let payload = vec![5u8; 4 << 10];
+        let n = 400u64;
+        for i in 0..n {
+            let item = Item::new(i, Body::Packet(Bytes::from(payload.clone())));
+            fan.publish([Arc::new(item)]);
+            if i % 10 == 0 {
+                tokio::time::sleep(Duration::from_millis(1)).await;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(conn.is_blocked(), "the socket filled up");
+        // The spectator's side, as its task follows the fan-out.
+        let follow = {
+            let (conn, fan) = (conn.clone(), fan.clone());
+            tokio::spawn(async move {
+                for _ in 0..2000 {
+                    let _ =
+                        tokio::time::timeout(Duration::from_millis(50), conn.wake.notified()).await;
+                    let waited = conn.is_blocked();
+                    if conn.flush(Duration::from_secs(10)).await.is_err() {
+                        return;
+                    }
+                    if waited {
+                        fan.poke();
+                    }
+                }
+            })
+        };
+        let got = read_messages(&mut client, n as usize).await;
+        assert_eq!(got.len(), n as usize);
+        assert!(got.iter().all(|m| *m == payload));
+        follow.abort();
     }
 
     #[tokio::test]

@@ -216,6 +216,9 @@ struct State {
     tap: Option<mpsc::UnboundedSender<Tapped>>,
     /// Items sent under this lock, delivered to the fan-out's sockets once it is let go.
     outbox: Vec<Arc<Item>>,
+    /// The newest frame sent: where a spectator moved ahead goes on from, even when no item
+    /// follows it (the match ended, or waits for a kick-off).
+    newest_frame: Option<Arc<Item>>,
 }
 
 /// What decides whether the server would act on an operator's command now.
@@ -318,6 +321,7 @@ impl Hub {
                 force_key: false,
                 tap: None,
                 outbox: Vec::new(),
+                newest_frame: None,
             }),
             fan: Arc::new(FanOut::new(
                 ring,
@@ -357,16 +361,26 @@ impl Hub {
         self.fan.join(conn, next);
     }
 
+    /// A spectator of the fan-out has room in its socket again ([`FanOut::poke`]).
+    pub fn poke_fan(&self) {
+        self.fan.poke();
+    }
+
     /// Takes `conn` out of the fan-out (its spectator is leaving): nothing more is written to
     /// it by the fan-out once this returns.
     pub fn leave_fan(&self, conn: &Arc<Direct>) {
         self.fan.leave(conn);
     }
 
-    /// Live items from the next one published (for a spectator the fan-out let go).
-    pub fn resubscribe(&self) -> broadcast::Receiver<Arc<Item>> {
-        let _st = self.lock();
-        self.tx.subscribe()
+    /// Live items from the next one published, for a spectator the fan-out let go, and the
+    /// newest frame sent before them (it is where that spectator goes on from: without it, a
+    /// spectator let go after the last frame of a match would wait for an item that never
+    /// comes).
+    /// The third value is the index of the next item published: the items between the
+    /// newest frame and it are in [`Hub::catch_up`].
+    pub fn resubscribe(&self) -> (broadcast::Receiver<Arc<Item>>, Option<Arc<Item>>, u64) {
+        let st = self.lock();
+        (self.tx.subscribe(), st.newest_frame.clone(), st.next)
     }
 
     /// Hands the items sent under the lock `st` to the fan-out before letting go of `st`, so
@@ -425,6 +439,9 @@ impl Hub {
             if tap.send(t).is_err() {
                 st.tap = None;
             }
+        }
+        if matches!(item.body, Body::Frame { .. }) {
+            st.newest_frame = Some(item.clone());
         }
         st.outbox.push(item.clone());
         // No receivers is fine: nobody is watching yet.

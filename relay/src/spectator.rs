@@ -286,7 +286,13 @@ impl Out for DirectOut {
                     self.conn.push_raw(Bytes::from_static(&[0x80 | OP_PING, 0]));
                 }
             }
+            let waited = self.conn.is_blocked();
             self.flush().await?;
+            if waited {
+                // The fan-out skipped it while the socket was full; it takes its turn again
+                // now rather than with the next item.
+                hub.poke_fan();
+            }
             if self.conn.is_broken() {
                 return Err(Stop::Gone);
             }
@@ -515,6 +521,10 @@ async fn stream<O: Out>(out: &mut O, hub: &Arc<Hub>) -> Result<(), Stop> {
         // With the last frame sent, the fan-out can take over (see `Out::follow`). One it let
         // go of is moved ahead here first (a keyframe, once what it must not miss is sent),
         // and handed back after.
+        // The newest frame when it was let go: it goes on from there at once, then with what
+        // was published after that frame and before `head`.
+        let mut newest = None;
+        let mut head = None;
         if !need_key {
             if let Some(released) = out.follow(hub, next, &mut ping).await? {
                 next = released;
@@ -522,9 +532,20 @@ async fn stream<O: Out>(out: &mut O, hub: &Arc<Hub>) -> Result<(), Stop> {
                 need_key = true;
             }
         }
-        let rx = live.get_or_insert_with(|| hub.resubscribe());
-        let item: Arc<Item> = tokio::select! {
-            biased;
+        let rx = match &mut live {
+            Some(rx) => rx,
+            None => {
+                let (rx, frame, next_live) = hub.resubscribe();
+                newest = frame.filter(|f| f.index >= next);
+                head = newest.as_ref().map(|_| next_live);
+                live.insert(rx)
+            }
+        };
+        let item: Arc<Item> = if let Some(frame) = newest {
+            frame
+        } else {
+            tokio::select! {
+                biased;
             got = rx.recv() => match got {
                 Ok(item) => item,
                 Err(RecvError::Lagged(_)) => continue,
@@ -535,6 +556,7 @@ async fn stream<O: Out>(out: &mut O, hub: &Arc<Hub>) -> Result<(), Stop> {
             _ = ping.tick() => {
                 out.ping().await?;
                 continue;
+            }
             }
         };
         if item.index < next {
@@ -588,5 +610,16 @@ async fn stream<O: Out>(out: &mut O, hub: &Arc<Hub>) -> Result<(), Stop> {
         }
         let key = frame && std::mem::take(&mut need_key);
         out.send_item(&item, key).await?;
+        if let Some(head) = head.filter(|&h| h > next) {
+            // Let go after its newest frame: what came after it, before the live items.
+            if let CatchUp::Items(after) = hub.catch_up(next, head) {
+                for m in after {
+                    if let Body::Packet(p) = &m.body {
+                        out.send(p).await?;
+                    }
+                }
+                next = head;
+            }
+        }
     }
 }

@@ -48,8 +48,17 @@ async fn origin_with(server: &FakeServer, opts: NatsOptions) -> RunningRelay {
     }]);
     settings.publish = Some(opts);
     settings.control_token = Some(TOKEN.into());
+    settings.max_delay = READ_IN_TURN;
+    settings.lag = READ_IN_TURN_ITEMS;
     relay_harness::start_with(settings).await
 }
+
+/// How long a frame may wait for a spectator here, and how far behind it may fall: these
+/// tests read their spectators one after another, so a spectator is not read while the others
+/// are; with the usual bounds it would skip frames to stay live, and these tests are about
+/// every frame arriving.
+const READ_IN_TURN: Duration = Duration::from_secs(120);
+const READ_IN_TURN_ITEMS: usize = 100_000;
 
 async fn edge(nats: &NatsServer) -> RunningRelay {
     edge_with(NatsOptions::new(nats.url())).await
@@ -58,6 +67,8 @@ async fn edge(nats: &NatsServer) -> RunningRelay {
 async fn edge_with(opts: NatsOptions) -> RunningRelay {
     let mut settings = Settings::new(Vec::new());
     settings.edge = Some(opts);
+    settings.max_delay = READ_IN_TURN;
+    settings.lag = READ_IN_TURN_ITEMS;
     relay_harness::start_with(settings).await
 }
 

@@ -383,3 +383,46 @@ async fn a_spectator_that_stops_reading_skips_to_live_frames_and_nothing_is_lost
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A spectator that stops reading until a match has ended, long enough for the fan-out to let
+/// it go (more than the ring behind), still gets the match's last frame once it reads again:
+/// no item comes after the end to move it on, so it goes on from the newest frame at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spectator_let_go_after_the_last_frame_still_gets_the_end_of_the_match() {
+    let log = fixtures::read(fixtures::SHORT_V6);
+    let fixture = pitchside_shared::parse_log(&log);
+    let last = fixture.frames.last().expect("frames").time;
+    let script = relay::replay::Script::from_log("short.rcg", &log).unwrap();
+    let mut settings = Settings::new(vec![relay::config::MatchSpec {
+        name: "short".into(),
+        source: relay::config::SourceSpec::Replay(relay::replay::ReplayConfig {
+            script: std::sync::Arc::new(script),
+            step: Duration::from_millis(5),
+            looping: false,
+        }),
+    }]);
+    settings.lag = 8;
+    settings.send_timeout = Duration::from_secs(60);
+    let relay = relay_harness::start_with(settings).await;
+    let mut s = Spectator::connect_small(relay.addr, "/ws", 4096).await;
+    s.until(10, "the first frames", |s| !s.frames().is_empty())
+        .await;
+    assert!(
+        s.frames().last().map(|f| f.time) < Some(last),
+        "it stopped reading before the end"
+    );
+    // The replay ends (it does not loop) while nothing is read.
+    let frames = fixture.frames.len() as u64;
+    tokio::time::sleep(Duration::from_millis(5 * frames + 1500)).await;
+    s.until(10, "the last frame of the match", |s| {
+        s.frames().last().map(|f| f.time) == Some(last)
+    })
+    .await;
+    assert!(
+        s.notices()
+            .iter()
+            .any(|n| matches!(n, Notice::Skipped { .. })),
+        "it was told what it skipped: {:?}",
+        s.notices()
+    );
+}
