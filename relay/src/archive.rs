@@ -535,6 +535,76 @@ pub struct Query {
     pub per_page: Option<usize>,
 }
 
+/// The orders `sort` may ask for; the first is the default.
+pub const SORTS: [&str; 5] = ["date", "-date", "teams", "duration", "size"];
+
+impl Query {
+    /// What is wrong with the query, in words that say what is allowed. A parameter the
+    /// relay cannot use is refused rather than ignored: a filter that was never applied
+    /// looks just like one that matched nothing.
+    pub fn check(&self) -> Result<(), String> {
+        check_dates(&[("from", &self.from), ("to", &self.to)])?;
+        if let Some(s) = self.sort.as_deref().filter(|s| !s.is_empty()) {
+            if !SORTS.contains(&s) {
+                return Err(format!(
+                    "sort={} is not an order: sort is one of {}",
+                    quoted(s),
+                    SORTS.join(", ")
+                ));
+            }
+        }
+        if let Some(s) = self.shootout.as_deref().filter(|s| !s.is_empty()) {
+            if !matches!(s, "1" | "true" | "yes" | "0" | "false" | "no") {
+                return Err(format!(
+                    "shootout={} is not a yes or no: shootout is 1 (only shoot-outs) or 0",
+                    quoted(s)
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Checks date parameters (`YYYY-MM-DD`); an empty one is no filter, as the page sends it.
+pub fn check_dates(dates: &[(&str, &Option<String>)]) -> Result<(), String> {
+    for (key, v) in dates {
+        if let Some(v) = v.as_deref().filter(|v| !v.is_empty()) {
+            if !is_date(v) {
+                return Err(format!(
+                    "{key}={} is not a date: {key} is YYYY-MM-DD, e.g. 2026-07-15",
+                    quoted(v)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `YYYY-MM-DD` with a month and a day that can be.
+fn is_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+    let number = |r: std::ops::Range<usize>| s[r].parse::<u32>().unwrap_or(0);
+    b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && digits(0..4)
+        && digits(5..7)
+        && digits(8..10)
+        && (1..=12).contains(&number(5..7))
+        && (1..=31).contains(&number(8..10))
+}
+
+/// A value from a request, quoted and cut short: an answer never repeats a long input.
+fn quoted(v: &str) -> String {
+    let short: String = v.chars().take(40).collect();
+    if short.len() < v.len() {
+        format!("{:?}…", short)
+    } else {
+        format!("{short:?}")
+    }
+}
+
 pub const MAX_PER_PAGE: usize = 200;
 /// Search words looked at, and the length of each.
 const MAX_WORDS: usize = 8;
@@ -618,6 +688,7 @@ pub fn answer(entries: &[Entry], pending: usize, q: &Query) -> serde_json::Value
                 .then(b.date.cmp(&a.date))
         }),
         "size" => hits.sort_by(|a, b| b.size.cmp(&a.size).then(b.date.cmp(&a.date))),
+        // `date`, the default (`Query::check` refused any other).
         _ => hits.sort_by(|a, b| b.date.cmp(&a.date).then(a.id.cmp(&b.id))),
     }
     let per_page = q.per_page.unwrap_or(50).clamp(1, MAX_PER_PAGE);
@@ -681,5 +752,31 @@ mod tests {
         assert!(!is_live("final.rcg", 100, 101));
         assert_eq!(utc_date(951_782_400), "2000-02-29T00:00:00");
         assert_eq!(utc_date(1_795_000_000), "2026-11-18T11:06:40");
+    }
+
+    #[test]
+    fn bad_parameters_are_refused_with_what_is_allowed() {
+        let q = |from: &str, sort: &str, shootout: &str| Query {
+            from: Some(from.to_owned()),
+            sort: Some(sort.to_owned()),
+            shootout: Some(shootout.to_owned()),
+            ..Query::default()
+        };
+        assert_eq!(q("2026-07-15", "-date", "1").check(), Ok(()));
+        assert_eq!(q("", "", "").check(), Ok(()));
+        assert_eq!(Query::default().check(), Ok(()));
+        let e = q("yesterday", "date", "").check().unwrap_err();
+        assert!(
+            e.contains("from=\"yesterday\"") && e.contains("YYYY-MM-DD"),
+            "{e}"
+        );
+        for bad in ["2026-13-01", "2026-7-15", "2026-07-15T10", "20260715"] {
+            assert!(q(bad, "", "").check().is_err(), "{bad}");
+        }
+        let e = q("", "bogus", "").check().unwrap_err();
+        assert!(e.contains("date, -date, teams, duration, size"), "{e}");
+        assert!(q("", "", "maybe").check().is_err());
+        let long = "x".repeat(5000);
+        assert!(q(&long, "", "").check().unwrap_err().len() < 200);
     }
 }

@@ -139,6 +139,12 @@ pub struct Cli {
     #[arg(long, env = "PITCHSIDE_LAG", value_name = "N")]
     pub lag: Option<usize>,
 
+    /// Milliseconds a frame may wait for a spectator before that spectator skips it and gets a
+    /// newer one (the history and the recording keep every frame; 0: only ever the newest)
+    /// [default: 200].
+    #[arg(long, env = "PITCHSIDE_MAX_DELAY", value_name = "MS")]
+    pub max_delay: Option<u64>,
+
     /// Seconds of silence after which rcssserver is taken as gone and the relay registers
     /// again [default: 5].
     #[arg(long, env = "PITCHSIDE_SILENCE", value_name = "SECS")]
@@ -293,6 +299,7 @@ pub struct FileConfig {
     pub replay_once: Option<bool>,
     pub send_timeout: Option<f64>,
     pub lag: Option<usize>,
+    pub max_delay: Option<u64>,
     pub silence: Option<f64>,
     pub tls_cert: Option<PathBuf>,
     pub tls_key: Option<PathBuf>,
@@ -429,6 +436,8 @@ pub struct Settings {
     pub send_timeout: Duration,
     /// Live items a spectator may fall behind.
     pub lag: usize,
+    /// How long a frame may wait for a spectator before that spectator skips it.
+    pub max_delay: Duration,
     /// HTTPS and WSS instead of HTTP and WS (`--tls-cert`, `--tls-key`).
     pub tls: Option<Arc<tokio_rustls::rustls::ServerConfig>>,
     /// The operator's token; `None` makes [`crate::run`] draw a random one.
@@ -465,6 +474,7 @@ impl Settings {
             dist: PathBuf::from("dist"),
             send_timeout: Duration::from_secs_f64(DEFAULT_SEND_TIMEOUT),
             lag: DEFAULT_LAG,
+            max_delay: crate::fanout::DEFAULT_MAX_DELAY,
             tls: None,
             control_token: None,
             publish: None,
@@ -813,6 +823,9 @@ impl Cli {
             .unwrap_or_else(|| PathBuf::from("dist"));
         settings.send_timeout = Duration::from_secs_f64(send_timeout);
         settings.lag = self.lag.or(file.lag).unwrap_or(DEFAULT_LAG).max(2);
+        if let Some(ms) = self.max_delay.or(file.max_delay) {
+            settings.max_delay = Duration::from_millis(ms);
+        }
         let tls_cert = self
             .tls_cert
             .or_else(|| file.tls_cert.as_ref().map(in_file));
@@ -1186,6 +1199,74 @@ replay = "{log}"
         let s = parse(&["--server", "a=h:1,b=h:2"]).unwrap();
         let names: Vec<_> = s.matches.iter().map(|m| m.name.as_str()).collect();
         assert_eq!(names, ["a", "b"]);
+    }
+
+    /// The README's options table says what `--help` says: the same options, variables and
+    /// defaults. A default in the table is a literal (`64`) exactly when the help gives it as
+    /// `[default: 64]`; anything else (none, or a default in words) is said in words.
+    #[test]
+    fn the_readme_options_table_is_the_help() {
+        use clap::CommandFactory;
+        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
+            .expect("the README");
+        let table: Vec<Vec<String>> = readme
+            .lines()
+            .skip_while(|l| !l.starts_with("| option | environment | default |"))
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .map(|l| {
+                // Cells split on `|` outside backticks (`1\|2` is an escaped bar).
+                l.replace("\\|", "/")
+                    .trim_matches('|')
+                    .split('|')
+                    .map(|c| c.trim().to_owned())
+                    .collect()
+            })
+            .collect();
+        assert!(table.len() > 30, "the options table in the README");
+        let literal = |cell: &str| {
+            (cell.len() > 2
+                && cell.starts_with('`')
+                && cell.ends_with('`')
+                && !cell[1..].contains("` "))
+            .then(|| cell.trim_matches('`').to_owned())
+        };
+        let mut seen = Vec::new();
+        for a in Cli::command().get_arguments() {
+            let Some(long) = a.get_long() else { continue };
+            if long == "help" || long == "version" {
+                continue;
+            }
+            let row = table
+                .iter()
+                .find(|r| r[0].starts_with(&format!("`--{long}")))
+                .unwrap_or_else(|| panic!("--{long} is not in the README's options table"));
+            seen.push(row[0].clone());
+            let env = a.get_env().map(|e| e.to_string_lossy().into_owned());
+            assert_eq!(Some(row[1].trim_matches('`').to_owned()), env, "--{long}");
+            let help = a
+                .get_help()
+                .map(|h| h.to_string())
+                .unwrap_or_default()
+                .replace('\n', " ");
+            let said = help
+                .split_once("[default: ")
+                .and_then(|(_, rest)| rest.split_once(']'))
+                .map(|(d, _)| d.to_owned())
+                // A default in words ("the open-files limit less …") is said in words.
+                .filter(|d| !d.contains(' '));
+            assert_eq!(
+                literal(&row[2]),
+                said,
+                "--{long}: README {:?}, help {help:?}",
+                row[2]
+            );
+        }
+        assert_eq!(
+            seen.len(),
+            table.len(),
+            "rows in the README that are no option"
+        );
     }
 
     #[test]

@@ -7,13 +7,16 @@
 //! publishing, so a joiner gets every item exactly once: what was published before it joined
 //! is in the snapshot, what comes after arrives live.
 //!
-//! The live stream is a bounded broadcast ring of [`Item`]s. A spectator that falls more than
-//! the ring behind is moved ahead by the broadcast; it then fetches the items it must never
-//! miss (notices, parameters, messages, team graphics: everything but frames) from a second,
-//! longer log kept here, and resumes with the next frame's keyframe. Memory per match is thus
-//! bounded by the ring, that log and the history cap, however slow spectators are.
+//! Live items go to spectators on plain TCP through the match's fan-out ([`crate::fanout`]),
+//! which the publisher only hands them to: whatever the spectators cost, the history and the
+//! recording keep up with the server. The others (TLS) take them from a bounded broadcast
+//! ring of [`Item`]s. A spectator that falls more than the ring behind is moved ahead; it then
+//! fetches the items it must never miss (notices, parameters, messages, team graphics:
+//! everything but frames) from a second, longer log kept here, and resumes with the next
+//! frame's keyframe. Memory per match is thus bounded by the ring, that log and the history
+//! cap, however slow spectators are.
 
-use crate::fanout::{Direct, Fan};
+use crate::fanout::{Direct, FanOut};
 use crate::history::{History, ItemKind};
 use bytes::Bytes;
 use chrono::{DateTime, Local};
@@ -24,6 +27,7 @@ use pitchside_shared::{PlayMode, Record, Team};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 use tokio::sync::{broadcast, mpsc, watch};
 
 /// Items other than frames kept for spectators that lag: far more than a match produces
@@ -40,10 +44,14 @@ pub struct Item {
     pub ws: Bytes,
     /// A frame's `key` as a whole WebSocket message.
     pub ws_key: Option<Bytes>,
+    /// When it was published: a frame older than the delay bound when a spectator's turn
+    /// comes is skipped for that spectator ([`crate::fanout`]).
+    pub at: Instant,
 }
 
 impl Item {
-    fn new(index: u64, body: Body) -> Item {
+    pub(crate) fn new(index: u64, body: Body) -> Item {
+        let at = Instant::now();
         use crate::fanout::{framed, OP_BINARY};
         match body {
             Body::Packet(p) => {
@@ -53,6 +61,7 @@ impl Item {
                     body: Body::Packet(p),
                     ws,
                     ws_key: None,
+                    at,
                 }
             }
             Body::Frame { delta, key } => {
@@ -63,6 +72,7 @@ impl Item {
                     body: Body::Frame { delta, key },
                     ws,
                     ws_key: Some(ws_key),
+                    at,
                 }
             }
         }
@@ -89,8 +99,16 @@ pub struct Stats {
     pub frames_in: AtomicU64,
     pub frames_out: AtomicU64,
     pub bytes_out: AtomicU64,
+    /// Times a spectator was moved ahead, for falling the ring behind or for frames older
+    /// than the delay bound, and the frames it was not sent.
     pub lag_skips: AtomicU64,
     pub skipped_frames: AtomicU64,
+    /// Of `skipped_frames`, those left out for being older than the delay bound.
+    pub late_frames: AtomicU64,
+    /// Spectators that skipped frames in the fan-out's last round.
+    pub skipping: AtomicU64,
+    /// Microseconds the fan-out's last round took (every spectator's turn).
+    pub round_us: AtomicU64,
     pub closed_slow: AtomicU64,
 }
 
@@ -258,19 +276,28 @@ pub struct Hub {
     pub name: String,
     hello: Bytes,
     state: Mutex<State>,
-    /// Sockets written to directly; always locked after `state` when both are held.
-    fan: Mutex<Fan>,
+    /// Sockets written to directly; its inbox is always locked after `state` when both are.
+    fan: Arc<FanOut>,
+    ring: usize,
     tx: broadcast::Sender<Arc<Item>>,
     /// False while an edge catches up with a match: joiners wait for it (a moment) rather
     /// than get the history of thousands of items live.
     ready: watch::Sender<bool>,
-    pub stats: Stats,
+    pub stats: Arc<Stats>,
+}
+
+impl Drop for Hub {
+    fn drop(&mut self) {
+        self.fan.close();
+    }
 }
 
 impl Hub {
-    /// `ring`: live items a spectator may fall behind before it is moved ahead.
+    /// `ring`: live items a spectator may fall behind before it is moved ahead. Frames may
+    /// wait [`crate::fanout::DEFAULT_MAX_DELAY`] for a spectator ([`Hub::with_max_delay`]).
     pub fn new(name: &str, history_cap: usize, ring: usize) -> Hub {
         let (tx, _) = broadcast::channel(ring.max(2));
+        let stats = Arc::new(Stats::default());
         Hub {
             name: name.to_owned(),
             hello: Bytes::from(wire::hello_packet(env!("CARGO_PKG_VERSION"), name)),
@@ -292,11 +319,28 @@ impl Hub {
                 tap: None,
                 outbox: Vec::new(),
             }),
-            fan: Mutex::new(Fan::new(ring)),
+            fan: Arc::new(FanOut::new(
+                ring,
+                crate::fanout::DEFAULT_MAX_DELAY,
+                stats.clone(),
+            )),
+            ring,
             tx,
             ready: watch::Sender::new(true),
-            stats: Stats::default(),
+            stats,
         }
+    }
+
+    /// The same hub with frames skipped for a spectator once they waited `max_delay` for it
+    /// (`--max-delay`); set before any spectator joins.
+    pub fn with_max_delay(mut self, max_delay: Duration) -> Hub {
+        self.fan = Arc::new(FanOut::new(self.ring, max_delay, self.stats.clone()));
+        self
+    }
+
+    /// How long a frame may wait for a spectator before that spectator skips it.
+    pub fn max_delay(&self) -> Duration {
+        self.fan.max_delay()
     }
 
     fn lock(&self) -> Locked<'_> {
@@ -307,19 +351,16 @@ impl Hub {
         }
     }
 
-    fn fan(&self) -> MutexGuard<'_, Fan> {
-        self.fan.lock().unwrap_or_else(|e| e.into_inner())
+    /// Hands `conn`, whose spectator has every item before `next`, to the fan-out: from
+    /// then on the fan-out writes the items from `next` on to it at each of its turns.
+    pub fn join_fan(&self, conn: &Arc<Direct>, next: u64) {
+        self.fan.join(conn, next);
     }
 
-    /// Hands `conn` to the fan-out if its spectator has every item before `next`'s and
-    /// nothing after: from then on, items are written to it as they are published.
-    pub fn join_fan(&self, conn: &Arc<Direct>, next: u64) -> bool {
-        self.fan().join(conn, next)
-    }
-
-    /// Takes `conn` out of the fan-out (its spectator is leaving).
+    /// Takes `conn` out of the fan-out (its spectator is leaving): nothing more is written to
+    /// it by the fan-out once this returns.
     pub fn leave_fan(&self, conn: &Arc<Direct>) {
-        self.fan().leave(conn);
+        self.fan.leave(conn);
     }
 
     /// Live items from the next one published (for a spectator the fan-out let go).
@@ -328,33 +369,16 @@ impl Hub {
         self.tx.subscribe()
     }
 
-    /// Writes the items sent under the lock `st` to the fan-out's sockets, after taking the
-    /// fan-out's lock and before letting go of `st`: deliveries keep the publishing order, and
-    /// the match's state is free for joiners and `/api` during the writes.
+    /// Hands the items sent under the lock `st` to the fan-out before letting go of `st`, so
+    /// that they reach it in publishing order. The fan-out writes them in its own task: the
+    /// publisher never waits for spectators.
     fn deliver(&self, mut st: MutexGuard<'_, State>) {
         if st.outbox.is_empty() {
             return;
         }
         let items = std::mem::take(&mut st.outbox);
-        let mut fan = self.fan();
+        self.fan.publish(items);
         drop(st);
-        let (mut frames, mut bytes) = (0, 0);
-        for item in &items {
-            let d = fan.deliver(
-                item.index,
-                &item.ws,
-                matches!(item.body, Body::Frame { .. }),
-            );
-            frames += d.frames;
-            bytes += d.bytes;
-        }
-        drop(fan);
-        if frames > 0 {
-            self.stats.frames_out.fetch_add(frames, Ordering::Relaxed);
-        }
-        if bytes > 0 {
-            self.stats.bytes_out.fetch_add(bytes, Ordering::Relaxed);
-        }
     }
 
     /// Hands every item from now on, in order, to `tap`, starting with the match's state.

@@ -157,6 +157,16 @@ impl Matches {
 /// the kernel to 128 KB: a second of frames, or a few history chunks.
 const SEND_BUFFER: usize = 64 << 10;
 
+/// Bytes a connection's kernel buffer may hold that have not gone out yet (Linux only). The
+/// send buffer above bounds what is sent but unacknowledged too; this bounds what merely
+/// waits, which on a slow link is the delay: 128 KB there is some 20 s of frames at the ~6 KB
+/// a second a spectator takes, so a frame would reach that page long after the relay's delay
+/// bound (`--max-delay`). With 8 KB the socket reports full early, and the relay skips the
+/// frames that wait too long instead of queueing them in the kernel; history chunks (~70 KB)
+/// still go out whole, in more writes.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const NOT_SENT: u32 = 8 << 10;
+
 fn tune_socket(tcp: &mut tokio::net::TcpStream) {
     // Frames are small and due now: Nagle's algorithm would hold them for an ACK.
     if let Err(e) = tcp.set_nodelay(true) {
@@ -164,6 +174,10 @@ fn tune_socket(tcp: &mut tokio::net::TcpStream) {
     }
     if let Err(e) = socket2::SockRef::from(&*tcp).set_send_buffer_size(SEND_BUFFER) {
         tracing::debug!("SO_SNDBUF: {e}");
+    }
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    if let Err(e) = socket2::SockRef::from(&*tcp).set_tcp_notsent_lowat(NOT_SENT) {
+        tracing::debug!("TCP_NOTSENT_LOWAT: {e}");
     }
 }
 
@@ -249,7 +263,10 @@ pub async fn run(
     let mut matches = Vec::new();
     let mut published = Vec::new();
     for spec in settings.matches {
-        let hub = Arc::new(Hub::new(&spec.name, settings.history_cap, settings.lag));
+        let hub = Arc::new(
+            Hub::new(&spec.name, settings.history_cap, settings.lag)
+                .with_max_delay(settings.max_delay),
+        );
         let recorder = settings
             .record
             .as_deref()
@@ -354,6 +371,10 @@ pub async fn run(
         settings.cors_origins.clone(),
         &settings.embed_origins,
     ));
+    if settings.archive.is_empty() {
+        // Said at start: an empty archive page is otherwise a puzzle.
+        tracing::info!("no --archive or --record folder: /archive lists no logs");
+    }
     let archive = Arc::new(archive::Archive::new(settings.archive.clone()));
     archive::start(archive.clone(), stop_rx.clone());
     let shared = Arc::new(web::Shared {
@@ -401,6 +422,7 @@ pub async fn run(
             nats::edge::EdgeConfig {
                 history_cap: settings.history_cap,
                 lag: settings.lag,
+                max_delay: settings.max_delay,
             },
             edge_stats,
             nats_rx.clone(),

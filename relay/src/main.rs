@@ -4,7 +4,32 @@ use anyhow::Context;
 use clap::Parser;
 use relay::config::Cli;
 
-fn main() -> anyhow::Result<()> {
+fn main() -> std::process::ExitCode {
+    match run() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("pitchside-relay: {}", said_once(&e));
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// The error with each cause its message does not already say. The libraries' errors name
+/// their cause in their own message (it is what a log line or an HTTP answer shows) and also
+/// keep it as their source: printed as a chain, every cause would be said twice.
+fn said_once(e: &anyhow::Error) -> String {
+    let mut text = e.to_string();
+    for cause in e.chain().skip(1) {
+        let cause = cause.to_string();
+        if !text.contains(&cause) {
+            text.push_str(": ");
+            text.push_str(&cause);
+        }
+    }
+    text
+}
+
+fn run() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),

@@ -6,7 +6,7 @@
 //! The document is the one `pitchside-inspect series --json` prints (`pitchside.series.v1`,
 //! README "Series"), with each match linked to the page at its first goal.
 
-use crate::archive::{url_of, Entry, Filter, Query};
+use crate::archive::{check_dates, url_of, Entry, Filter, Query};
 use crate::inspect::series::{comparison_json, series_json};
 use pitchside_shared::series::{Game, Series};
 use serde::Deserialize;
@@ -28,11 +28,22 @@ pub struct SeriesQuery {
 }
 
 impl SeriesQuery {
+    /// What is wrong with the dates, in words that say what is allowed.
+    pub fn check(&self) -> Result<(), String> {
+        check_dates(&[
+            ("from", &self.from),
+            ("to", &self.to),
+            ("b_from", &self.b_from),
+            ("b_to", &self.b_to),
+        ])
+    }
+
     fn filter(&self, b: bool) -> Filter {
         let pick = |a: &Option<String>, bb: &Option<String>| if b { bb.clone() } else { a.clone() };
-        // A named team's series needs only its games: the others are not even looked at.
+        // Every game the folder, search and dates select, the team's or not: the series
+        // counts the others (`other_games`) as `pitchside-inspect series` does on the same
+        // logs, so the two give one answer.
         Filter::new(&Query {
-            team: self.team.clone().filter(|t| !t.trim().is_empty()),
             q: pick(&self.q, &self.b_q),
             dir: pick(&self.dir, &self.b_dir),
             from: pick(&self.from, &self.b_from),

@@ -2,8 +2,9 @@
 //!
 //! On plain TCP the socket is shared with the hub's fan-out ([`crate::fanout`]): the
 //! spectator's task sends the backlog and whatever it must catch up on, and hands the socket
-//! to the fan-out whenever it has every item so far; the fan-out then writes each live item
-//! into it as it is published, and hands it back if it falls the ring behind. Its messages are
+//! to the fan-out; the fan-out then writes the live items into it at each of its turns,
+//! skipping frames that waited longer than the delay bound, and hands it back if it falls the
+//! ring behind. Its messages are
 //! written whole from shared bytes, so no per-spectator buffer grows with a large packet.
 //! Over TLS every write needs the stream's own state: such a spectator is served by its own
 //! task through tungstenite, which sends large packets (history chunks of ~70 KB, a whole
@@ -13,6 +14,8 @@
 //! The policy, per spectator:
 //! - every send must finish within the send timeout, else the spectator is stalled and closed
 //!   (its TCP window is full: a close frame could not get through either, so it is only tried);
+//! - a frame that waited for it longer than the delay bound (`--max-delay`) while a newer one
+//!   is there is not sent: a `Skipped` notice and a keyframe stand in for the frames left out;
 //! - one that falls more than the hub's ring behind is moved ahead: it gets every notice and
 //!   record it missed that is not a frame (a new match's header included), a `Skipped`
 //!   notice, then the next frame as a keyframe;
@@ -106,9 +109,9 @@ trait Out {
     async fn send_item(&mut self, item: &Item, key: bool) -> Result<(), Stop>;
     async fn ping(&mut self) -> Result<(), Stop>;
     async fn close(&mut self, code: u16, reason: String);
-    /// Hands the spectator, caught up to `next`, to the hub's fan-out and serves it there
-    /// until the fan-out lets go (it fell behind): returns the first item it did not get.
-    /// `None` when it cannot be handed over (not caught up, or a socket that cannot be).
+    /// Hands the spectator, which has every item before `next`, to the hub's fan-out and serves
+    /// it there until the fan-out lets go (it fell the ring behind): returns the first item it
+    /// did not get. `None` when it cannot be handed over (a TLS socket).
     async fn follow(
         &mut self,
         _hub: &Arc<Hub>,
@@ -274,9 +277,7 @@ impl Out for DirectOut {
         next: u64,
         ping: &mut tokio::time::Interval,
     ) -> Result<Option<u64>, Stop> {
-        if !hub.join_fan(&self.conn, next) {
-            return Ok(None);
-        }
+        hub.join_fan(&self.conn, next);
         self.joined = true;
         loop {
             tokio::select! {
@@ -507,13 +508,18 @@ async fn stream<O: Out>(out: &mut O, hub: &Arc<Hub>) -> Result<(), Stop> {
     let mut next = sub.next;
     let mut live = Some(sub.live);
     let mut need_key = false;
+    // Frames left out for waiting longer than the bound, not yet told.
+    let mut late = 0u32;
     let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
     loop {
-        // Caught up, with the last frame sent: the fan-out can take over (see `Out::follow`).
+        // With the last frame sent, the fan-out can take over (see `Out::follow`). One it let
+        // go of is moved ahead here first (a keyframe, once what it must not miss is sent),
+        // and handed back after.
         if !need_key {
             if let Some(released) = out.follow(hub, next, &mut ping).await? {
                 next = released;
                 live = None;
+                need_key = true;
             }
         }
         let rx = live.get_or_insert_with(|| hub.resubscribe());
@@ -563,7 +569,24 @@ async fn stream<O: Out>(out: &mut O, hub: &Arc<Hub>) -> Result<(), Stop> {
             }
         }
         next = item.index + 1;
-        let key = matches!(item.body, Body::Frame { .. }) && std::mem::take(&mut need_key);
+        let frame = matches!(item.body, Body::Frame { .. });
+        if frame && !rx.is_empty() && item.at.elapsed() > hub.max_delay() {
+            // Too old to be live, and something newer is already here.
+            late += 1;
+            need_key = true;
+            continue;
+        }
+        if frame && late > 0 {
+            hub.stats.lag_skips.fetch_add(1, Ordering::Relaxed);
+            for counter in [&hub.stats.skipped_frames, &hub.stats.late_frames] {
+                counter.fetch_add(u64::from(late), Ordering::Relaxed);
+            }
+            let n = Notice::Skipped {
+                frames: std::mem::take(&mut late),
+            };
+            out.send(&Bytes::from(notice_packet(&n))).await?;
+        }
+        let key = frame && std::mem::take(&mut need_key);
         out.send_item(&item, key).await?;
     }
 }

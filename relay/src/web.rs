@@ -150,6 +150,9 @@ async fn archive_list(
     State(app): State<AppState>,
     axum::extract::Query(q): axum::extract::Query<crate::archive::Query>,
 ) -> Response {
+    if let Err(e) = q.check() {
+        return (StatusCode::BAD_REQUEST, e).into_response();
+    }
     let entries = app.archive.entries();
     json_reply(&crate::archive::answer(&entries, app.archive.pending(), &q))
 }
@@ -159,6 +162,9 @@ async fn series(
     State(app): State<AppState>,
     axum::extract::Query(q): axum::extract::Query<crate::series::SeriesQuery>,
 ) -> Response {
+    if let Err(e) = q.check() {
+        return (StatusCode::BAD_REQUEST, e).into_response();
+    }
     let entries = app.archive.entries();
     json_reply(&crate::series::answer(&entries, app.archive.pending(), &q))
 }
@@ -894,14 +900,32 @@ async fn metrics(State(app): State<AppState>) -> Response {
     metric(
         "lag_skips_total",
         "counter",
-        "Times a lagging spectator was moved ahead.",
+        "Times a spectator was moved ahead to a newer frame (frames too old for --max-delay, or more than --lag messages behind).",
         per(&|h| load(&h.stats.lag_skips)),
     );
     metric(
         "skipped_frames_total",
         "counter",
-        "Frames not sent to lagging spectators.",
+        "Frames not sent to spectators that were behind, summed over spectators (the history and the recording keep them).",
         per(&|h| load(&h.stats.skipped_frames)),
+    );
+    metric(
+        "late_frames_skipped_total",
+        "counter",
+        "Of skipped_frames_total, the frames that waited longer than --max-delay for a spectator.",
+        per(&|h| load(&h.stats.late_frames)),
+    );
+    metric(
+        "spectators_skipping",
+        "gauge",
+        "Spectators that skipped frames in the fan-out's last round.",
+        per(&|h| load(&h.stats.skipping)),
+    );
+    metric(
+        "fanout_round_seconds",
+        "gauge",
+        "How long the fan-out's last round over the spectators took; near --max-delay, spectators start skipping frames.",
+        per(&|h| load(&h.stats.round_us) / 1e6),
     );
     metric(
         "closed_slow_total",

@@ -279,3 +279,91 @@ fn events_are_listed_and_in_the_json() {
         serde_json::json!({"cycle": 272, "frame": 301, "kind": "goal", "label": "goal", "side": "r", "player": 11})
     );
 }
+
+/// `export` as a user runs it: the report on the output, a line per log and the summary,
+/// each line whole with its newline, and on the error stream only the logs that failed; with
+/// both streams into one file (a terminal, `2>&1 | tee`), each failure on a line of its own
+/// before the summary. The tracking table comes with its player types.
+#[test]
+fn export_reports_a_line_a_log_and_the_summary_on_lines_of_their_own() {
+    let dir = std::env::temp_dir().join(format!("pitchside-export-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let logs = dir.join("logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    std::fs::copy(fixture(SHORT_V6), logs.join("g.rcg.gz")).unwrap();
+    std::fs::copy(fixture(SHORT_V2), logs.join("h.rcg.gz")).unwrap();
+    let out = dir.join("out");
+    let export = |args: &[&std::ffi::OsStr]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_pitchside-inspect"));
+        cmd.arg("export").arg("--out").arg(&out).args(args);
+        cmd
+    };
+    let (g, h) = (
+        logs.join("g.rcg.gz").display().to_string(),
+        logs.join("h.rcg.gz").display().to_string(),
+    );
+    for (jobs, tracking_alone) in [("1", false), ("2", false), ("1", true)] {
+        let mut cmd = export(&["--jobs".as_ref(), jobs.as_ref(), logs.as_os_str()]);
+        if tracking_alone {
+            cmd.arg("--tracking");
+        }
+        let run = cmd.output().unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8(run.stdout).unwrap(),
+            String::from_utf8(run.stderr).unwrap(),
+        );
+        assert_eq!(run.status.code(), Some(0), "{stdout}{stderr}");
+        assert_eq!(stderr, "", "nothing failed");
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines.len(), 3, "{stdout:?}");
+        let g_line = format!("{g}: 679 shows, 18 player types");
+        if tracking_alone {
+            assert_eq!(lines[0], g_line, "{stdout}");
+        } else {
+            assert!(lines[0].starts_with(&format!("{g_line}, ")), "{stdout}");
+            assert!(lines[0].ends_with(" actions"), "{stdout}");
+        }
+        // A log of version 2 holds no types.
+        assert!(
+            lines[1].starts_with(&format!("{h}: ")) && lines[1].contains(" shows, 0 player types"),
+            "{stdout}"
+        );
+        assert!(
+            lines[2].starts_with("2 logs exported (0 failed), ") && lines[2].ends_with(" s"),
+            "{stdout}"
+        );
+        assert!(stdout.ends_with(" s\n"), "{stdout:?}");
+        for table in ["tracking", "player_types"] {
+            assert!(out.join(format!("g.{table}.csv")).is_file(), "{table}");
+        }
+    }
+    // A log that fails: alone on the error stream; both streams into one file, on a line of
+    // its own before the summary.
+    std::fs::write(logs.join("bad.rcg"), "not a game log at all\n").unwrap();
+    let run = export(&[logs.as_os_str()]).output().unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = String::from_utf8(run.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("bad.rcg") && stderr.ends_with('\n'),
+        "{stderr}"
+    );
+    let merged = dir.join("output.txt");
+    let file = std::fs::File::create(&merged).unwrap();
+    let status = export(&[logs.as_os_str()])
+        .stdout(file.try_clone().unwrap())
+        .stderr(file)
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(1));
+    let text = std::fs::read_to_string(&merged).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert!(lines[0].starts_with(&format!("{g}: ")), "{text}");
+    assert!(lines[2].contains("bad.rcg"), "{text}");
+    assert!(
+        lines[3].starts_with("2 logs exported (1 failed), "),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

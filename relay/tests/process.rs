@@ -236,3 +236,26 @@ async fn sigterm_says_goodbye_closes_spectators_and_names_the_recording() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A relay that cannot start says why once, on one line, and exits with 1: not the message
+/// again as its own cause.
+#[test]
+fn a_start_up_error_is_said_once() {
+    let dir = scratch("bad-replay");
+    let bad = dir.join("notes.rcg");
+    std::fs::write(&bad, b"not a log\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pitchside-relay"))
+        .args(["--listen", "127.0.0.1:0", "--replay"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.matches("cannot replay").count(), 1, "{err}");
+    assert!(!err.contains("Caused by"), "{err}");
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("pitchside-relay: cannot replay") && l.contains("notes")),
+        "{err}"
+    );
+}

@@ -28,6 +28,16 @@ fn the_command_line_compares_two_series() {
     assert_eq!(v["format"], "pitchside.series.v1");
     assert_eq!(v["a"]["games"], 24);
     assert_eq!(v["b"]["games"], 24);
+    // Each game linked as a relay serving the two folders (`--archive A --archive B`) links
+    // it: the page at the log's first goal.
+    for (series, root) in [
+        ("a", "/?log=/archive/files/0/"),
+        ("b", "/?log=/archive/files/1/"),
+    ] {
+        let m = &v[series]["matches"][0];
+        let link = m["link"].as_str().unwrap_or_default();
+        assert!(link.starts_with(root) && link.contains(".rcg"), "{m}");
+    }
     let a_wins = v["a"]["wins"].as_f64().unwrap();
     let b_wins = v["b"]["wins"].as_f64().unwrap();
     let d = &v["comparison"]["win_rate"];
@@ -131,6 +141,29 @@ fn a_tournament_from_real_games_fills_its_group_and_bracket() {
     );
     let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(v["format"], "pitchside.tournament.v1");
+    // Every played game links to the page as a relay serving the folder (`--archive T`)
+    // links it, as the README shows, never to a path on this machine.
+    fn links<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::String(l)) = m.get("link") {
+                    out.push(l);
+                }
+                m.values().for_each(|x| links(x, out));
+            }
+            Value::Array(a) => a.iter().for_each(|x| links(x, out)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    links(&v, &mut found);
+    assert!(found.len() >= 8, "{found:?}");
+    assert!(
+        found
+            .iter()
+            .all(|l| l.starts_with("/?log=/archive/files/0/") && l.ends_with(".rcg.gz")),
+        "{found:?}"
+    );
     // The group's six games are the first six of the round robin; its table is the one
     // `standings` prints for the folder (each pair once), itself rclmtableprinter's.
     let out = inspect(&["standings".as_ref(), t.as_os_str(), "--json".as_ref()]);
@@ -218,5 +251,90 @@ fn a_tournament_from_real_games_fills_its_group_and_bracket() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("already has fixtures"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A team name longer than the columns were: the round robin with CHARLIE renamed (as
+/// `rename` writes it) to a long name, whose standings print it whole, in the ranking and in
+/// the cross table, with every column in line.
+#[test]
+fn standings_print_a_long_team_name_whole_with_the_columns_in_line() {
+    const LONG: &str = "RR_CHARLIE_ROBOTICS_CLUB";
+    let dir = std::env::temp_dir().join(format!("pitchside-long-name-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let mut renamed = 0;
+    for e in std::fs::read_dir(series_dir("T")).expect("the round robin") {
+        let path = e.expect("entry").path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let (left, right) = name.split_once("-vs-").expect("a game's name");
+        let side = if left.contains("-CHARLIE_") {
+            Some("--left")
+        } else if right.starts_with("CHARLIE_") {
+            Some("--right")
+        } else {
+            None
+        };
+        let out = dir.join(&name);
+        match side {
+            Some(side) => {
+                let done = inspect(&[
+                    "rename".as_ref(),
+                    path.as_os_str(),
+                    "-o".as_ref(),
+                    out.as_os_str(),
+                    side.as_ref(),
+                    LONG.as_ref(),
+                ]);
+                assert!(done.status.success(), "{name}: {done:?}");
+                renamed += 1;
+            }
+            None => {
+                std::fs::copy(&path, &out).expect("copy");
+            }
+        }
+    }
+    assert_eq!(renamed, 5, "CHARLIE's games");
+    let out = inspect(&["standings".as_ref(), dir.as_os_str()]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).expect("text");
+    eprintln!("{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    // The ranking: a header and the four teams, the name column as wide as the longest.
+    let w = LONG.len();
+    assert!(
+        lines[1].starts_with(&format!("place  {:<w$}  games", "team")),
+        "{text}"
+    );
+    let ranked: Vec<&str> = lines[2..6].iter().map(|l| l[7..7 + w].trim_end()).collect();
+    assert_eq!(ranked, ["ALPHA", "DELTA", "BRAVO", LONG], "{text}");
+    for l in &lines[2..6] {
+        assert_eq!(&l[7 + w..8 + w], " ", "{l}");
+        assert!(
+            l[8 + w..].trim_start().starts_with('3'),
+            "three games each: {l}"
+        );
+    }
+    // The cross table: the long name whole, as a column and as a row, and every line as long
+    // as the header (each column as wide as its longest entry, right-aligned).
+    assert_eq!(lines[6], "");
+    let cross = &lines[7..12];
+    assert!(cross[0].ends_with(&format!("  {LONG}")), "{text}");
+    assert!(cross[4].starts_with(LONG), "{text}");
+    assert!(!text.contains("RR_CHARLI "), "{text}");
+    for l in cross {
+        assert_eq!(l.len(), cross[0].len(), "{text}");
+    }
+    // Each cell ends where its column's name ends.
+    let ends: Vec<usize> = ["ALPHA", "DELTA", "BRAVO", LONG]
+        .iter()
+        .map(|n| cross[0].find(&format!(" {n}")).expect("the column") + 1 + n.len())
+        .collect();
+    for l in &cross[1..] {
+        for &end in &ends {
+            assert_ne!(&l[end - 1..end], " ", "a cell ends at {end}: {l}");
+            assert_eq!(l.get(end..end + 2).unwrap_or("  "), "  ", "{l}");
+        }
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -175,3 +175,60 @@ fn a_table_from_records_is_the_decoders_table() {
     }
     assert!(checked >= 5, "{checked} logs");
 }
+
+/// The player types table is one table whichever way it is made: from the decoder's records
+/// (the inspector), from records as the page gets them in pieces, and from a text log's
+/// lines; 18 rows for every log with types.
+#[test]
+fn the_player_types_table_is_the_same_every_way() {
+    use pitchside_shared::export::{PlayerTypes, Table, TableFromRecords};
+    let (mut with_types, mut from_lines) = (0, 0);
+    for name in common::all_logs() {
+        let bytes = common::read_any(&name);
+        let mut d = LogDecoder::new();
+        d.set_detail(pitchside_shared::log::Detail::Full);
+        let mut records = Vec::new();
+        let mut page = TableFromRecords::new(Table::PlayerTypes);
+        for piece in bytes.chunks(100_000) {
+            if d.feed(piece, &mut records).is_err() {
+                break;
+            }
+            page.push(&records);
+            records.clear();
+        }
+        let _ = d.finish(&mut records);
+        page.push(&records);
+        let mut whole = LogDecoder::new();
+        let mut all = Vec::new();
+        let _ = whole
+            .feed(&bytes, &mut all)
+            .and_then(|()| whole.finish(&mut all));
+        let mut types = PlayerTypes::new();
+        let mut want = String::new();
+        for r in &all {
+            if let Record::PlayerType(p) = r {
+                types.row(p, &mut want);
+            }
+        }
+        assert_eq!(page.player_types(), types.rows(), "{name}");
+        assert!(page.finish() == want, "{name}: the page's table");
+        let plain = if bytes.starts_with(&[0x1f, 0x8b]) {
+            common::read(&name)
+        } else {
+            bytes
+        };
+        let mut lines = TextTracking::new();
+        let (mut prefixes, mut shows) = (Vec::new(), Vec::new());
+        if plain.ends_with(b"\n") && lines.lines(&plain, &mut prefixes, &mut shows) {
+            assert!(lines.player_types() == want, "{name}: from the lines");
+            assert_eq!(lines.player_type_rows(), types.rows(), "{name}");
+            from_lines += 1;
+        }
+        if types.rows() > 0 {
+            assert_eq!(types.rows(), 18, "{name}");
+            with_types += 1;
+        }
+    }
+    assert!(with_types >= 10, "{with_types} logs with types");
+    assert!(from_lines >= 7, "{from_lines} logs from their lines");
+}

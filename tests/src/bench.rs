@@ -87,26 +87,42 @@ impl SentTimes {
 pub struct Shared {
     /// When the fake server sent the show with each frame number.
     pub sent: SentTimes,
+    /// Shows the fake server sent while measuring.
+    pub shows: AtomicU64,
     pub hist: Histogram,
     pub frames: AtomicU64,
     pub frame_bytes: AtomicU64,
+    /// `Skipped` notices received, and the frames they said were left out.
     pub skips: AtomicU64,
+    pub skipped: AtomicU64,
     pub connected: AtomicUsize,
     pub closed: AtomicUsize,
     pub measuring: AtomicBool,
+    /// Each spectator's own counts, to see how evenly frames were skipped.
+    pub each: std::sync::Mutex<Vec<Arc<Counts>>>,
+}
+
+/// One spectator's frames and skipped frames while measuring.
+#[derive(Default)]
+pub struct Counts {
+    pub frames: AtomicU64,
+    pub skipped: AtomicU64,
 }
 
 impl Default for Shared {
     fn default() -> Self {
         Shared {
             sent: SentTimes::new(),
+            shows: AtomicU64::new(0),
             hist: Histogram::new(),
             frames: AtomicU64::new(0),
             frame_bytes: AtomicU64::new(0),
             skips: AtomicU64::new(0),
+            skipped: AtomicU64::new(0),
             connected: AtomicUsize::new(0),
             closed: AtomicUsize::new(0),
             measuring: AtomicBool::new(false),
+            each: std::sync::Mutex::new(Vec::new()),
         }
     }
 }
@@ -115,10 +131,41 @@ impl Shared {
     /// Starts a measurement window.
     pub fn reset(&self) {
         self.hist.clear();
+        self.shows.store(0, Ordering::Relaxed);
         self.frames.store(0, Ordering::Relaxed);
         self.frame_bytes.store(0, Ordering::Relaxed);
         self.skips.store(0, Ordering::Relaxed);
+        self.skipped.store(0, Ordering::Relaxed);
+        for c in self.each.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            c.frames.store(0, Ordering::Relaxed);
+            c.skipped.store(0, Ordering::Relaxed);
+        }
     }
+
+    /// Every connected spectator's (frames, skipped frames) while measuring.
+    pub fn each(&self) -> Vec<(u64, u64)> {
+        self.each
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .map(|c| {
+                (
+                    c.frames.load(Ordering::Relaxed),
+                    c.skipped.load(Ordering::Relaxed),
+                )
+            })
+            .collect()
+    }
+}
+
+/// The `q` quantile of `v` (sorted here), 0 when empty.
+pub fn quantile(v: &mut [u64], q: f64) -> u64 {
+    if v.is_empty() {
+        return 0;
+    }
+    v.sort_unstable();
+    let i = ((v.len() as f64 * q).ceil() as usize).clamp(1, v.len()) - 1;
+    v[i]
 }
 
 impl Default for Histogram {
@@ -176,6 +223,21 @@ pub fn frame_number(p: &[u8]) -> Option<u32> {
     None
 }
 
+/// The frames a `Skipped` notice packet says were left out: `[2][7][varint]`.
+pub fn skipped_frames(p: &[u8]) -> Option<u64> {
+    if p.len() < 3 || p[0] != 2 || p[1] != 7 {
+        return None;
+    }
+    let mut v = 0u64;
+    for (i, &b) in p[2..].iter().take(10).enumerate() {
+        v |= u64::from(b & 0x7f) << (7 * i);
+        if b & 0x80 == 0 {
+            return Some(v);
+        }
+    }
+    None
+}
+
 /// One spectator of `ws://ADDR/PATH`, until the connection ends.
 pub async fn spectator(addr: SocketAddr, path: String, shared: Arc<Shared>) {
     let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
@@ -188,6 +250,12 @@ pub async fn spectator(addr: SocketAddr, path: String, shared: Arc<Shared>) {
             Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
         }
     };
+    let mine = Arc::new(Counts::default());
+    shared
+        .each
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(mine.clone());
     shared.connected.fetch_add(1, Ordering::Relaxed);
     while let Some(msg) = ws.next().await {
         let Ok(msg) = msg else { break };
@@ -199,12 +267,17 @@ pub async fn spectator(addr: SocketAddr, path: String, shared: Arc<Shared>) {
                         shared.hist.add(now.saturating_duration_since(t));
                     }
                     shared.frames.fetch_add(1, Ordering::Relaxed);
+                    mine.frames.fetch_add(1, Ordering::Relaxed);
                     shared
                         .frame_bytes
                         .fetch_add(b.len() as u64, Ordering::Relaxed);
                 }
-            } else if b.len() >= 2 && b[0] == 2 && b[1] == 7 {
+            } else if let Some(k) = skipped_frames(&b) {
                 shared.skips.fetch_add(1, Ordering::Relaxed);
+                if shared.measuring.load(Ordering::Relaxed) {
+                    shared.skipped.fetch_add(k, Ordering::Relaxed);
+                    mine.skipped.fetch_add(k, Ordering::Relaxed);
+                }
             }
         }
     }
@@ -247,6 +320,9 @@ pub async fn fake_server(shared: Arc<Shared>, step: Duration) -> SocketAddr {
             if *is_show {
                 ticker.tick().await;
                 shared.sent.mark(n);
+                if shared.measuring.load(Ordering::Relaxed) {
+                    shared.shows.fetch_add(1, Ordering::Relaxed);
+                }
                 n += 1;
             }
             if s.send_to(d, peer).await.is_err() {

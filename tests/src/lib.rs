@@ -14,6 +14,7 @@
 //! - [`static_server`]: serves the fixtures over HTTP, with and without CORS, for `?log=`.
 //! - [`spectator`]: a WebSocket client that decodes the relay's wire like the page does.
 //! - [`nats_server`]: a real `nats-server` with JetStream on a free port, for edge relays.
+//! - [`pause_proxy`]: a TCP proxy that can stop passing the relay's bytes on (a stalled link).
 
 pub mod agent_looks;
 pub mod bench;
@@ -23,6 +24,7 @@ pub mod debug_client;
 pub mod fake_server;
 pub mod fixtures;
 pub mod nats_server;
+pub mod pause_proxy;
 pub mod relay_harness;
 pub mod spectator;
 pub mod static_server;

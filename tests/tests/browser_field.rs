@@ -210,6 +210,70 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
     }
     b.screenshot("field-player-panel").await;
 
+    // A laptop's 1280×800 with the panel beside the field, at cycle 115: the right team
+    // defends deep, its line at the far right of the field, under the field's buttons (zoom,
+    // follow, flip) at the top right. Its label is drawn clear of them, on the canvas.
+    b.client.set_window_size(1280, 800).await.unwrap();
+    // T puts the cursor in the cycle box, the number shown selected.
+    press(&b, "t").await;
+    b.client
+        .active_element()
+        .await
+        .unwrap()
+        .send_keys(&format!("115{}", Key::Enter))
+        .await
+        .unwrap();
+    let at115 = wait_scene(&b, "cycle 115 on the laptop", |s| {
+        s["time"] == 115
+            && f(&s["view"]["height"]) < 600.0
+            && s["offside_labels"].as_array().is_some_and(|l| l.len() == 2)
+    })
+    .await;
+    let tools = b
+        .eval(
+            "const c = document.getElementById('field').getBoundingClientRect(); \
+             const t = document.querySelector('.field-tools').getBoundingClientRect(); \
+             return [t.left - c.left, t.top - c.top, t.right - c.left, t.bottom - c.top];",
+        )
+        .await;
+    let tools: Vec<f64> = tools.as_array().unwrap().iter().map(f).collect();
+    // The drawing knew where they were.
+    let covered: Vec<f64> = at115["covered"][0]
+        .as_array()
+        .expect("the buttons' place in the scene")
+        .iter()
+        .map(f)
+        .collect();
+    assert!(
+        covered.iter().zip(&tools).all(|(a, b)| (a - b).abs() < 0.5),
+        "{covered:?} {tools:?}"
+    );
+    let label = at115["offside_labels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["team"] == "r")
+        .expect("the right team's label")["rect"]
+        .clone();
+    let label: Vec<f64> = label.as_array().unwrap().iter().map(f).collect();
+    assert!(
+        label[0] < tools[2] && tools[0] < label[2],
+        "the label is in the buttons' column: {label:?} {tools:?}"
+    );
+    assert!(
+        label[3] <= tools[1] || label[1] >= tools[3],
+        "the label {label:?} is under the buttons {tools:?}"
+    );
+    assert!(
+        label[1] >= 0.0
+            && label[3] <= f(&at115["view"]["height"])
+            && label[2] <= f(&at115["view"]["width"]),
+        "the label {label:?} is on the canvas: {}",
+        at115["view"]
+    );
+    b.screenshot("field-offside-label").await;
+    b.client.set_window_size(1280, 1000).await.unwrap();
+
     // Zoom in with the keyboard, then the wheel, at the canvas.
     assert!((zoom(&s) - 1.0).abs() < 1e-9, "{s}");
     press(&b, "++").await;

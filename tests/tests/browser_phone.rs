@@ -4,8 +4,12 @@
 //! (a team with a logo), the lobby, the archive and the embed view: nothing is wider than
 //! the screen, both team names show in full, the field takes the width (upright) or the
 //! height (sideways), the controls are big enough for a finger, a tap on a player selects
-//! him, two fingers spread apart zoom, a past match opens from the archive with a tap; the
-//! phone match page and the stacked archive pass axe-core.
+//! him, two fingers spread apart zoom, a past match opens from the archive with a tap. Every
+//! page a shared link opens (README, "URLs" and "Links": the lobby, a match, its embed and
+//! broadcast views, an archived log by `?log=` with and without them, a playlist, the
+//! archive, a series and an A/B comparison, a tournament whose group has five teams) is no
+//! wider than a 390×844 or a 360×640 phone. The phone match page, the stacked archive and
+//! the tournament pass axe-core.
 //!
 //! Screenshots go to `tests/artifacts/phone-*.png`. Needs the web app built into `dist/`,
 //! Chromium and axe-core (scripts/test.sh).
@@ -16,6 +20,9 @@ use relay::config::Settings;
 use relay::Source;
 use serde_json::{json, Value};
 use std::time::Duration;
+
+/// The bundled short game's log, as rcssserver named it: in the archive, and opened by link.
+const SHORT_NAME: &str = "20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz";
 
 /// Turns the browser into a phone of `w`×`h` CSS pixels, held as its sides say.
 async fn phone(b: &Browser, w: u32, h: u32) {
@@ -179,6 +186,86 @@ async fn rect(b: &Browser, css: &str) -> [f64; 4] {
     [f(&v[0]), f(&v[1]), f(&v[2]), f(&v[3])]
 }
 
+/// The pages a shared link opens that the walk above does not check at `(w, h)`, each with
+/// what shows once it has loaded: every one is no wider than the phone. In one tab (nothing
+/// here is tapped).
+async fn shared_links_fit(b: &Browser, relay: std::net::SocketAddr, (w, h): (u32, u32)) {
+    let log = format!("/archive/files/0/{SHORT_NAME}");
+    type Loaded = dyn Fn(&str) -> bool;
+    let pages: Vec<(String, &str, &Loaded)> = vec![
+        ("/".into(), "#matches", &|t: &str| {
+            t.contains("final") && t.contains("field-b")
+        }),
+        ("/m/final".into(), "#team-l", &|t: &str| t == "SHORT_L_a"),
+        ("/m/final/embed".into(), "#team-l", &|t: &str| {
+            t == "SHORT_L_a"
+        }),
+        ("/m/final/broadcast".into(), "#bc-team-l", &|t: &str| {
+            t == "SHORT_L_a"
+        }),
+        (format!("/?log={log}#t=300"), "#team-l", &|t: &str| {
+            t == "SHORT_L_a"
+        }),
+        (format!("/?log={log}&embed"), "#team-l", &|t: &str| {
+            t == "SHORT_L_a"
+        }),
+        (
+            format!("/?log={log}&broadcast"),
+            "#bc-team-l",
+            &|t: &str| t == "SHORT_L_a",
+        ),
+        ("/?playlist=q%3DPEN".into(), "#team-l", &|t: &str| {
+            t == "PEN_L"
+        }),
+        ("/archive".into(), "#archive-count", &|t: &str| {
+            t.starts_with("12 logs")
+        }),
+        (
+            "/series?team=ALPHA&dir=0/t".into(),
+            "#series-status",
+            &|t: &str| t.contains("games counted"),
+        ),
+        (
+            "/series?team=ALPHA&dir=0/t/day1&b_dir=0/t/day2".into(),
+            "#series-verdict .verdict-text",
+            &|t: &str| !t.is_empty(),
+        ),
+        ("/t/five".into(), "#t-status", &|t: &str| {
+            t.starts_with("6 of 11 games played")
+        }),
+    ];
+    open(b, (w, h), &format!("http://{relay}/")).await;
+    for (path, ready, loaded) in pages {
+        let page = format!("{path} at {w}×{h}");
+        b.client
+            .goto(&format!("http://{relay}{path}"))
+            .await
+            .unwrap_or_else(|e| panic!("{page}: {e}"));
+        b.wait_text(ready, &page, loaded).await;
+        fits(b, w, &page).await;
+        if path.contains("b_dir") {
+            b.screenshot(&format!("phone-series-ab-{w}x{h}")).await;
+        }
+    }
+    // The five teams' cross table is in a box that ends at the screen's edge (and scrolls
+    // sideways, with more teams), and shows them whole: places for the column heads.
+    let cross = rect(b, ".t-scroll:has(.t-cross)").await;
+    assert!(
+        cross[0] >= 0.0 && cross[0] + cross[2] <= f64::from(w),
+        "the cross table's box at {w}×{h}: {cross:?}"
+    );
+    let whole = b
+        .eval("const s = document.querySelector('.t-scroll:has(.t-cross)'); return [s.scrollWidth, s.clientWidth]")
+        .await;
+    assert!(
+        f(&whole[0]) <= f(&whole[1]),
+        "the cross table needs {} px in a box {} px wide at {w}×{h}",
+        whole[0],
+        whole[1]
+    );
+    b.screenshot(&format!("phone-tournament-{w}x{h}")).await;
+}
+
 fn assert_clean(page: &str, violations: &[String]) {
     assert!(
         violations.is_empty(),
@@ -305,10 +392,7 @@ async fn a_spectator_on_a_phone_reads_the_names_taps_a_player_pinches_and_finds_
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("mkdir");
     for (rel, name) in [
-        (
-            fixtures::SHORT_V6,
-            "20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz",
-        ),
+        (fixtures::SHORT_V6, SHORT_NAME),
         (
             fixtures::PENALTY_V6,
             "20261122132810-PEN_L_0_4-vs-PEN_R_0_2.rcg.gz",
@@ -316,6 +400,12 @@ async fn a_spectator_on_a_phone_reads_the_names_taps_a_player_pinches_and_finds_
     ] {
         std::fs::copy(fixtures::path(rel), dir.join(name)).expect("copy");
     }
+    // A tournament's real games, over two days: its page, a series and an A/B comparison.
+    let games = fixtures::series_logs("T");
+    fixtures::copy_into(&games[..5], &dir.join("t/day1"));
+    fixtures::copy_into(&games[5..], &dir.join("t/day2"));
+    let tournament = dir.join("five.toml");
+    std::fs::copy(fixtures::path("tournaments/five.toml"), &tournament).expect("copy");
     // The bundled game (its left team has a logo) as match `final`, and a second match so
     // that `/` is the lobby.
     let script =
@@ -332,6 +422,7 @@ async fn a_spectator_on_a_phone_reads_the_names_taps_a_player_pinches_and_finds_
         relay_harness::replay(fixtures::SHORT_V2, "field-b", Duration::from_millis(100)),
     ]);
     settings.archive = vec![dir.clone()];
+    settings.tournaments = vec![tournament];
     let relay = relay_harness::start_with(settings).await;
     let b = Browser::start().await;
 
@@ -350,7 +441,7 @@ async fn a_spectator_on_a_phone_reads_the_names_taps_a_player_pinches_and_finds_
 
         let page = format!("the archive at {w}×{h}");
         open(&b, (w, h), &format!("http://{}/archive", relay.addr)).await;
-        b.wait_text("#archive-count", "both logs", |t| t.starts_with("2 logs"))
+        b.wait_text("#archive-count", "every log", |t| t.starts_with("12 logs"))
             .await;
         fits(&b, w, &page).await;
         in_full(&b, "#archive-table td", &page).await;
@@ -394,6 +485,10 @@ async fn a_spectator_on_a_phone_reads_the_names_taps_a_player_pinches_and_finds_
         .await;
         assert_eq!(b.eval(action).await, "none", "{page}");
     }
+
+    // Every other page a shared link opens, on this phone and a small one.
+    shared_links_fit(&b, relay.addr, (390, 844)).await;
+    shared_links_fit(&b, relay.addr, (360, 640)).await;
 
     // A small phone: the match page still fits with both names whole.
     open(&b, (360, 640), &format!("http://{}/m/final", relay.addr)).await;
@@ -445,6 +540,7 @@ async fn a_spectator_on_a_phone_reads_the_names_taps_a_player_pinches_and_finds_
     for (path, ready, page) in [
         ("/m/final", "#team-l", "the phone match page"),
         ("/archive", "#archive-count", "the phone archive"),
+        ("/t/five", "#t-status", "the phone tournament"),
     ] {
         open(&b, (390, 844), &format!("http://{}{path}", relay.addr)).await;
         b.wait_text(ready, "the page", |t| !t.is_empty()).await;

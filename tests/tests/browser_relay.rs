@@ -1,6 +1,7 @@
 //! The page against the relay, in headless Chromium: the lobby lists several matches and opens
 //! one at its own address; a server's refusal is explained in the page; a page opened at
-//! cycle ~5000 of the full game shows the live frame quickly and can go back to cycle 1.
+//! cycle ~5000 of the full game shows the live frame quickly and can go back to cycle 1; a
+//! page whose link stalls says the relay skips frames for it, and gets them back when rewound.
 //!
 //! Needs the web app built into `dist/` (scripts/test.sh does it) and Debian's chromium and
 //! chromium-driver.
@@ -245,4 +246,95 @@ async fn an_edge_lobby_waits_for_matches_and_lists_them_as_they_start() {
     b.close().await;
     edge.stop().await;
     origin.stop().await;
+}
+
+/// A page the relay cannot send every frame to in time (its link stalls for two seconds)
+/// says that frames are skipped to keep it live, and goes on from live frames; taken back in
+/// time, it fetches the match again and has every frame, the skipped ones included.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_that_falls_behind_says_frames_are_skipped_and_gets_them_back_when_rewound() {
+    require_dist();
+    // The full game up to cycle 2900, 200 frames a second, once.
+    let log = fixtures::read(fixtures::FULL_V6);
+    let cut = log
+        .windows(12)
+        .position(|w| w == b"\n(show 2900 ")
+        .expect("cycle 2900 in the log");
+    let script = relay::replay::Script::from_log("cut.rcg", &log[..=cut]).unwrap();
+    let total = script.shows();
+    let mut settings = Settings::new(vec![relay::config::MatchSpec {
+        name: "cut".into(),
+        source: relay::config::SourceSpec::Replay(relay::replay::ReplayConfig {
+            script: std::sync::Arc::new(script),
+            step: Duration::from_millis(5),
+            looping: false,
+        }),
+    }]);
+    settings.max_delay = Duration::from_millis(300);
+    settings.lag = 10_000;
+    settings.send_timeout = Duration::from_secs(60);
+    let relay = relay_harness::start_with(settings).await;
+    let proxy = pitchside_tests::pause_proxy::PauseProxy::start(relay.addr).await;
+    let b = Browser::start().await;
+    b.client
+        .goto(&format!("http://{}/", proxy.addr))
+        .await
+        .unwrap();
+    let count = |t: &str| {
+        t.split('/')
+            .nth(1)
+            .and_then(|n| n.trim().parse::<usize>().ok())
+    };
+    b.wait_text("#frames", "live frames", |t| {
+        count(t).is_some_and(|n| n > 0)
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    proxy.pause();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    proxy.resume();
+    let note = b
+        .wait_text("#skipping", "the note that frames are skipped", |t| {
+            !t.is_empty()
+        })
+        .await;
+    assert_eq!(note, "skipping frames to stay live");
+    b.screenshot("skipping-frames").await;
+    // The match ends; the page has fewer frames than the relay, and still follows it.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while relay_frames(relay.addr).await < total {
+        assert!(Instant::now() < deadline, "the replay ends");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let before = count(&b.text("#frames").await).unwrap();
+    assert!(
+        before + 100 < total,
+        "{before} of {total} frames: hundreds were skipped"
+    );
+    let cycle = b.text("#cycle").await;
+    assert!(
+        cycle.parse::<u32>().unwrap() >= 2899,
+        "live at the end: {cycle}"
+    );
+    // Back in time: the page fetches the match again, and has every frame.
+    b.client
+        .find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .send_keys(&Key::Home.to_string())
+        .await
+        .unwrap();
+    b.wait_text("#frames", "every frame", |t| count(t) == Some(total))
+        .await;
+    assert_eq!(b.text("#frames").await, format!("1 / {total}"));
+    b.screenshot("skipped-frames-filled-in").await;
+    b.close().await;
+}
+
+/// Frames of its first match the relay holds.
+async fn relay_frames(relay: std::net::SocketAddr) -> usize {
+    let (_, _, body) = pitchside_tests::spectator::http_get(relay, "/api/matches").await;
+    let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    v[0]["frames"].as_u64().unwrap_or(0) as usize
 }

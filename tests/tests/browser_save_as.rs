@@ -5,6 +5,8 @@
 //! - The short v6 game opened from the disk, saved as v5 with the sides swapped and cycles
 //!   100 to 300: the downloaded file, read by the shared library, is a v5 log whose frames are
 //!   the source's cycles 100 to 300 mirrored (x → −x, y → −y, the teams swapped).
+//! - The tables of the whole match: the tracking table and the player types are `rcg2csv`'s
+//!   (`tests/golden/rcg2csv/`), the actions the inspector's; cycles A to B give their rows.
 //! - A copy of the game cut in the middle, validated: the panel lists it as incomplete, with
 //!   its line and cycle.
 //! - A v1 log with drawings (`tests/fixtures/made/drawings-v1.rcg.gz`): the field draws them
@@ -285,6 +287,27 @@ async fn save_as_writes_the_log_asked_for_validate_lists_findings_and_drawings_s
         std::fs::read_to_string(&tracking).unwrap() == want,
         "the page's tracking table is rcg2csv's"
     );
+    // The player types beside it: rcg2csv's NAME.player_types.csv, byte for byte.
+    b.click("#saveas-player-types").await;
+    let status = wait_state(&b, "saved").await;
+    let types = b.wait_download(".player_types.csv").await;
+    assert!(
+        status.contains("SHORT_R_a_1.player_types.csv (CSV, 18 player types"),
+        "{status}"
+    );
+    let golden = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("golden/rcg2csv/short-v6.player_types.csv");
+    assert!(
+        std::fs::read(&types).unwrap() == std::fs::read(golden).unwrap(),
+        "the page's player types table is rcg2csv's"
+    );
+    // The drawer scrolled to the table buttons and the status that names the file.
+    b.eval(
+        "document.getElementById('saveas-status').scrollIntoView({block: 'center'}); return true",
+    )
+    .await;
+    b.screenshot("save-as-player-types").await;
+    std::fs::remove_file(&types).unwrap();
     b.click("#saveas-actions").await;
     wait_state(&b, "saved").await;
     let actions = b.wait_download(".actions.csv").await;

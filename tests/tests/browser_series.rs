@@ -1,7 +1,9 @@
 //! The series page in headless Chromium, as a team developer uses it during a night's batch:
 //! the series of half a batch, the rest of the batch arriving while the page is open (no
 //! reload), an invalid game listed with why and opened at its first goal, and the batch
-//! compared with last week's; the figures are the relay's `/api/series`, axe-core clean.
+//! compared with last week's (not told apart), then the games ALPHA won against those it lost
+//! and the other way round, each verdict in its own colour, mark and word; the figures are the
+//! relay's `/api/series`, axe-core clean.
 //!
 //! Needs the web app built into `dist/`, Chromium and axe-core (scripts/test.sh).
 
@@ -10,7 +12,42 @@ use pitchside_tests::spectator::http_get;
 use pitchside_tests::{fixtures, relay_harness};
 use relay::config::Settings;
 use serde_json::Value;
+use std::path::Path;
 use std::time::Duration;
+
+/// ALPHA's goals minus its opponent's in a game, from the log's name (rcssserver names its
+/// logs `DATE-LEFT_GOALS-vs-RIGHT_GOALS`).
+fn alpha_margin(log: &Path) -> i64 {
+    let name = log.file_name().expect("a name").to_string_lossy();
+    let (_, game) = name
+        .trim_end_matches(".rcg.gz")
+        .split_once('-')
+        .expect("DATE-GAME");
+    let (l, r) = game.split_once("-vs-").expect("LEFT-vs-RIGHT");
+    let side = |t: &str| {
+        let (team, goals) = t.split_once('_').expect("TEAM_GOALS");
+        (team == "ALPHA", goals.parse::<i64>().expect("goals"))
+    };
+    let ((l_alpha, lg), (_, rg)) = (side(l), side(r));
+    if l_alpha {
+        lg - rg
+    } else {
+        rg - lg
+    }
+}
+
+/// The verdict as the page shows it: its finding, class, badge and the colours of its edge
+/// and badge.
+async fn verdict_look(b: &Browser) -> Value {
+    b.eval(
+        "const v = document.getElementById('series-verdict'); \
+         const badge = v.querySelector('.verdict-badge'); \
+         return {finding: v.dataset.finding, class: v.className, badge: badge.textContent, \
+                 edge: getComputedStyle(v).borderLeftColor, \
+                 fill: getComputedStyle(badge).backgroundColor};",
+    )
+    .await
+}
 
 async fn api(addr: std::net::SocketAddr, query: &str) -> Value {
     let (status, _, body) = http_get(addr, &format!("/api/series{query}")).await;
@@ -34,6 +71,26 @@ async fn a_developer_watches_a_batch_converge_and_compares_it_with_last_week() {
         &night,
     );
     fixtures::copy_into(&fixtures::series_logs("B"), &tmp.join("archive/last-week"));
+    // The games of both batches ALPHA won, and those it lost: two series a verdict tells
+    // apart either way round.
+    let both: Vec<_> = a
+        .iter()
+        .chain(&fixtures::series_logs("B"))
+        .cloned()
+        .collect();
+    let (won, lost): (Vec<_>, Vec<_>) = (
+        both.iter()
+            .filter(|g| alpha_margin(g) > 0)
+            .cloned()
+            .collect(),
+        both.iter()
+            .filter(|g| alpha_margin(g) < 0)
+            .cloned()
+            .collect(),
+    );
+    assert_eq!((won.len(), lost.len()), (5, 4));
+    fixtures::copy_into(&won, &tmp.join("archive/won"));
+    fixtures::copy_into(&lost, &tmp.join("archive/lost"));
     let mut settings = Settings::new(vec![relay_harness::replay(
         fixtures::SHORT_V6,
         "field-a",
@@ -94,8 +151,13 @@ async fn a_developer_watches_a_batch_converge_and_compares_it_with_last_week() {
     b.client.goto(&ab).await.expect("the comparison");
     let api_ab = api(relay.addr, "?team=ALPHA&dir=0/night&b_dir=0/last-week").await;
     let verdict = api_ab["comparison"]["verdict"].as_str().unwrap().to_owned();
-    b.wait_text("#series-verdict", "the verdict", |t| t == verdict)
-        .await;
+    b.wait_text("#series-verdict .verdict-text", "the verdict", |t| {
+        t == verdict
+    })
+    .await;
+    // 2 wins in 24 against 3 in 24: not told apart.
+    assert_eq!(api_ab["comparison"]["finding"], "undecided");
+    let undecided = verdict_look(&b).await;
     let diff = b.text("#series-diff-win").await;
     assert!(diff.contains("Newcombe") && diff.contains("p = "), "{diff}");
     let curves = b
@@ -105,6 +167,49 @@ async fn a_developer_watches_a_batch_converge_and_compares_it_with_last_week() {
     let violations = b.axe_violations().await;
     assert!(violations.is_empty(), "the comparison: {violations:#?}");
     b.screenshot("series-ab").await;
+
+    // The games won against the games lost, and the other way round: told apart, the first
+    // better, the second worse; each verdict is drawn in its own colour, with its own mark
+    // and word, axe-core clean.
+    let mut looks = vec![undecided];
+    for (a_dir, b_dir, finding) in [("won", "lost", "better"), ("lost", "won", "worse")] {
+        let query = format!("?team=ALPHA&dir=0/{a_dir}&b_dir=0/{b_dir}");
+        let doc = api(relay.addr, &query).await;
+        assert_eq!(doc["comparison"]["finding"], finding, "{doc}");
+        let verdict = doc["comparison"]["verdict"].as_str().unwrap().to_owned();
+        assert!(
+            verdict.starts_with(&format!("A is {finding} than B")),
+            "{verdict}"
+        );
+        b.client
+            .goto(&format!("http://{}/series{query}", relay.addr))
+            .await
+            .expect("the comparison");
+        b.wait_text("#series-verdict .verdict-text", "the verdict", |t| {
+            t == verdict
+        })
+        .await;
+        let violations = b.axe_violations().await;
+        assert!(violations.is_empty(), "A {finding}: {violations:#?}");
+        b.screenshot(&format!("series-ab-{finding}")).await;
+        looks.push(verdict_look(&b).await);
+    }
+    let [undecided, better, worse] = &looks[..] else {
+        unreachable!()
+    };
+    for (look, finding, badge) in [
+        (undecided, "undecided", "≈ Not told apart"),
+        (better, "better", "▲ A better"),
+        (worse, "worse", "▼ A worse"),
+    ] {
+        assert_eq!(look["finding"], finding, "{look}");
+        assert_eq!(look["class"], format!("verdict {finding}"), "{look}");
+        assert_eq!(look["badge"], badge, "{look}");
+    }
+    for (x, y) in [(undecided, better), (undecided, worse), (better, worse)] {
+        assert_ne!(x["edge"], y["edge"], "{x} {y}");
+        assert_ne!(x["fill"], y["fill"], "{x} {y}");
+    }
     b.close().await;
     relay.stop().await;
     let _ = std::fs::remove_dir_all(&tmp);

@@ -1,6 +1,7 @@
 //! Matches as tables (`pitchside-inspect export`): the tracking table equals what librcsc's
 //! `rcg2csv` writes, byte for byte, for every fixture it reads (its outputs are kept in
-//! `tests/golden/rcg2csv/`, whole or as a SHA-256 for the two full games); the actions table
+//! `tests/golden/rcg2csv/`, whole or as a SHA-256 for the two full games), and so does the
+//! player types table beside it, on every log fixture (kept whole); the actions table
 //! has a row per action; a folder is exported on several threads into a seeded split; a
 //! failed export leaves the table that was there, and two logs of one name are not mixed.
 
@@ -118,6 +119,137 @@ fn the_tracking_table_is_what_rcg2csv_writes_for_every_fixture() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// Every `_t` of the tracking table at `base` is an `id` of the player types table beside it.
+fn every_type_is_in_the_table(base: &Path, what: &str) {
+    let read =
+        |ext: &str| std::fs::read_to_string(format!("{}.{ext}.csv", base.display())).unwrap();
+    let ids: std::collections::HashSet<String> = read("player_types")
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap().to_owned())
+        .collect();
+    let tracking = read("tracking");
+    let mut lines = tracking.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let t: Vec<usize> = (0..header.len())
+        .filter(|&i| header[i].ends_with("_t"))
+        .collect();
+    assert_eq!(t.len(), 22);
+    let mut seen = 0;
+    for line in lines {
+        let cols: Vec<&str> = line.split(',').collect();
+        for &i in &t {
+            if !cols[i].is_empty() {
+                assert!(
+                    ids.contains(cols[i]),
+                    "{what}: type {} not in {ids:?}",
+                    cols[i]
+                );
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen > 0, "{what}");
+}
+
+/// `rcg2csv` does not read version 3 (binary; it leaves both its files empty), so its log
+/// fixtures have no output of its kept; `rcgverconv-v6-to-v3` is `short-v6` converted.
+const V3: [&str; 2] = ["rcgverconv-v6-to-v3", "short-v3"];
+
+#[test]
+fn the_player_types_table_is_what_rcg2csv_writes_for_every_fixture() {
+    let out = scratch("types");
+    let logs = fixtures::dir().join("logs");
+    let mut dirs: Vec<String> = std::fs::read_dir(&logs)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    dirs.sort();
+    let mut checked = Vec::new();
+    for dir in dirs.iter().filter(|d| !V3.contains(&d.as_str())) {
+        let want = std::fs::read(golden_dir().join(format!("{dir}.player_types.csv")))
+            .unwrap_or_else(|e| panic!("{dir}: no rcg2csv output kept: {e}"));
+        let rows = want
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count()
+            .saturating_sub(1);
+        for (how, mut o) in both_ways(&out) {
+            o.parquet = true;
+            let e = export_one(&fixture_of(dir), &out.join(dir), &o).unwrap();
+            let ours = std::fs::read(out.join(format!("{dir}.player_types.csv"))).unwrap();
+            if ours != want {
+                let a = String::from_utf8_lossy(&ours);
+                let b = String::from_utf8_lossy(&want);
+                let (i, (x, y)) = a
+                    .lines()
+                    .zip(b.lines())
+                    .enumerate()
+                    .find(|(_, (x, y))| x != y)
+                    .unwrap_or((0, ("(the lengths differ)", "")));
+                panic!(
+                    "{dir} ({how}): line {} differs\n ours: {x}\n rcg2csv: {y}",
+                    i + 1
+                );
+            }
+            assert_eq!(e.player_types, rows, "{dir} ({how})");
+            assert!(
+                out.join(format!("{dir}.player_types.parquet")).is_file(),
+                "{dir} ({how})"
+            );
+            if rows > 0 {
+                every_type_is_in_the_table(&out.join(dir), dir);
+            }
+        }
+        checked.push((dir.clone(), rows));
+    }
+    // Every fixture but the two of version 3; those of versions 1 and 2 have no types
+    // (rcg2csv's file is empty too), every other one rcssserver's 18.
+    assert_eq!(checked.len(), dirs.len() - V3.len(), "{checked:?}");
+    assert!(checked.len() >= 17, "{checked:?}");
+    for (dir, rows) in &checked {
+        let none = dir.ends_with("-v1") || dir.ends_with("-v2");
+        assert_eq!(*rows, if none { 0 } else { 18 }, "{dir}");
+    }
+    // Version 3: 18 types, each named by the shows; the converted short-v6 has short-v6's
+    // types within the binary's 1/65,536, except the three numbers rcgverconv leaves
+    // unset in what it writes (kick_power_rate, foul_detect_probability,
+    // catchable_area_l_stretch: the same meaningless values in every type).
+    for dir in V3 {
+        let e = export_one(&fixture_of(dir), &out.join(dir), &opts(&out)).unwrap();
+        assert_eq!(e.player_types, 18, "{dir}");
+        every_type_is_in_the_table(&out.join(dir), dir);
+    }
+    let table = |p: PathBuf| -> Vec<Vec<f64>> {
+        let text = std::fs::read_to_string(p).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(
+            format!("{}\n", lines.next().unwrap()),
+            pitchside_shared::export::PLAYER_TYPES_HEADER
+        );
+        lines
+            .map(|l| l.split(',').map(|c| c.parse().unwrap()).collect())
+            .collect()
+    };
+    let v3 = table(out.join("rcgverconv-v6-to-v3.player_types.csv"));
+    let v6 = table(golden_dir().join("short-v6.player_types.csv"));
+    assert_eq!(v3.len(), v6.len());
+    for (a, b) in v3.iter().zip(&v6) {
+        assert_eq!(a.len(), 15);
+        assert_eq!(a[0], b[0], "the ids");
+        for k in 1..12 {
+            // 1/65,536 from the binary, and the last of six digits printed.
+            let slack = 1.0 / 65_536.0 + 1e-5 * b[k].abs().max(1.0);
+            assert!(
+                (a[k] - b[k]).abs() <= slack,
+                "type {}, column {k}: {a:?} {b:?}",
+                a[0]
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 #[test]
 fn the_actions_table_has_a_row_per_action() {
     let out = scratch("actions");
@@ -202,6 +334,9 @@ fn a_failed_export_keeps_the_old_table_and_two_logs_of_one_name_are_not_mixed() 
     let table = out.join("g.tracking.csv");
     let before = std::fs::read(&table).unwrap();
     assert!(before.len() > 1000);
+    let types = out.join("g.player_types.csv");
+    let types_before = std::fs::read(&types).unwrap();
+    assert!(types_before.len() > 1000);
     // The same name, but no log: the export fails and the table stays what it was.
     std::fs::write(logs.join("g.rcg"), "not a game log at all\n").unwrap();
     for tracking_alone in [false, true] {
@@ -212,12 +347,13 @@ fn a_failed_export_keeps_the_old_table_and_two_logs_of_one_name_are_not_mixed() 
         let (done, failed) = export(&[logs.join("g.rcg")], &o);
         assert!(done.is_empty() && failed.len() == 1, "{failed:?}");
         assert_eq!(std::fs::read(&table).unwrap(), before);
+        assert_eq!(std::fs::read(&types).unwrap(), types_before);
     }
     let names: Vec<String> = std::fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(names.len(), 2, "only the two tables: {names:?}");
+    assert_eq!(names.len(), 3, "only the three tables: {names:?}");
     // Both in one folder: `g.rcg` and `g.rcg.gz` would write one set of tables, so the
     // first in order is exported and the other reported.
     std::fs::copy(&real, logs.join("g.rcg")).unwrap();

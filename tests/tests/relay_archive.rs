@@ -138,6 +138,20 @@ async fn the_archive_lists_searches_serves_and_stays_inside_its_directory() {
     assert_eq!(v["total"], 5, "{v}");
     let v = list(relay.addr, "?shootout=1").await;
     assert_eq!(v["logs"][0]["name"], "final.rcg.gz");
+    // A parameter the archive cannot use is refused, saying what it takes, not ignored.
+    for (query, says) in [
+        ("?from=yesterday", "YYYY-MM-DD"),
+        ("?to=2026-13-40", "YYYY-MM-DD"),
+        ("?sort=bogus", "date, -date, teams, duration, size"),
+        ("?shootout=maybe", "shootout is 1"),
+    ] {
+        let (status, _, body) = http_get(relay.addr, &format!("/api/archive{query}")).await;
+        let body = String::from_utf8_lossy(&body);
+        assert_eq!(status, 400, "{query}: {body}");
+        assert!(body.contains(says), "{query}: {body}");
+    }
+    let (status, _, body) = http_get(relay.addr, "/api/series?team=X&b_from=last-week").await;
+    assert_eq!(status, 400, "{}", String::from_utf8_lossy(&body));
     let v = list(relay.addr, "?sort=duration&per_page=2&page=1").await;
     assert_eq!(
         (v["total"].clone(), v["logs"].as_array().map(Vec::len)),

@@ -214,3 +214,172 @@ async fn the_spectator_cap_refuses_with_a_reason() {
         ) >= 1.0
     );
 }
+
+/// What one spectator read: each message's arrival, with the frame number of a frame packet
+/// and the frames a `Skipped` notice said were left out.
+struct Arrival {
+    at: std::time::Instant,
+    frame: Option<u32>,
+    skipped: Option<u64>,
+}
+
+/// Reads one message of `s` and notes its arrival; false once the connection is over.
+async fn read_noting(s: &mut Spectator, log: &mut Vec<Arrival>) -> bool {
+    let before = s.raw.len();
+    if !s.step().await {
+        return false;
+    }
+    if let Some(p) = s.raw.get(before) {
+        log.push(Arrival {
+            at: std::time::Instant::now(),
+            frame: pitchside_tests::bench::frame_number(p),
+            skipped: pitchside_tests::bench::skipped_frames(p),
+        });
+    }
+    true
+}
+
+/// A live match stays live for a spectator that stops reading for a while: it is not queued
+/// for. Once it reads again it gets what the kernel's buffers held, then a `Skipped` notice and
+/// frames no later than the delay bound (it would otherwise get every frame of the pause, four
+/// seconds late); the skipped frames are counted in `/metrics`. A spectator that keeps reading
+/// meanwhile gets every frame, and the recording and the history keep every frame: a page
+/// that connects afterwards gets them all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spectator_that_stops_reading_skips_to_live_frames_and_nothing_is_lost_for_the_others() {
+    let fixture = pitchside_shared::parse_log(&fixtures::read(fixtures::FULL_V6));
+    let script =
+        relay::replay::Script::from_log("full.rcg", &fixtures::read(fixtures::FULL_V6)).unwrap();
+    let dir = std::env::temp_dir().join(format!("pitchside-skip-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // 200 frames a second: four seconds without reading are 800 frames, far more than the
+    // kernel's buffers between relay and spectator hold (tens of KB, ~100 frames).
+    let mut settings = Settings::new(vec![relay::config::MatchSpec {
+        name: "full".into(),
+        source: relay::config::SourceSpec::Replay(relay::replay::ReplayConfig {
+            script: std::sync::Arc::new(script),
+            step: Duration::from_millis(5),
+            looping: false,
+        }),
+    }]);
+    settings.record = Some(dir.clone());
+    let bound = Duration::from_millis(500);
+    settings.max_delay = bound;
+    // The ring far beyond the pause and no stall: only the delay bound is at work.
+    settings.lag = 10_000;
+    settings.send_timeout = Duration::from_secs(60);
+    let relay = relay_harness::start_with(settings).await;
+
+    let mut normal = Spectator::connect(relay.addr, "/ws").await;
+    let mut slow = Spectator::connect_small(relay.addr, "/ws", 4096).await;
+    let (mut normal_log, mut slow_log) = (Vec::new(), Vec::new());
+    let reading_done = std::cell::Cell::new(false);
+    let resumed_at = std::cell::Cell::new(None);
+    let keep_up = async {
+        while !reading_done.get() {
+            assert!(read_noting(&mut normal, &mut normal_log).await);
+        }
+    };
+    let pause = async {
+        let until = tokio::time::Instant::now() + Duration::from_secs(1);
+        while tokio::time::Instant::now() < until {
+            assert!(read_noting(&mut slow, &mut slow_log).await);
+        }
+        tokio::time::sleep(Duration::from_secs(4)).await;
+        resumed_at.set(Some(slow_log.len()));
+        let until = tokio::time::Instant::now() + Duration::from_secs(2);
+        while tokio::time::Instant::now() < until {
+            assert!(read_noting(&mut slow, &mut slow_log).await);
+        }
+        reading_done.set(true);
+    };
+    tokio::join!(keep_up, pause);
+
+    // The one that kept reading got every frame, one after the other, and no notice of a skip.
+    let numbers: Vec<u32> = normal_log.iter().filter_map(|a| a.frame).collect();
+    assert!(numbers.len() > 1000, "{} frames", numbers.len());
+    assert!(
+        numbers.windows(2).all(|w| w[1] == w[0] + 1),
+        "every frame, in order"
+    );
+    assert!(normal_log.iter().all(|a| a.skipped.is_none()));
+    assert!(normal
+        .notices()
+        .iter()
+        .all(|n| !matches!(n, Notice::Skipped { .. })));
+    let seen: std::collections::HashMap<u32, std::time::Instant> = normal_log
+        .iter()
+        .filter_map(|a| a.frame.map(|f| (f, a.at)))
+        .collect();
+
+    // The one that paused: what the buffers held, then a skip to frames within the bound.
+    let resumed = resumed_at.get().unwrap();
+    let after = &slow_log[resumed..];
+    let skip = after
+        .iter()
+        .position(|a| a.skipped.is_some())
+        .unwrap_or_else(|| panic!("a skip after the pause: {:?}", slow.notices()));
+    let held: usize = slow.raw[slow.raw.len() - after.len()..][..skip]
+        .iter()
+        .map(Vec::len)
+        .sum();
+    assert!(held < 256 << 10, "{held} bytes were queued for it");
+    let late: Vec<Duration> = after[skip..]
+        .iter()
+        .filter_map(|a| Some(a.at.saturating_duration_since(*seen.get(&a.frame?)?)))
+        .collect();
+    assert!(late.len() > 100, "{} frames after the skip", late.len());
+    let worst = late.iter().max().copied().unwrap_or_default();
+    // Later than the one that kept reading by the bound at most, with room for a busy
+    // machine; the pause was four seconds.
+    assert!(
+        worst < bound + Duration::from_secs(1),
+        "a frame reached it {worst:?} after the other spectator"
+    );
+    let skipped: u64 = slow_log.iter().filter_map(|a| a.skipped).sum();
+    assert!(skipped > 300, "{skipped} frames skipped");
+    let slow_numbers: Vec<u32> = slow_log.iter().filter_map(|a| a.frame).collect();
+    assert!(slow_numbers.windows(2).all(|w| w[1] > w[0]));
+    assert!(slow_numbers.len() < numbers.len());
+    check_in_order(&slow.events);
+
+    // Counted in /metrics (what the relay skipped is at least what the spectator has read of).
+    let (_, _, body) = http_get(relay.addr, "/metrics").await;
+    let m = String::from_utf8(body).unwrap();
+    assert!(metric(&m, "pitchside_late_frames_skipped_total{") >= skipped as f64);
+    assert!(metric(&m, "pitchside_skipped_frames_total{") >= skipped as f64);
+    assert!(metric(&m, "pitchside_lag_skips_total{") >= 1.0);
+
+    // The history has every frame: a page that connects now gets them all, from the first.
+    let mut late_joiner = Spectator::connect(relay.addr, "/ws").await;
+    late_joiner
+        .until(30, "the match so far", |s| s.backlog.is_some())
+        .await;
+    let history = late_joiner.frames();
+    assert!(history.len() > *numbers.last().unwrap() as usize);
+    assert!(
+        history.iter().zip(&fixture.frames).all(|(a, b)| *a == b),
+        "the history is the log's frames"
+    );
+
+    // So has the recording, from kick-off (nothing before it is recorded) on.
+    relay.stop().await;
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "rcg"))
+        .expect("a recording");
+    let recorded = pitchside_shared::parse_log(&std::fs::read(&file).unwrap());
+    let first = fixture
+        .frames
+        .iter()
+        .position(|f| Some(f) == recorded.frames.first())
+        .expect("the recording starts with a frame of the log");
+    assert!(recorded.frames.len() > *numbers.last().unwrap() as usize - first);
+    assert!(
+        recorded.frames[..] == fixture.frames[first..first + recorded.frames.len()],
+        "the recording has every frame"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

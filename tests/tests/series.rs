@@ -146,6 +146,9 @@ async fn the_relay_answers_a_series_from_its_archive_and_follows_a_folder_being_
     fixtures::copy_into(&a[..12], &night);
     let short = "20261126140749-ALPHA_1-vs-BRAVO_0.rcg.gz";
     fixtures::copy_into(&[series_dir("invalid").join(short)], &night);
+    // A game ALPHA did not play: counted as another game, by the relay as by the command line.
+    let other = fixtures::path(fixtures::SHORT_V6);
+    fixtures::copy_into(std::slice::from_ref(&other), &night);
     fixtures::copy_into(&fixtures::series_logs("B"), &tmp.join("archive/last-week"));
     let mut settings = Settings::new(vec![relay_harness::replay(
         fixtures::SHORT_V6,
@@ -164,14 +167,28 @@ async fn the_relay_answers_a_series_from_its_archive_and_follows_a_folder_being_
         assert!(Instant::now() < deadline, "12 games: {v}");
         tokio::time::sleep(Duration::from_millis(200)).await;
     };
-    // The same figures as the command line on the same games.
-    let games = read_games(&a[..12], 0);
+    // The same figures as the command line on the same games: one answer, whichever reads
+    // them.
+    let mut same = a[..12].to_vec();
+    same.push(series_dir("invalid").join(short));
+    same.push(other);
+    let games = read_games(&same, 0);
     let s = Series::new(&games, Some("ALPHA"));
-    assert_eq!(
-        first["wins"],
-        s.count(pitchside_shared::series::Outcome::Win)
-    );
-    assert_eq!(first["points"], s.total_points());
+    let cli = relay::inspect::series::series_json(&s, &|_| None);
+    for key in [
+        "games",
+        "invalid_games",
+        "other_games",
+        "wins",
+        "draws",
+        "losses",
+        "points",
+        "win_rate",
+        "goal_difference",
+    ] {
+        assert_eq!(first[key], cli[key], "{key}");
+    }
+    assert_eq!(first["other_games"], 1);
     assert_eq!(first["format"], "pitchside.series.v1");
     // The invalid game is listed with why, out of the figures.
     assert_eq!(first["invalid_games"], 1);

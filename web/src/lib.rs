@@ -144,6 +144,7 @@ pub fn App() -> impl IntoView {
         }
         None => {
             source::live::connect(m);
+            source::live::fill_in_when_rewound(m);
             // Only the kits: asked at the start of each match, and now and then.
             ui::broadcast::follow_info(m, info, 30_000, || {});
         }

@@ -452,6 +452,51 @@ impl<'a> Painter<'a> {
     }
 }
 
+/// The rectangle a text shape covers when painted on a canvas of `view` (CSS pixels, `[left,
+/// top, right, bottom]`, its halo included), measured as the painter draws it: for the
+/// page's test hook, which tells the browser tests what a label sits under. `None` for
+/// other shapes, or without a canvas to measure with.
+pub fn text_box(view: &View, s: &Shape) -> Option<[f64; 4]> {
+    let Geom::Text {
+        at,
+        offset,
+        text,
+        size,
+        align,
+        bold,
+    } = &s.geom
+    else {
+        return None;
+    };
+    let ctx = web_sys::window()?
+        .document()?
+        .create_element("canvas")
+        .ok()?
+        .dyn_into::<web_sys::HtmlCanvasElement>()
+        .ok()?
+        .get_context("2d")
+        .ok()??
+        .dyn_into::<Ctx>()
+        .ok()?;
+    ctx.set_font(&font(*size, *bold));
+    ctx.set_text_baseline("middle");
+    ctx.set_text_align(match align {
+        Align::Left => "left",
+        Align::Centre => "center",
+        Align::Right => "right",
+    });
+    let m = ctx.measure_text(text).ok()?;
+    let a = view.canvas_from_field(at.0, at.1);
+    let (x, y) = (a.0 + offset.0, a.1 + offset.1);
+    let halo = s.stroke.map_or(0.0, |h| h.width / 2.0);
+    Some([
+        x - m.actual_bounding_box_left() - halo,
+        y - m.actual_bounding_box_ascent() - halo,
+        x + m.actual_bounding_box_right() + halo,
+        y + m.actual_bounding_box_descent() + halo,
+    ])
+}
+
 fn font(size: f64, bold: bool) -> String {
     let weight = if bold { "bold " } else { "" };
     format!("{weight}{size:.0}px {FONT_FAMILY}")

@@ -197,6 +197,8 @@ pub enum SaveState {
         name: String,
         bytes: usize,
         shows: u64,
+        /// The player types table: its rows, said instead of the shows.
+        types: Option<usize>,
         version: String,
         outcome: Outcome,
     },
@@ -482,13 +484,14 @@ async fn rewrite(source: Source, edits: Edits) -> Result<SaveState, String> {
         name,
         bytes,
         shows: done.shows,
+        types: None,
         version: done.version.map(version_label).unwrap_or_default(),
         outcome,
     })
 }
 
-/// Writes one table of the match on screen (the tracking table `rcg2csv` writes, or the
-/// players' actions) as CSV and downloads it, reporting in [`state`]. The form's cycles, swap
+/// Writes one table of the match on screen (the tracking table `rcg2csv` writes, the player
+/// types it writes beside it, or the players' actions) as CSV and downloads it, reporting in [`state`]. The form's cycles, swap
 /// and names apply as to a log; its version does not.
 pub fn save_table(m: Monitor, mut edits: Edits, table: Table) {
     if busy() {
@@ -506,13 +509,14 @@ pub fn save_table(m: Monitor, mut edits: Edits, table: Table) {
     });
 }
 
-/// The name a table is saved as: the log's name as *Save as…* gives it, with `.tracking.csv`
-/// or `.actions.csv` for `.rcg`.
+/// The name a table is saved as: the log's name as *Save as…* gives it, with `.tracking.csv`,
+/// `.player_types.csv` (as `rcg2csv` names it) or `.actions.csv` for `.rcg`.
 pub fn table_name(source: &str, edits: &Edits, table: Table) -> String {
     let log = output_name(source, edits);
     let stem = log.strip_suffix(".rcg").unwrap_or(&log);
     match table {
         Table::Tracking => format!("{stem}.tracking.csv"),
+        Table::PlayerTypes => format!("{stem}.player_types.csv"),
         Table::Actions => format!("{stem}.actions.csv"),
     }
 }
@@ -549,6 +553,7 @@ async fn write_table(source: Source, edits: Edits, table: Table) -> Result<SaveS
     take(&rest, &mut rows);
     let outcome = outcome(&source_name, &edits, &done)?;
     let shows = rows.shows();
+    let types = (table == Table::PlayerTypes).then(|| rows.player_types());
     let text = rows.finish();
     let bag = web_sys::BlobPropertyBag::new();
     bag.set_type("text/csv");
@@ -560,6 +565,7 @@ async fn write_table(source: Source, edits: Edits, table: Table) -> Result<SaveS
         name,
         bytes: text.len(),
         shows,
+        types,
         version: "CSV".into(),
         outcome,
     })
@@ -722,6 +728,17 @@ mod tests {
             }),
             format!("{stem}-100-300-reversed-renamed.v5.rcg")
         );
+        // The tables, as rcg2csv names its two beside the log.
+        for (table, ext) in [
+            (Table::Tracking, "tracking"),
+            (Table::PlayerTypes, "player_types"),
+            (Table::Actions, "actions"),
+        ] {
+            assert_eq!(
+                table_name(src, &Edits::default(), table),
+                format!("{stem}.{ext}.csv")
+            );
+        }
         assert_eq!(output_name("game.log", &Edits::default()), "game.log.rcg");
         assert_eq!(output_name(".rcg", &Edits::default()), "match.rcg");
         assert_eq!(

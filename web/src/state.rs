@@ -92,6 +92,9 @@ pub struct Monitor {
     /// ends before full time.
     pub notice: RwSignal<Option<String>>,
     pub progress: RwSignal<Option<String>>,
+    /// The relay is skipping frames for this page to keep it live (it cannot send it every
+    /// frame in time); the page says so while it lasts.
+    pub skipping: RwSignal<bool>,
     /// Opening a file: ms from the file being handed to the page to the first frame drawn,
     /// and to all frames parsed. Read by the browser benchmark.
     pub timings: RwSignal<Option<Timings>>,
@@ -144,6 +147,7 @@ impl Monitor {
             error: RwSignal::new(None),
             notice: RwSignal::new(None),
             progress: RwSignal::new(None),
+            skipping: RwSignal::new(false),
             timings: RwSignal::new(None),
             settings: RwSignal::new(crate::settings::load()),
             field: FieldView::new(),
@@ -298,6 +302,32 @@ impl Monitor {
         if self.index.get_untracked() >= len {
             self.index.set(len.saturating_sub(1));
         }
+    }
+
+    /// Replaces the match on screen with the same match, more complete (the frames the relay
+    /// skipped for a live page, fetched again from its history): the frame on screen and the
+    /// relay's notices on the board stay where they were in the match.
+    pub fn fill_in(&self, game: Match) {
+        let before = self.cycles.get_value();
+        let index = self.index.get_untracked();
+        self.set_game(game);
+        let count = self.count.get_untracked();
+        let to = if self.follow.get_untracked() && !self.steered.get_untracked() {
+            count.saturating_sub(1)
+        } else {
+            self.cycles
+                .with_value(|now| crate::timeline::same_place(&before, now, index))
+        };
+        self.index.set(to);
+        self.cycles.with_value(|ix| {
+            self.board.notices.update(|n| {
+                for (position, time, _) in n.iter_mut() {
+                    *position = ix
+                        .frame_at_or_after(time.saturating_add(1))
+                        .unwrap_or(count);
+                }
+            });
+        });
     }
 
     /// Runs `f` on the frame at `index`, if there is one.

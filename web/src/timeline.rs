@@ -87,6 +87,23 @@ impl CycleIndex {
     }
 }
 
+/// Where frame `frame` of a match indexed by `old` is in the same match indexed by `new`,
+/// which holds more of its frames (a live page that skipped frames, filled in from the
+/// relay's history): the same step of the same cycle, or the last step of that cycle there
+/// is.
+pub fn same_place(old: &CycleIndex, new: &CycleIndex, frame: usize) -> usize {
+    let last = new.frames().saturating_sub(1);
+    let Some(cycle) = old.cycle_of(frame) else {
+        return frame.min(last);
+    };
+    let step = frame - old.frame_at_or_after(cycle).unwrap_or(frame);
+    let Some(start) = new.frame_at_or_after(cycle) else {
+        return last;
+    };
+    let end = new.next_cycle_start(start).unwrap_or(new.frames());
+    (start + step).min(end.saturating_sub(1)).min(last)
+}
+
 /// The speed presets, as multiples of the server's own pace (one cycle per `sim_step`).
 pub const SPEEDS: [f64; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];
 
@@ -169,6 +186,24 @@ mod tests {
             ix.push(t);
         }
         ix
+    }
+
+    #[test]
+    fn a_frame_keeps_its_place_when_skipped_frames_are_filled_in() {
+        // Live, the page skipped cycles 3-4 and a step of cycle 6's stoppage.
+        let old = index_of(&[1, 2, 5, 6, 6, 7]);
+        let new = index_of(&[1, 2, 3, 4, 5, 6, 6, 6, 7]);
+        assert_eq!(same_place(&old, &new, 0), 0);
+        assert_eq!(same_place(&old, &new, 2), 4, "cycle 5");
+        assert_eq!(same_place(&old, &new, 3), 5, "cycle 6, first step");
+        assert_eq!(same_place(&old, &new, 4), 6, "cycle 6, second step");
+        assert_eq!(same_place(&old, &new, 5), 8, "cycle 7");
+        // A place past what the fuller match holds stays within it.
+        let short = index_of(&[1, 2]);
+        assert_eq!(same_place(&old, &short, 5), 1);
+        // More steps in the old than in the new: the cycle's last step.
+        let fewer = index_of(&[1, 2, 5, 6, 7]);
+        assert_eq!(same_place(&old, &fewer, 4), 3);
     }
 
     #[test]

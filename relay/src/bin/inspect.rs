@@ -30,9 +30,11 @@ const USAGE: &str = "USAGE: pitchside-inspect FILE [--json] [--events] [--action
   --version this program's version
 
 export: each log of PATH (a log, or a folder searched below) as tables: NAME.tracking.csv
-  (what librcsc's rcg2csv writes, value for value) and NAME.actions.csv (each player's
-  actions), in DIR (default: the current folder), under the log's path below its folder.
-  --tracking / --actions  only that table (default: both)
+  and beside it NAME.player_types.csv (the types its _t columns name), both what librcsc's
+  rcg2csv writes, value for value, and NAME.actions.csv (each player's actions), in DIR
+  (default: the current folder), under the log's path below its folder.
+  --tracking / --actions  only that table (default: both; the tracking table comes with its
+                          player types)
   --parquet               each table also as Parquet (NAME.tracking.parquet, …): typed
                           columns, an empty field a null, every value the CSV's
   --split T,V,E           put matches in DIR/train, DIR/validation and DIR/test in these
@@ -219,11 +221,11 @@ fn series_command(args: &[String]) -> ExitCode {
         .iter()
         .map(|g| Series::new(g, team.as_deref()))
         .collect();
-    let no_link = |_: &pitchside_shared::series::Game| None;
+    let link = |g: &pitchside_shared::series::Game| series::page_link(&dirs, g);
     let sources: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
     match (&all[..], as_json, as_csv) {
-        ([a], true, _) => println!("{}", series::series_json(a, &no_link)),
-        ([a, b], true, _) => println!("{}", series::comparison_json(a, b, &no_link)),
+        ([a], true, _) => println!("{}", series::series_json(a, &link)),
+        ([a, b], true, _) => println!("{}", series::comparison_json(a, b, &link)),
         ([a], _, true) => print!("{}", series::series_csv(a)),
         ([a, b], _, true) => {
             // One table: a column says which series each row belongs to.
@@ -307,11 +309,35 @@ fn standings_command(args: &[String]) -> ExitCode {
         );
         return ExitCode::SUCCESS;
     }
-    println!("Ranked by average points, then a team that beat every level team, average goal difference, the difference among the level teams, goals, goals among them (as rclmtableprinter ranks)");
-    println!("place  team              games  won lost drawn  points (avg)  goals   diff (avg)");
-    for (r, p) in table.rows.iter().zip(&places) {
-        println!(
-            "{p:>5}  {:<16} {:>6} {:>4} {:>4} {:>5} {:>7} ({:.2}) {:>3} - {:<3} {:>+4} ({:+.2}){}",
+    print!("{}", standings_text(&table, &places));
+    for n in &left_out {
+        println!("left out, cut short or damaged: {n}");
+    }
+    ExitCode::SUCCESS
+}
+
+/// The standings as text: the ranking, the cross table and the second games left out. Team
+/// names are printed whole, each column as wide as its longest name or result.
+fn standings_text(
+    table: &pitchside_shared::tournament::standings::Table,
+    places: &[u32],
+) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let names: Vec<&str> = table.rows.iter().map(|r| r.team.as_str()).collect();
+    // Format widths count characters, as these do.
+    let width = |s: &str| s.chars().count();
+    let name_w = names.iter().map(|n| width(n)).max().unwrap_or(0).max(4);
+    let _ = writeln!(out, "Ranked by average points, then a team that beat every level team, average goal difference, the difference among the level teams, goals, goals among them (as rclmtableprinter ranks)");
+    let _ = writeln!(
+        out,
+        "place  {:<name_w$} {:>6}  won lost drawn  points (avg)  goals   diff (avg)",
+        "team", "games"
+    );
+    for (r, p) in table.rows.iter().zip(places) {
+        let _ = writeln!(
+            out,
+            "{p:>5}  {:<name_w$} {:>6} {:>4} {:>4} {:>5} {:>7} ({:.2}) {:>3} - {:<3} {:>+4} ({:+.2}){}",
             r.team,
             r.games,
             r.wins,
@@ -326,40 +352,60 @@ fn standings_command(args: &[String]) -> ExitCode {
             if r.tied { "  level" } else { "" }
         );
     }
-    println!();
-    let names: Vec<&str> = table.rows.iter().map(|r| r.team.as_str()).collect();
-    print!("{:<16}", "");
-    for n in &names {
-        print!(" {:>9}", n.chars().take(9).collect::<String>());
+    let _ = writeln!(out);
+    // The cross table: row a, column b is a's result against b.
+    let cells: Vec<Vec<String>> = names
+        .iter()
+        .map(|a| {
+            names
+                .iter()
+                .map(|b| {
+                    if a == b {
+                        "x".to_owned()
+                    } else {
+                        match table.between(a, b) {
+                            Some((f, g, Some([p, q]))) => format!("{f}-{g} ({p}-{q})"),
+                            Some((f, g, None)) => format!("{f}-{g}"),
+                            None => "---".into(),
+                        }
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let col_w: Vec<usize> = names
+        .iter()
+        .enumerate()
+        .map(|(j, n)| {
+            cells
+                .iter()
+                .map(|row| width(&row[j]))
+                .chain([width(n)])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let _ = write!(out, "{:<name_w$}", "");
+    for (n, w) in names.iter().zip(&col_w) {
+        let _ = write!(out, "  {n:>w$}");
     }
-    println!();
-    for a in &names {
-        print!("{a:<16}");
-        for b in &names {
-            let cell = if a == b {
-                "x".to_owned()
-            } else {
-                match table.between(a, b) {
-                    Some((f, g, Some([p, q]))) => format!("{f}-{g} ({p}-{q})"),
-                    Some((f, g, None)) => format!("{f}-{g}"),
-                    None => "---".into(),
-                }
-            };
-            print!(" {cell:>9}");
+    let _ = writeln!(out);
+    for (a, row) in names.iter().zip(&cells) {
+        let _ = write!(out, "{a:<name_w$}");
+        for (cell, w) in row.iter().zip(&col_w) {
+            let _ = write!(out, "  {cell:>w$}");
         }
-        println!();
+        let _ = writeln!(out);
     }
     for s in &table.skipped {
         let pitchside_shared::tournament::standings::Skipped::Repeated(r) = s;
-        println!(
+        let _ = writeln!(
+            out,
             "left out, a second game of {} and {}: {}",
             r.teams[0], r.teams[1], r.date
         );
     }
-    for n in &left_out {
-        println!("left out, cut short or damaged: {n}");
-    }
-    ExitCode::SUCCESS
+    out
 }
 
 fn tournament_command(args: &[String]) -> ExitCode {
@@ -394,7 +440,9 @@ fn tournament_command(args: &[String]) -> ExitCode {
             teams: g.teams.clone(),
             score: g.score,
             penalties: g.shootout,
-            link: Some(g.name.clone()),
+            // As a relay serving the same folders with `--archive` links it.
+            link: relay::inspect::series::archive_url(&logs, std::path::Path::new(&g.name))
+                .map(|url| format!("/?log={url}")),
         })
         .collect();
     let p = progress(&plan, &played, &[]);
@@ -420,10 +468,21 @@ fn tournament_command(args: &[String]) -> ExitCode {
             g.name,
             if g.complete { " (complete)" } else { "" }
         );
-        println!("place  team              games  won drawn lost  goals    diff  points");
+        // As wide as the longest name: a long one is printed whole, the columns kept in line.
+        let w = g
+            .standings
+            .iter()
+            .map(|s| s.team.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(4);
+        println!(
+            "place  {:<w$} {:>6}  won drawn lost  goals    diff  points",
+            "team", "games"
+        );
         for s in &g.standings {
             println!(
-                "{:>5}  {:<16} {:>6} {:>4} {:>5} {:>4} {:>3} - {:<3} {:>+4} {:>7}{}",
+                "{:>5}  {:<w$} {:>6} {:>4} {:>5} {:>4} {:>3} - {:<3} {:>+4} {:>7}{}",
                 s.place,
                 s.team,
                 s.games,
@@ -608,6 +667,12 @@ fn export_command(args: &[String]) -> ExitCode {
     }
     let started = std::time::Instant::now();
     let (done, failed) = relay::inspect::export::export(&paths, &opts);
+    // The report is on one stream, the output, each line written whole with its newline:
+    // with the summary on the error stream, a reader that takes the two streams apart and
+    // joins them again (trimming each one's last newline) ran the last log's line into the
+    // summary. Only the logs that failed go to the error stream, flushed before the summary.
+    // A reader gone (`| head`) ends the report, not the export's exit code.
+    let mut report = String::new();
     for e in &done {
         let set = e.set.map(|s| format!(" [{s}]")).unwrap_or_default();
         let note = match &e.ending {
@@ -616,15 +681,21 @@ fn export_command(args: &[String]) -> ExitCode {
         };
         // What was asked for: the tracking table's rows are its shows.
         let what = match (opts.tracking, opts.actions) {
-            (true, true) => format!("{} shows, {} actions", e.shows, e.actions),
-            (true, false) => format!("{} shows", e.shows),
+            (true, true) => format!(
+                "{} shows, {} player types, {} actions",
+                e.shows, e.player_types, e.actions
+            ),
+            (true, false) => format!("{} shows, {} player types", e.shows, e.player_types),
             _ => format!("{} actions", e.actions),
         };
-        println!("{}{set}: {what}{note}", e.input.display());
+        report.push_str(&format!("{}{set}: {what}{note}\n", e.input.display()));
     }
+    print_whole(&mut std::io::stdout(), &report);
+    let mut errors = String::new();
     for e in &failed {
-        eprintln!("{e}");
+        errors.push_str(&format!("{e}\n"));
     }
+    print_whole(&mut std::io::stderr(), &errors);
     let shows: u64 = done.iter().map(|e| e.shows).sum();
     let actions: usize = done.iter().map(|e| e.actions).sum();
     let rows = match (opts.tracking, opts.actions) {
@@ -632,11 +703,14 @@ fn export_command(args: &[String]) -> ExitCode {
         (true, false) => format!("{shows} rows of tracking"),
         _ => format!("{actions} actions"),
     };
-    eprintln!(
-        "{} logs exported ({} failed), {rows}, in {:.2} s",
-        done.len(),
-        failed.len(),
-        started.elapsed().as_secs_f64()
+    print_whole(
+        &mut std::io::stdout(),
+        &format!(
+            "{} logs exported ({} failed), {rows}, in {:.2} s\n",
+            done.len(),
+            failed.len(),
+            started.elapsed().as_secs_f64()
+        ),
     );
     if done.is_empty() {
         ExitCode::from(2)
@@ -644,6 +718,14 @@ fn export_command(args: &[String]) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+/// Writes `text` (whole lines) and flushes it, so that what follows on another stream comes
+/// after it; a stream closed by its reader is let be.
+fn print_whole(out: &mut impl std::io::Write, text: &str) {
+    if !text.is_empty() {
+        let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
     }
 }
 

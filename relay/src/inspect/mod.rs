@@ -405,10 +405,11 @@ pub fn inspect_reader(mut reader: impl Read) -> std::io::Result<Report> {
     Ok(i.finish())
 }
 
-/// Bytes of a log read at a time by [`inspect_file`]: about 40 shows of a text log, so that
-/// both threads have work within the first millisecond and the batches in flight are a small
-/// part of memory.
-const BATCH: usize = 128 << 10;
+/// Bytes of a log read at a time by [`inspect_file`]: about ten shows of a text log, so that
+/// both threads have work within the first millisecond and the batches in flight (their
+/// bytes and their decoded frames) stay within the memory librcsc's `rcgresultprinter` takes
+/// (128 KB batches took 0.9 MB more than one thread; BENCHMARKS.md).
+const BATCH: usize = 32 << 10;
 /// Compressed bytes read at a time by [`inspect_file`]: they inflate to about five times more.
 const GZIP_BATCH: usize = 32 << 10;
 /// Batches in flight in [`inspect_file`].

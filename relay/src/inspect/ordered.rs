@@ -67,6 +67,21 @@ impl<I, O> Drop for BreakOnPanic<'_, I, O> {
     }
 }
 
+/// Ends the run for the other thread when the calling thread leaves it, normally or by a
+/// panic in `work` or in `main`: the scope waits for the other thread before passing a panic
+/// on, so without this it would wait for items forever.
+struct CloseOnDrop<'a, I, O>(&'a Shared<I, O>);
+
+impl<I, O> Drop for CloseOnDrop<'_, I, O> {
+    fn drop(&mut self) {
+        let mut s = self.0.lock();
+        s.closed = true;
+        s.queue.clear();
+        drop(s);
+        self.0.bell.notify_all();
+    }
+}
+
 /// Runs `main`'s items through `work` on this thread and one other, with at most `window`
 /// items made and not yet taken.
 pub fn run<M, W>(main: &mut M, work: W, window: usize)
@@ -102,6 +117,7 @@ where
                 }
             }
         });
+        let _close = CloseOnDrop(&shared);
         let mut made: u64 = 0;
         let mut ended = false;
         loop {
@@ -146,11 +162,6 @@ where
             }
             drop(shared.bell.wait(s).unwrap_or_else(PoisonError::into_inner));
         }
-        let mut s = shared.lock();
-        s.closed = true;
-        s.queue.clear();
-        drop(s);
-        shared.bell.notify_all();
     });
 }
 
@@ -219,24 +230,30 @@ mod tests {
         assert!(c.next <= 11 + 3, "made {}", c.next);
     }
 
+    /// Whichever thread the failing item lands on, the run ends and the panic is passed on
+    /// (a panic on the calling thread once left the other waiting for items forever).
     #[test]
     fn a_panic_in_work_ends_the_run_and_is_passed_on() {
-        let res = std::panic::catch_unwind(|| {
-            let mut c = Count {
-                next: 0,
-                end: 100,
-                taken: Vec::new(),
-                stop_at: None,
-            };
-            run(
-                &mut c,
-                |i| {
-                    assert!(i != 37, "bad item");
-                    i
-                },
-                4,
-            );
-        });
-        assert!(res.is_err());
+        let caller = std::thread::current().id();
+        for on_caller in [true, false] {
+            let res = std::panic::catch_unwind(|| {
+                let mut c = Count {
+                    next: 0,
+                    end: 10_000,
+                    taken: Vec::new(),
+                    stop_at: None,
+                };
+                run(
+                    &mut c,
+                    |i| {
+                        let here = std::thread::current().id() == caller;
+                        assert!(!(i >= 37 && here == on_caller), "bad item");
+                        i
+                    },
+                    4,
+                );
+            });
+            assert!(res.is_err(), "on the caller: {on_caller}");
+        }
     }
 }

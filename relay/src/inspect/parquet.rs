@@ -52,7 +52,7 @@ pub enum ParquetExportError {
     },
 }
 
-/// A column's type, by its name in the tracking and actions tables.
+/// A column's type, by its name in the tracking, player types and actions tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     Int,
@@ -73,8 +73,9 @@ impl Kind {
             "direction",
             "outcome",
         ];
-        const INT: [&str; 14] = [
+        const INT: [&str; 15] = [
             "#",
+            "id",
             "cycle",
             "stopped",
             "l_score",
@@ -250,10 +251,26 @@ fn schema(names: &[String], kinds: &[Kind]) -> Result<Type, parquet::errors::Par
 
 /// Writes `csv` (a table the export wrote) as Parquet to `out`; returns its rows.
 pub fn csv_to_parquet(csv: &Path, out: &Path) -> Result<u64, ParquetExportError> {
-    let text = std::fs::read_to_string(csv).map_err(|source| ParquetExportError::Read {
+    table_to_parquet(csv, out, None)
+}
+
+/// [`csv_to_parquet`], with the columns of `header_if_empty` (a header line) for an empty
+/// file: the player types table of a log without types is empty, as `rcg2csv` writes it,
+/// and its Parquet file still has the table's columns, with no row.
+pub fn table_to_parquet(
+    csv: &Path,
+    out: &Path,
+    header_if_empty: Option<&str>,
+) -> Result<u64, ParquetExportError> {
+    let mut text = std::fs::read_to_string(csv).map_err(|source| ParquetExportError::Read {
         path: csv.to_path_buf(),
         source,
     })?;
+    if text.is_empty() {
+        if let Some(h) = header_if_empty {
+            text = h.to_owned();
+        }
+    }
     let pq = |source| ParquetExportError::Parquet {
         path: out.to_path_buf(),
         source,
@@ -387,7 +404,7 @@ mod tests {
         let (done, errors) = super::super::export::export(&[log], &opts);
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(done.len(), 1);
-        for table in ["tracking", "actions"] {
+        for table in ["tracking", "player_types", "actions"] {
             let base = dir.join(format!("20261122132810-PEN_L_0_4-vs-PEN_R_0_2.{table}"));
             let csv = std::fs::read_to_string(base.with_extension(format!("{table}.csv")))
                 .expect("the CSV");
@@ -416,6 +433,34 @@ mod tests {
             assert_eq!(n, csv.lines().count() - 1, "{table}: every row");
             assert!(n > 10, "{table}: {n} rows");
         }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn an_empty_player_types_table_keeps_its_columns() {
+        let dir =
+            std::env::temp_dir().join(format!("pitchside-parquet-empty-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        let csv = dir.join("x.player_types.csv");
+        std::fs::write(&csv, "").expect("w");
+        let out = dir.join("x.player_types.parquet");
+        let header = pitchside_shared::export::PLAYER_TYPES_HEADER;
+        assert_eq!(
+            table_to_parquet(&csv, &out, Some(header)).expect("written"),
+            0
+        );
+        let reader =
+            SerializedFileReader::new(std::fs::File::open(&out).expect("open")).expect("read");
+        let schema = reader.metadata().file_metadata().schema_descr();
+        let names: Vec<&str> = schema.columns().iter().map(|c| c.name()).collect();
+        assert_eq!(names, header.trim_end().split(',').collect::<Vec<_>>());
+        assert_eq!(
+            schema.column(0).physical_type(),
+            Physical::INT64,
+            "the id is a whole number"
+        );
+        assert_eq!(schema.column(1).physical_type(), Physical::DOUBLE);
+        assert_eq!(reader.metadata().file_metadata().num_rows(), 0);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -73,6 +73,33 @@ fn outcome_id(o: Outcome) -> &'static str {
 /// How a match row is linked: `link(game)` gives the address of the match (`None`: no link).
 pub type Linker<'a> = &'a dyn Fn(&Game) -> Option<String>;
 
+/// The archive address (`/archive/files/N/REL`) of a log read below one of `roots` (the paths
+/// given on the command line, in order; the folders among them numbered from 0), as a relay
+/// serving the same folders with `--archive` in the same order lists it: the command line
+/// links what the relay would. `None` for a log named by itself, which no relay lists, and for
+/// a name that is not UTF-8, which cannot be an id.
+pub fn archive_url(roots: &[PathBuf], log: &std::path::Path) -> Option<String> {
+    roots
+        .iter()
+        .filter(|r| r.is_dir())
+        .enumerate()
+        .find_map(|(n, root)| {
+            let rel = log.strip_prefix(root).ok()?;
+            let parts = rel.iter().map(|c| c.to_str()).collect::<Option<Vec<_>>>()?;
+            Some(crate::archive::url_of(&format!("{n}/{}", parts.join("/"))))
+        })
+}
+
+/// The page's address for a game of a series read below `roots`: its log at its first goal
+/// (at kick-off without one), as `/api/series` links it.
+pub fn page_link(roots: &[PathBuf], g: &Game) -> Option<String> {
+    let log = archive_url(roots, std::path::Path::new(&g.name))?;
+    Some(match g.first_goal {
+        Some(c) => format!("/?log={log}#t={c}"),
+        None => format!("/?log={log}"),
+    })
+}
+
 fn seen_json(s: &Seen, link: Linker) -> Value {
     let g = s.game;
     let us = s.side.index();
@@ -171,6 +198,7 @@ pub fn comparison_json(a: &Series, b: &Series, link: Linker) -> Value {
         "comparison": {
             "win_rate": diff(c.win_rate, "newcombe hybrid score interval; pooled two-proportion z-test"),
             "goal_difference": diff(c.goal_difference, "welch t"),
+            "finding": c.finding.as_str(),
             "verdict": c.verdict,
         },
     })

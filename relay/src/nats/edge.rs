@@ -51,6 +51,7 @@ pub struct EdgeStats {
 pub struct EdgeConfig {
     pub history_cap: usize,
     pub lag: usize,
+    pub max_delay: std::time::Duration,
 }
 
 /// Starts discovering and following matches; the task ends after `stop`.
@@ -192,7 +193,10 @@ fn reconcile(
         let hub = match shared.matches.find(&m.name) {
             Some(h) => h.hub.clone(),
             None => {
-                let hub = Arc::new(Hub::new(&m.name, config.history_cap, config.lag));
+                let hub = Arc::new(
+                    Hub::new(&m.name, config.history_cap, config.lag)
+                        .with_max_delay(config.max_delay),
+                );
                 hub.set_ready(false);
                 hub
             }

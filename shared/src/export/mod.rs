@@ -7,6 +7,9 @@
 //!   position and velocity, and for each of the 22 players his type, position, velocity, body
 //!   and neck angles, view width and stamina (nine empty fields for a player not on the
 //!   field). Numbers print as C++ streams print them (six significant digits);
+//! - the **player types table**, one row per `player_type` record of the log, what
+//!   `rcg2csv` writes beside the tracking table (`NAME.player_types.csv`): the `_t` column of
+//!   each player in the tracking table is an `id` of this table;
 //! - the **actions table**, one row per player's action ([`crate::actions`]).
 //!
 //! [`text`] writes the tracking table straight from a text log's lines, without decoding the
@@ -106,6 +109,93 @@ impl Tracking {
             if let Some(s) = p.stamina {
                 write_g6(out, f64::from(s.stamina));
             }
+        }
+        out.push('\n');
+    }
+}
+
+/// The player types table's header line, as `rcg2csv` writes it (before the first type: a
+/// log without types gives an empty table, no header either).
+pub const PLAYER_TYPES_HEADER: &str = "id,player_speed_max,stamina_inc_max,player_decay,inertia_moment,dash_power_rate,player_size,kickable_margin,kick_rand,extra_stamina,effort_max,effort_min,kick_power_rate,foul_detect_probability,catchable_area_l_stretch\n";
+
+/// The player types table's columns after `id`, each with the value `rcg2csv` prints when a
+/// type leaves it out (librcsc's defaults: older servers send no `kick_power_rate`,
+/// `foul_detect_probability` or `catchable_area_l_stretch`).
+const PLAYER_TYPE_COLUMNS: [(&str, f64); 14] = [
+    ("player_speed_max", 1.2),
+    ("stamina_inc_max", 45.0),
+    ("player_decay", 0.4),
+    ("inertia_moment", 5.0),
+    ("dash_power_rate", 0.06),
+    ("player_size", 0.3),
+    ("kickable_margin", 0.7),
+    ("kick_rand", 0.1),
+    ("extra_stamina", 0.0),
+    ("effort_max", 1.0),
+    ("effort_min", 0.6),
+    ("kick_power_rate", 0.027),
+    ("foul_detect_probability", 0.5),
+    ("catchable_area_l_stretch", 1.0),
+];
+
+/// Writes the player types table, one row per `player_type` record in the log's order (every
+/// record, repeats too, as `rcg2csv` does), the header before the first.
+#[derive(Clone, Debug, Default)]
+pub struct PlayerTypes {
+    rows: usize,
+}
+
+impl PlayerTypes {
+    pub fn new() -> PlayerTypes {
+        PlayerTypes::default()
+    }
+
+    /// Rows written.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Appends the row of one `player_type` record (the header first, before the first row).
+    ///
+    /// Each value is read as `rcg2csv` reads the record's text: a parameter given twice is
+    /// the last one; a number where the column wants one (an integer too); anything else (a
+    /// flag, a text) leaves the value it had, the default at first. The `id` is the number's
+    /// whole part, 0 if missing or outside a C `int`. Numbers print with six significant
+    /// digits, as C++ streams print a `double`.
+    pub fn row(&mut self, p: &crate::model::Params, out: &mut String) {
+        use crate::model::ParamValue;
+        if self.rows == 0 {
+            out.push_str(PLAYER_TYPES_HEADER);
+        }
+        self.rows += 1;
+        let mut id = 0i64;
+        let mut values = PLAYER_TYPE_COLUMNS.map(|(_, d)| d);
+        for (name, v) in &p.entries {
+            if name == "id" {
+                let whole = match v {
+                    ParamValue::Int(i) => Some(*i),
+                    // Below 2^63 in size: the cast is exact.
+                    ParamValue::Float(f) if f.abs() < 9.2e18 => Some(f.trunc() as i64),
+                    _ => None,
+                };
+                if let Some(i) = whole.filter(|i| i32::try_from(*i).is_ok()) {
+                    id = i;
+                }
+                continue;
+            }
+            let Some(k) = PLAYER_TYPE_COLUMNS.iter().position(|(n, _)| n == name) else {
+                continue;
+            };
+            match v {
+                ParamValue::Int(i) => values[k] = *i as f64,
+                ParamValue::Float(f) => values[k] = *f,
+                ParamValue::Bool(_) | ParamValue::Text(_) => {}
+            }
+        }
+        push_i(out, id);
+        for v in values {
+            out.push(',');
+            write_g6(out, v);
         }
         out.push('\n');
     }
@@ -229,6 +319,53 @@ mod tests {
     }
 
     #[test]
+    fn a_player_type_reads_as_rcg2csv_reads_its_record() {
+        use crate::model::{ParamValue, Params};
+        let p = |entries: &[(&str, ParamValue)]| Params {
+            entries: entries
+                .iter()
+                .map(|(n, v)| ((*n).to_owned(), v.clone()))
+                .collect(),
+        };
+        let mut t = PlayerTypes::new();
+        let mut out = String::new();
+        // Nothing given: the defaults, the header before the first row only.
+        t.row(&p(&[]), &mut out);
+        t.row(
+            &p(&[
+                ("id", ParamValue::Int(3)),
+                ("player_speed_max", ParamValue::Float(1.0500001)),
+                ("player_decay", ParamValue::Float(0.5)),
+                // Given twice: the last counts; a flag or a text is no number.
+                ("player_decay", ParamValue::Float(0.466279)),
+                ("kick_rand", ParamValue::Bool(true)),
+                ("effort_max", ParamValue::Text("x".into())),
+                ("extra_stamina", ParamValue::Int(50)),
+                ("dash_power_rate", ParamValue::Float(0.00612345)),
+                ("unum_far_length", ParamValue::Float(20.0)),
+            ]),
+            &mut out,
+        );
+        t.row(&p(&[("id", ParamValue::Float(-1.5))]), &mut out);
+        t.row(&p(&[("id", ParamValue::Int(1 << 40))]), &mut out);
+        assert_eq!(t.rows(), 4);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(format!("{}\n", lines[0]), PLAYER_TYPES_HEADER);
+        assert_eq!(
+            lines[1],
+            "0,1.2,45,0.4,5,0.06,0.3,0.7,0.1,0,1,0.6,0.027,0.5,1"
+        );
+        assert_eq!(
+            lines[2],
+            "3,1.05,45,0.466279,5,0.00612345,0.3,0.7,0.1,50,1,0.6,0.027,0.5,1"
+        );
+        assert!(lines[3].starts_with("-1,1.2,"), "{}", lines[3]);
+        assert!(lines[4].starts_with("0,1.2,"), "{}", lines[4]);
+        assert_eq!(lines.len(), 5);
+        assert!(out.ends_with("1\n") && !out.contains('\r'));
+    }
+
+    #[test]
     fn names_are_quoted_as_std_quoted_does() {
         let mut s = String::new();
         quoted(&mut s, r#"a"b\c"#);
@@ -244,6 +381,8 @@ mod tests {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Table {
     Tracking,
+    /// The player types the tracking table's `_t` columns name.
+    PlayerTypes,
     Actions,
 }
 
@@ -254,6 +393,7 @@ pub struct TableFromRecords {
     table: Table,
     text: String,
     tracking: Tracking,
+    types: PlayerTypes,
     server_param: Option<crate::model::Params>,
     player_types: Vec<crate::model::Params>,
     actions: Option<crate::actions::Actions>,
@@ -267,11 +407,14 @@ impl TableFromRecords {
         match table {
             Table::Tracking => tracking_header(&mut text),
             Table::Actions => text.push_str(ACTIONS_HEADER),
+            // Its header comes with the first type.
+            Table::PlayerTypes => {}
         }
         TableFromRecords {
             table,
             text,
             tracking: Tracking::new(),
+            types: PlayerTypes::new(),
             server_param: None,
             player_types: Vec::new(),
             actions: None,
@@ -286,6 +429,9 @@ impl TableFromRecords {
         for r in records {
             match r {
                 Record::ServerParam(p) => self.server_param = Some(p.clone()),
+                Record::PlayerType(p) if self.table == Table::PlayerTypes => {
+                    self.types.row(p, &mut self.text)
+                }
                 Record::PlayerType(p) if self.player_types.len() < 256 => {
                     self.player_types.push(p.clone())
                 }
@@ -300,6 +446,7 @@ impl TableFromRecords {
                     }
                     match self.table {
                         Table::Tracking => self.tracking.row(f, &mut self.text),
+                        Table::PlayerTypes => {}
                         Table::Actions => {
                             let (sp, pt) = (&self.server_param, &self.player_types);
                             self.actions
@@ -321,6 +468,11 @@ impl TableFromRecords {
     /// Shows read.
     pub fn shows(&self) -> u64 {
         self.shows
+    }
+
+    /// Rows of the player types table so far (0 for the other tables).
+    pub fn player_types(&self) -> usize {
+        self.types.rows()
     }
 
     /// The table as CSV text.

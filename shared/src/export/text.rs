@@ -1,5 +1,6 @@
 //! The tracking table straight from a text log (ULG4–6), line by line, without decoding the
-//! shows into frames: for datasets of thousands of logs, where the decoder's work (numbers
+//! shows into frames (and the player types table beside it, from the log's `player_type`
+//! lines): for datasets of thousands of logs, where the decoder's work (numbers
 //! parsed into floats, then printed again with six significant digits) was most of the cost.
 //!
 //! Why the rows are the same: rcssserver prints every number of a show with six significant
@@ -15,7 +16,7 @@
 //! again with the decoder, which reads every form and says what is wrong. A test checks the
 //! two give the same bytes on every log in the fixtures (`shared/tests/export_text.rs`).
 
-use super::Tracking;
+use super::{PlayerTypes, Tracking};
 use crate::log::{LogEnd, MAX_RECORD_BYTES};
 use crate::model::{Record, Team};
 use crate::number::{parse_f32_prefix, write_g6};
@@ -44,6 +45,10 @@ pub struct TextTracking {
     started: bool,
     records: Vec<Record>,
     prefix: String,
+    types: PlayerTypes,
+    /// The player types table so far ([`PlayerTypes`]): the types are a few lines near the
+    /// log's start.
+    types_table: String,
 }
 
 impl TextTracking {
@@ -131,6 +136,16 @@ impl TextTracking {
         self.end
     }
 
+    /// The player types table of the lines read (empty if they had no `player_type`).
+    pub fn player_types(&self) -> &str {
+        &self.types_table
+    }
+
+    /// Rows of the player types table.
+    pub fn player_type_rows(&self) -> usize {
+        self.types.rows()
+    }
+
     /// A line other than a show, through the decoder's record parser.
     fn other(&mut self, line: &[u8]) -> bool {
         if line.iter().all(u8::is_ascii_whitespace) {
@@ -145,6 +160,7 @@ impl TextTracking {
             match r {
                 Record::PlayMode { mode, .. } => self.mode = mode,
                 Record::Team { teams, .. } => self.teams = teams,
+                Record::PlayerType(p) => self.types.row(&p, &mut self.types_table),
                 Record::Show(_) => return false,
                 _ => {}
             }

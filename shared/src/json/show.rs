@@ -109,14 +109,7 @@ impl<'a> Cur<'a> {
     /// 16 bytes instead of a search.
     #[inline(always)]
     fn key_is(&mut self, expected: &Quoted) -> bool {
-        let hit = match self.b.get(self.i..self.i + 16) {
-            Some(chunk) => {
-                let mut a = [0u8; 16];
-                a.copy_from_slice(chunk);
-                u128::from_le_bytes(a) & expected.mask == expected.word
-            }
-            None => self.b[self.i..].starts_with(&expected.bytes[..expected.len]),
-        };
+        let hit = self.b.get(self.i..).is_some_and(|b| expected.is_at(b));
         if hit {
             self.i += expected.len;
         }
@@ -176,6 +169,12 @@ impl<'a> Cur<'a> {
 /// Reads `body`, one log line's record without its trailing comma, if it is a show written
 /// the way rcssserver writes them.
 pub(crate) fn read_show(body: &[u8], detail: Detail) -> Option<Frame> {
+    read_show_with(body, detail, detail == Detail::Light)
+}
+
+/// [`read_show`], checking players' rests with [`rest_as_written`] or not (the tests
+/// compare the two).
+fn read_show_with(body: &[u8], detail: Detail, check_rest: bool) -> Option<Frame> {
     let mut c = Cur { b: body, i: 0 };
     c.eat(b"{\"show\":{")?;
     let (mut time, mut stime, mut ball, mut players) = (None, None, None, None);
@@ -184,7 +183,9 @@ pub(crate) fn read_show(body: &[u8], detail: Detail) -> Option<Frame> {
             b"time" if time.is_none() => time = Some(c.u32()?),
             b"stime" if stime.is_none() => stime = Some(c.u32()?),
             b"ball" if ball.is_none() => ball = Some(read_ball(&mut c)?),
-            b"players" if players.is_none() => players = Some(read_players(&mut c, detail)?),
+            b"players" if players.is_none() => {
+                players = Some(read_players(&mut c, detail, check_rest)?)
+            }
             _ => return None,
         }
         if !c.more(b'}')? {
@@ -233,11 +234,11 @@ fn read_ball(c: &mut Cur<'_>) -> Option<Ball> {
 
 /// The 22 players in the order the server writes them, l1..l11 then r1..r11, which is the
 /// order frames keep; any other order is left to serde, which sorts them.
-fn read_players(c: &mut Cur<'_>, detail: Detail) -> Option<Vec<Player>> {
+fn read_players(c: &mut Cur<'_>, detail: Detail, check_rest: bool) -> Option<Vec<Player>> {
     c.eat(b"[")?;
     let mut players = Vec::with_capacity(PLAYERS);
     loop {
-        let p = read_player(c, detail)?;
+        let p = read_player(c, detail, check_rest)?;
         let slot = p.side?.index() * 11 + usize::from(p.unum) - 1;
         if slot != players.len() {
             return None;
@@ -339,7 +340,94 @@ const QUOTED: [Quoted; 34] = {
     out
 };
 
-fn read_player(c: &mut Cur<'_>, detail: Detail) -> Option<Player> {
+/// The length of a player's rest, from the comma after `"y":Y` to its closing brace, if it is
+/// written as rcssserver writes it: the keys after `y` in [`KEYS`]'s order, the optional ones
+/// left out or not, each value in the narrowest of the forms [`read_player`] takes (numbers of
+/// at most seven digits either side of the point, counts of at most nine digits). It checks
+/// without converting a number, so a light reading costs a fraction of a full one. Whatever it
+/// takes, [`read_player`]'s general loop takes too (the test
+/// `the_checked_rest_is_taken_by_the_full_reading_too` mutates real shows to see it); what it
+/// refuses goes to that loop.
+fn rest_as_written(b: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    let mut next = 6;
+    loop {
+        match b.get(i)? {
+            b'}' if next > 9 => return Some(i + 1),
+            b',' => i += 1,
+            _ => return None,
+        }
+        let rest = b.get(i..)?;
+        let k = (next..QUOTED.len()).find(|&k| QUOTED[k].is_at(rest))?;
+        // vx, vy, body and neck are required.
+        if next <= 9 && k != next {
+            return None;
+        }
+        i += QUOTED[k].len;
+        next = k + 1;
+        let value = b.get(i..)?;
+        i += match k {
+            12 | 20 => match value.get(..3)? {
+                b"\"h\"" | b"\"l\"" if k == 12 => 3,
+                b"\"l\"" | b"\"r\"" if k == 20 => 3,
+                _ => return None,
+            },
+            21 => unsigned_as_written(value, 2)?,
+            K_COUNTS.. => unsigned_as_written(value, 9)?,
+            _ => number_as_written(value)?,
+        };
+    }
+}
+
+/// `0` or a digit 1-9 and at most `max - 1` more digits: a length [`Cur::uint`] reads whole
+/// and in range for the key.
+#[inline(always)]
+fn unsigned_as_written(b: &[u8], max: usize) -> Option<usize> {
+    let n = b
+        .iter()
+        .take(max + 1)
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    (n > 0 && n <= max && (n == 1 || b[0] != b'0')).then_some(n)
+}
+
+/// `-?(0|[1-9][0-9]{0,6})(\.[0-9]{1,7})?`: a form [`Cur::f32`] reads whole. The caller checks
+/// that a comma or a brace follows.
+#[inline(always)]
+fn number_as_written(b: &[u8]) -> Option<usize> {
+    let neg = usize::from(b.first() == Some(&b'-'));
+    let int = unsigned_as_written(b.get(neg..)?, 7)?;
+    let at = neg + int;
+    if b.get(at) != Some(&b'.') {
+        return Some(at);
+    }
+    let frac = b
+        .get(at + 1..)?
+        .iter()
+        .take(8)
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    (1..=7).contains(&frac).then_some(at + 1 + frac)
+}
+
+impl Quoted {
+    /// True if `b` starts with this `"key":`.
+    #[inline(always)]
+    fn is_at(&self, b: &[u8]) -> bool {
+        match b.get(..16) {
+            Some(chunk) => {
+                let mut a = [0u8; 16];
+                a.copy_from_slice(chunk);
+                u128::from_le_bytes(a) & self.mask == self.word
+            }
+            None => b.starts_with(&self.bytes[..self.len]),
+        }
+    }
+}
+
+/// One player; with `check_rest` (light readings), the rest after the position is first
+/// checked by [`rest_as_written`] rather than read.
+fn read_player(c: &mut Cur<'_>, detail: Detail, check_rest: bool) -> Option<Player> {
     c.eat(b"{")?;
     let mut p = Player::default();
     let mut seen = 0u64;
@@ -377,7 +465,15 @@ fn read_player(c: &mut Cur<'_>, detail: Detail) -> Option<Player> {
             2 => p.player_type = i16::try_from(c.int()?).ok()?,
             3 => p.state = c.u32()?,
             4 => p.x = c.f32()?,
-            5 => p.y = c.f32()?,
+            5 => {
+                p.y = c.f32()?;
+                if check_rest && seen == (1 << 6) - 1 {
+                    if let Some(n) = c.b.get(c.i..).and_then(rest_as_written) {
+                        c.i += n;
+                        return Some(p);
+                    }
+                }
+            }
             6 => p.vx = c.f32()?,
             7 => p.vy = c.f32()?,
             8 => p.body = c.f32()?,
@@ -471,6 +567,16 @@ mod tests {
         out
     }
 
+    /// A small deterministic random source for damaging shows.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
     /// Show lines without their trailing comma.
     fn shows(log: &[u8]) -> Vec<&[u8]> {
         log.split(|&b| b == b'\n')
@@ -515,13 +621,7 @@ mod tests {
     fn a_damaged_show_is_never_read_differently() {
         let logs = json_logs();
         let lines: Vec<&[u8]> = logs.iter().flat_map(|l| shows(l)).step_by(7).collect();
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
         let alphabet = b"0123456789-.,:{}[]\"e lrh";
         let (mut taken, mut refused) = (0, 0);
         for _ in 0..20_000 {
@@ -553,6 +653,90 @@ mod tests {
             taken > 500 && refused > 1000,
             "{taken} taken, {refused} refused"
         );
+    }
+
+    /// The light reading checks a player's rest instead of reading it: on every show of
+    /// every JSON fixture nearly every player is taken so, with what the full loop gives;
+    /// and on damaged shows, whatever the check takes the full loop takes as the same frame.
+    #[test]
+    fn the_checked_rest_is_taken_by_the_full_reading_too() {
+        let logs = json_logs();
+        let (mut players, mut checked) = (0, 0);
+        for log in &logs {
+            for body in shows(log) {
+                let frame = read_show(body, Detail::Light);
+                assert_eq!(frame, read_show_with(body, Detail::Light, false));
+                for at in memchr::memmem::find_iter(body, b",\"vx\":") {
+                    players += 1;
+                    checked += usize::from(rest_as_written(&body[at..]).is_some());
+                }
+            }
+        }
+        assert!(
+            checked * 100 >= players * 95,
+            "{checked} of {players} checked"
+        );
+        let lines: Vec<&[u8]> = logs.iter().flat_map(|l| shows(l)).step_by(5).collect();
+        let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
+        let alphabet = b"0123456789-.,:{}\"lrhe";
+        let (mut taken, mut refused) = (0, 0);
+        for _ in 0..20_000 {
+            let mut body = lines[next() as usize % lines.len()].to_vec();
+            // Damage after a player's position, where only the check looks.
+            let starts: Vec<usize> = memchr::memmem::find_iter(&body, b",\"vx\":").collect();
+            let from = starts[next() as usize % starts.len()];
+            for _ in 0..1 + next() % 2 {
+                let at = from + next() as usize % 200;
+                if at >= body.len() {
+                    continue;
+                }
+                match next() % 3 {
+                    0 => body[at] = alphabet[next() as usize % alphabet.len()],
+                    1 => {
+                        body.remove(at);
+                    }
+                    _ => body.insert(at, alphabet[next() as usize % alphabet.len()]),
+                }
+            }
+            let light = read_show(&body, Detail::Light);
+            assert_eq!(
+                light,
+                read_show_with(&body, Detail::Light, false),
+                "{}",
+                String::from_utf8_lossy(&body)
+            );
+            if light.is_some() {
+                taken += 1;
+            } else {
+                refused += 1;
+            }
+        }
+        assert!(
+            taken > 1000 && refused > 1000,
+            "{taken} taken, {refused} refused"
+        );
+        // Forms at the edges of what the check takes.
+        assert_eq!(number_as_written(b"-49.2615,"), Some(8));
+        assert_eq!(number_as_written(b"0}"), Some(1));
+        assert_eq!(number_as_written(b"1234567.1234567,"), Some(15));
+        for bad in [
+            &b"01"[..],
+            b"1.",
+            b".5",
+            b"-",
+            b"12345678",
+            b"1.12345678",
+            b"+1",
+        ] {
+            assert_eq!(
+                number_as_written(bad),
+                None,
+                "{}",
+                String::from_utf8_lossy(bad)
+            );
+        }
+        assert_eq!(unsigned_as_written(b"255,", 2), None);
+        assert_eq!(unsigned_as_written(b"12,", 2), Some(2));
     }
 
     #[test]

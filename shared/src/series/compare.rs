@@ -24,8 +24,33 @@ pub struct Comparison {
     /// A's mean goal difference minus B's.
     pub goal_difference: Option<Difference>,
     pub mean_differences: (f64, f64),
+    /// Which way it came out: what a page colours the sentence by, without reading it.
+    pub finding: Finding,
     /// What it means, in one sentence.
     pub verdict: String,
+}
+
+/// Which way a comparison came out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finding {
+    /// A's win rate is higher beyond chance, or, with the win rates not told apart, its goal
+    /// difference is.
+    Better,
+    /// The same the other way: A is worse than B.
+    Worse,
+    /// Not told apart: too few games, or no difference found.
+    Undecided,
+}
+
+impl Finding {
+    /// Its name in the JSON documents: `better`, `worse` or `undecided`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Finding::Better => "better",
+            Finding::Worse => "worse",
+            Finding::Undecided => "undecided",
+        }
+    }
 }
 
 /// Below this p-value a difference is called real (the usual 5 %, matching the 95 %
@@ -54,7 +79,7 @@ pub fn compare(a: &Series, b: &Series) -> Comparison {
     };
     let mean_differences = (mean(&da), mean(&db));
     let goal_difference = means_difference(&da, &db);
-    let verdict = verdict(
+    let (finding, verdict) = verdict(
         (na, nb),
         win_rates,
         win_rate.as_ref(),
@@ -68,6 +93,7 @@ pub fn compare(a: &Series, b: &Series) -> Comparison {
         win_rate,
         goal_difference,
         mean_differences,
+        finding,
         verdict,
     }
 }
@@ -83,17 +109,27 @@ fn verdict(
     goals: Option<&Difference>,
     da: &[f64],
     db: &[f64],
-) -> String {
+) -> (Finding, String) {
     let (Some(win), Some(goals)) = (win, goals) else {
-        return format!(
-            "Not enough games to tell: A has {} and B {} valid games; each needs at least two.",
-            games.0, games.1
+        return (
+            Finding::Undecided,
+            format!(
+                "Not enough games to tell: A has {} and B {} valid games; each needs at least two.",
+                games.0, games.1
+            ),
         );
     };
     let real = |d: &Difference| d.p_value < ALPHA;
+    let finding = |d: f64| {
+        if d > 0.0 {
+            Finding::Better
+        } else {
+            Finding::Worse
+        }
+    };
     let better = |d: f64| if d > 0.0 { "better" } else { "worse" };
     if real(win) {
-        return format!(
+        let text = format!(
             "A is {} than B: it wins {} of its games against {} (a difference of {} to {} \
              points at 95 %), and its goal difference is {:+.2} a game{}.",
             better(win.estimate),
@@ -104,9 +140,10 @@ fn verdict(
             goals.estimate,
             if real(goals) { "" } else { " (within chance)" }
         );
+        return (finding(win.estimate), text);
     }
     if real(goals) {
-        return format!(
+        let text = format!(
             "A is {}: its goal difference is {:+.2} a game against B's (between {:+.2} and \
              {:+.2} at 95 %), though its win rate ({} against {}) is not yet told apart.",
             better(goals.estimate),
@@ -116,6 +153,7 @@ fn verdict(
             pct(rates.0),
             pct(rates.1)
         );
+        return (finding(goals.estimate), text);
     }
     // Neither is told apart: how many games would tell, if the differences seen are real.
     let per_series = games.0.min(games.1);
@@ -127,7 +165,7 @@ fn verdict(
     .into_iter()
     .flatten()
     .min();
-    match need {
+    let text = match need {
         Some(n) if u64::from(per_series) < n => format!(
             "Not enough games to tell: A wins {} and B {} (A minus B between {} and {} \
              points at 95 %, p = {:.2}); if the difference seen is real, about {} games each would show \
@@ -150,7 +188,8 @@ fn verdict(
             signed_pct(win.ci.lo),
             signed_pct(win.ci.hi)
         ),
-    }
+    };
+    (Finding::Undecided, text)
 }
 
 fn signed_pct(v: f64) -> String {
@@ -225,6 +264,10 @@ mod tests {
         let c = compare(&Series::new(&strong, None), &Series::new(&weak, None));
         assert!(c.win_rate.unwrap().p_value < 0.001);
         assert!(c.verdict.starts_with("A is better than B"), "{}", c.verdict);
+        assert_eq!(c.finding, Finding::Better);
+        let c = compare(&Series::new(&weak, None), &Series::new(&strong, None));
+        assert!(c.verdict.starts_with("A is worse than B"), "{}", c.verdict);
+        assert_eq!(c.finding, Finding::Worse);
 
         let a = games(&[(1, 0), (0, 1), (1, 1), (2, 1), (0, 0)]);
         let b = games(&[(0, 1), (1, 0), (1, 1), (1, 1), (0, 1)]);
@@ -239,6 +282,7 @@ mod tests {
             "{}",
             c.verdict
         );
+        assert_eq!(c.finding, Finding::Undecided);
 
         let one = games(&[(1, 0)]);
         let c = compare(&Series::new(&one, None), &Series::new(&b, None));
@@ -247,6 +291,7 @@ mod tests {
             "{}",
             c.verdict
         );
+        assert_eq!(c.finding, Finding::Undecided);
     }
 
     #[test]

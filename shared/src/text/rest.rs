@@ -20,20 +20,42 @@ pub(super) fn rest_as_written(b: &[u8]) -> Option<usize> {
 /// Bytes of a rest [`plain`] looks at: a real one is 80 to 140.
 const SEEN: usize = 192;
 
-/// A rest copied into a fixed window, zeros after it, so that reads need no bounds checks
-/// (an index is masked into the window, which the compiler sees is always in it).
-struct Window {
-    bytes: [u8; 264],
+/// A rest seen through a fixed window, so that reads need no bounds checks (an index is
+/// masked into the window, which the compiler sees is always in it). Where the log goes on
+/// for the whole window (nearly always: a batch holds many lines) the window is the log
+/// itself; only near a buffer's end is the rest copied, with zeros after it. Bytes past
+/// [`SEEN`] may differ between the two, but [`plain`] takes a rest only when everything it
+/// consumed lies before `len`, and each of its verdicts depends only on bytes it consumed
+/// and the one after them, so it takes the same rests either way.
+/// The first [`SEEN`] bytes of `b`, zeros after them.
+#[inline(always)]
+fn padded(b: &[u8]) -> [u8; 264] {
+    let mut bytes = [0u8; 264];
+    let len = b.len().min(SEEN);
+    bytes[..len].copy_from_slice(&b[..len]);
+    bytes
+}
+
+struct Window<'a> {
+    bytes: &'a [u8; 264],
     len: usize,
 }
 
-impl Window {
+impl<'a> Window<'a> {
+    /// The log itself, if it goes on for the whole window.
     #[inline(always)]
-    fn new(b: &[u8]) -> Window {
-        let mut bytes = [0u8; 264];
-        let len = b.len().min(SEEN);
-        bytes[..len].copy_from_slice(&b[..len]);
-        Window { bytes, len }
+    fn direct(b: &'a [u8]) -> Option<Window<'a>> {
+        let bytes = b.get(..264).and_then(|w| <&[u8; 264]>::try_from(w).ok())?;
+        Some(Window { bytes, len: SEEN })
+    }
+
+    /// `pad`, which holds [`padded`]`(b)`.
+    #[inline(always)]
+    fn over(pad: &'a [u8; 264], b: &[u8]) -> Window<'a> {
+        Window {
+            bytes: pad,
+            len: b.len().min(SEEN),
+        }
     }
 
     /// The byte at `i` (0 past the rest: never a byte of the form).
@@ -70,10 +92,8 @@ impl Window {
         } else {
             (neg + int, after_int, true)
         };
-        let good = (1..=7).contains(&int)
-            & (int + neg < 8)
-            & frac_ok
-            & ((end == b' ') | (end == b')'));
+        let good =
+            (1..=7).contains(&int) & (int + neg < 8) & frac_ok & ((end == b' ') | (end == b')'));
         (i + len, good)
     }
 }
@@ -101,7 +121,14 @@ fn lead_digits(w: u64) -> usize {
 /// stamina capacity, attention), which follows the log's version or is rare.
 #[inline]
 fn plain(b: &[u8]) -> Option<usize> {
-    let w = Window::new(b);
+    let pad: [u8; 264];
+    let w = match Window::direct(b) {
+        Some(w) => w,
+        None => {
+            pad = padded(b);
+            Window::over(&pad, b)
+        }
+    };
     let mut ok = true;
     let mut i = 0;
     // ` VX VY BODY NECK `
@@ -326,7 +353,6 @@ impl Scan<'_> {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,7 +402,10 @@ mod tests {
                 } else {
                     raw
                 };
-                if [&b"ULG4"[..], b"ULG5", b"ULG6"].iter().any(|h| bytes.starts_with(h)) {
+                if [&b"ULG4"[..], b"ULG5", b"ULG6"]
+                    .iter()
+                    .any(|h| bytes.starts_with(h))
+                {
                     logs.push(bytes);
                 }
             }
@@ -424,7 +453,9 @@ mod tests {
                     }
                 };
                 for pos in 0..end {
-                    for with in [b' ', b'-', b'.', b'e', b'0', b'9', b')', b'(', b'x', 0, 1, b'\t'] {
+                    for with in [
+                        b' ', b'-', b'.', b'e', b'0', b'9', b')', b'(', b'x', 0, 1, b'\t',
+                    ] {
                         let mut bad = rest.clone();
                         bad[pos] = with;
                         check(&bad);
@@ -439,7 +470,10 @@ mod tests {
                 }
             }
         }
-        assert!(tried > 10_000 && taken > 100, "{tried} tried, {taken} taken");
+        assert!(
+            tried > 10_000 && taken > 100,
+            "{tried} tried, {taken} taken"
+        );
     }
 
     #[test]
@@ -462,7 +496,7 @@ mod tests {
             (b"5x", 1, false),
         ] {
             assert_eq!(
-                Window::new(s).number(0),
+                Window::over(&padded(s), s).number(0),
                 (len, good),
                 "{}",
                 String::from_utf8_lossy(s)

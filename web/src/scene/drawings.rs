@@ -289,6 +289,7 @@ mod tests {
             selected: None,
             view: &view,
             agent: None,
+            covered: &[],
         });
         build(&mut s, &m.drawings, view.metres(1.0));
         s

@@ -279,6 +279,9 @@ pub struct Input<'a> {
     pub view: &'a View,
     /// The selected agent's drawings and beliefs, from its files.
     pub agent: Option<&'a agent::AgentOverlay>,
+    /// Canvas rectangles (CSS pixels, `[left, top, right, bottom]`) the page covers with its
+    /// own controls: labels that can go elsewhere keep out of them.
+    pub covered: &'a [[f64; 4]],
 }
 
 /// Builds the scene: pitch first, then the overlays under the players (trails, cones, areas,
@@ -318,6 +321,20 @@ pub struct Summary {
     /// Number of shapes of each kind.
     pub shapes: std::collections::BTreeMap<String, usize>,
     pub selected: Option<String>,
+    /// Where each team's offside label is drawn, as the page measures it (the scene cannot
+    /// measure text): empty until the page fills it in.
+    pub offside_labels: Vec<LabelSummary>,
+    /// What the page covers the canvas with ([`Input::covered`]) in the last drawing.
+    pub covered: Vec<[f64; 4]>,
+}
+
+/// A label on the canvas: whose, and the rectangle it covers (CSS pixels, `[left, top,
+/// right, bottom]`, halo included).
+#[derive(Clone, Debug, Serialize)]
+pub struct LabelSummary {
+    /// `l` or `r`.
+    pub team: &'static str,
+    pub rect: [f64; 4],
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -411,6 +428,8 @@ impl Scene {
             offside: self.offside,
             shapes,
             selected: selected.map(|(s, u)| player_id(s, u)),
+            offside_labels: Vec::new(),
+            covered: Vec::new(),
         }
     }
 }

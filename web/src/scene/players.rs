@@ -610,6 +610,9 @@ fn labels(out: &mut Vec<Shape>, input: &Input, players: &[Drawn]) {
         })
         .collect();
     let mut taken: Vec<Box4> = bodies.clone();
+    // The page's controls over the canvas: a label under them cannot be read. (After the
+    // bodies, whose places in the list name their players.)
+    taken.extend(input.covered.iter().map(|c| (c[0], c[1], c[2], c[3])));
     let mut order: Vec<(usize, &Drawn)> = players.iter().enumerate().collect();
     order.sort_by_key(|(_, d)| !d.selected);
     for (me, d) in order {
@@ -735,6 +738,7 @@ mod tests {
             selected,
             view: &view,
             agent: None,
+            covered: &[],
         })
     }
 
@@ -964,6 +968,7 @@ mod tests {
                 selected: None,
                 view,
                 agent: None,
+                covered: &[],
             });
             scene
                 .with_tag(Tag::Label)
@@ -1002,6 +1007,7 @@ mod tests {
                 selected: None,
                 view: &view,
                 agent: None,
+                covered: &[],
             });
             for l in scene.with_tag(Tag::Label) {
                 let Geom::Text {

@@ -13,6 +13,13 @@
 //! The broadcast view may put the feed through a delay line ([`set_delay`]): everything the
 //! relay sends, a new match and a reconnection included, reaches the page that much later,
 //! so the view trails live play by the same time from one match to the next.
+//!
+//! A relay that cannot send every frame to every page in time skips frames for the pages
+//! that are behind (a `Skipped` notice, then a keyframe): the page says so while it lasts
+//! ("skipping frames to stay live") and keeps playing from the newer frames. Nothing is lost
+//! for good: the relay's history has every frame, and a page that had frames skipped and is
+//! taken back in time (paused, rewound) fetches the match again in the background and puts
+//! the fuller match in place of its own, at the same moment ([`fill_in_when_rewound`]).
 
 use crate::state::{Mode, Monitor};
 use leptos::prelude::*;
@@ -39,7 +46,18 @@ thread_local! {
     static OUTDATED: Cell<bool> = const { Cell::new(false) };
     /// The delay line, when the page trails the feed ([`set_delay`]).
     static DELAY: RefCell<Option<DelayLine>> = const { RefCell::new(None) };
+    /// Frames of the current match the relay skipped for this page since it connected.
+    static GAPS: Cell<u64> = const { Cell::new(0) };
+    /// The timer that ends "skipping frames" once no skip came for a while.
+    static SKIP_TIMER: Cell<Option<i32>> = const { Cell::new(None) };
+    /// The relay's number of the match on screen (its `NewMatch` notice).
+    static MATCH_NUMBER: Cell<Option<u32>> = const { Cell::new(None) };
+    /// While the match is fetched again to fill in skipped frames: what came of it so far.
+    static FILLING: RefCell<Option<pitchside_shared::log::Match>> = const { RefCell::new(None) };
 }
+
+/// How long the page says it is skipping frames after the relay last skipped some.
+const SKIPPING_SHOWN_MS: i32 = 3000;
 
 /// What the feed does to the page, in the order it arrived.
 enum Step {
@@ -196,10 +214,128 @@ fn apply(m: Monitor, step: Step) {
     if m.mode.get_untracked() != Mode::Live {
         return;
     }
+    let Some(step) = filling(m, step) else {
+        return;
+    };
     match step {
         Step::Clear => m.clear(),
         Step::Records(r) => m.push_records(r),
         Step::Notice(n) => notice(m, n),
+    }
+}
+
+/// What [`filling`] makes of a step.
+enum Filling {
+    /// The page takes it as usual.
+    Pass(Step),
+    /// Part of the match fetched again: kept aside.
+    Kept,
+    /// The match fetched again, whole.
+    Done(Box<pitchside_shared::log::Match>),
+}
+
+/// While the match is fetched again ([`fill_in`]): its records build the fuller match aside,
+/// which replaces the one on screen at `Live`. Returns the step if the page takes it as usual
+/// (feed and operator notices, a server error; everything when no fetch is under way).
+fn filling(m: Monitor, step: Step) -> Option<Step> {
+    let what = FILLING.with(|f| {
+        let mut f = f.borrow_mut();
+        let Some(game) = f.as_mut() else {
+            return Filling::Pass(step);
+        };
+        match step {
+            Step::Clear | Step::Notice(Notice::Backlog { .. }) => Filling::Kept,
+            Step::Records(records) => {
+                for r in records {
+                    game.push(r);
+                }
+                Filling::Kept
+            }
+            // The relay went on to the next match meanwhile: shown as any new match is.
+            Step::Notice(Notice::NewMatch { number })
+                if MATCH_NUMBER.with(Cell::get) != Some(number) =>
+            {
+                *f = None;
+                Filling::Pass(Step::Notice(Notice::NewMatch { number }))
+            }
+            Step::Notice(Notice::NewMatch { .. }) => Filling::Kept,
+            // What the relay says to every new connection, unchanged since: already shown.
+            Step::Notice(Notice::Feed { source, label })
+                if m.source.get_untracked() == describe(source, &label) =>
+            {
+                Filling::Kept
+            }
+            Step::Notice(Notice::ServerError { text, .. })
+                if m.error
+                    .get_untracked()
+                    .is_some_and(|e| e.starts_with(&format!("rcssserver says {text}:"))) =>
+            {
+                Filling::Kept
+            }
+            Step::Notice(Notice::Live) => match f.take() {
+                Some(game) => Filling::Done(Box::new(game)),
+                None => Filling::Kept,
+            },
+            step => Filling::Pass(step),
+        }
+    });
+    match what {
+        Filling::Pass(step) => Some(step),
+        Filling::Kept => None,
+        Filling::Done(game) => {
+            m.fill_in(*game);
+            m.progress.set(None);
+            None
+        }
+    }
+}
+
+/// Fetches the match again from the relay (a new connection gets the whole history), to put
+/// the frames the relay skipped for this page back in, without disturbing what is on screen.
+fn fill_in(m: Monitor) {
+    FILLING.with(|f| *f.borrow_mut() = Some(Default::default()));
+    m.progress
+        .set(Some("fetching the frames skipped while live…".into()));
+    connect(m);
+}
+
+/// Fills skipped frames in whenever the user takes the page back from the newest frame
+/// (pauses, rewinds, seeks): only then are they worth a second download of the match. Not
+/// for views that steer the page themselves or trail the feed.
+pub fn fill_in_when_rewound(m: Monitor) {
+    Effect::new(move |was_following: Option<bool>| {
+        let following = m.follow.get();
+        if was_following == Some(true)
+            && !following
+            && m.mode.get_untracked() == Mode::Live
+            && !m.steered.get_untracked()
+            && delay() == 0.0
+            && GAPS.with(Cell::get) > 0
+            && FILLING.with(|f| f.borrow().is_none())
+        {
+            fill_in(m);
+        }
+        following
+    });
+}
+
+/// The relay skipped `frames` frames for this page: say so for a while.
+fn skipped(m: Monitor, frames: u32) {
+    GAPS.with(|g| g.set(g.get().saturating_add(u64::from(frames))));
+    m.skipping.set(true);
+    let Some(w) = web_sys::window() else { return };
+    if let Some(id) = SKIP_TIMER.with(|t| t.take()) {
+        w.clear_timeout_with_handle(id);
+    }
+    let over = Closure::once_into_js(move || {
+        SKIP_TIMER.with(|t| t.set(None));
+        m.skipping.set(false);
+    });
+    if let Ok(id) = w.set_timeout_with_callback_and_timeout_and_arguments_0(
+        over.unchecked_ref(),
+        SKIPPING_SHOWN_MS,
+    ) {
+        SKIP_TIMER.with(|t| t.set(Some(id)));
     }
 }
 
@@ -251,6 +387,13 @@ pub fn disconnect() {
 pub fn connect(m: Monitor) {
     disconnect();
     DECODER.with(|d| d.borrow_mut().reset());
+    // This connection sends the whole match again: nothing it has is missing.
+    GAPS.with(|g| g.set(0));
+    FILLING.with(|f| {
+        if let Some(game) = f.borrow_mut().as_mut() {
+            *game = Default::default();
+        }
+    });
     let Some(url) = url() else { return };
     let ws = match WebSocket::new(&url) {
         Ok(ws) => ws,
@@ -377,6 +520,8 @@ fn notice(m: Monitor, n: Notice) {
             m.source.set(text);
         }
         Notice::NewMatch { number } => {
+            MATCH_NUMBER.with(|n| n.set(Some(number)));
+            GAPS.with(|g| g.set(0));
             m.clear();
             m.error.set(None);
             // The board starts again with the match, and says why it did.
@@ -403,9 +548,7 @@ fn notice(m: Monitor, n: Notice) {
                 m.index.set(m.count.get_untracked().saturating_sub(1));
             }
         }
-        Notice::Skipped { frames } => web_sys::console::info_1(
-            &format!("this page fell behind; the relay skipped {frames} frames").into(),
-        ),
+        Notice::Skipped { frames } => skipped(m, frames),
         Notice::Unknown { .. } => {}
     }
 }

@@ -37,6 +37,8 @@ const TAP_SLOP_PX: f64 = 20.0;
 thread_local! {
     /// The last scene drawn, with its view: what a click hits and what the test hook reports.
     static LAST: RefCell<Option<(Scene, View)>> = const { RefCell::new(None) };
+    /// What the page covered the canvas with in the last drawing (see [`covered`]).
+    static COVERED: RefCell<Vec<[f64; 4]>> = const { RefCell::new(Vec::new()) };
     /// What the field canvas's painter keeps between frames (the pitch, painted once per view).
     static LAYER: RefCell<paint::Cache> = RefCell::new(paint::Cache::default());
 }
@@ -133,6 +135,7 @@ fn draw(m: Monitor, params: &FieldParams, glide: &Glide, target: &DrawCtx) -> bo
         .get_untracked()
         .filter(|a| scene::action::shows_at(a, index));
     let colours = m.colours_untracked();
+    let tools = covered(c);
     m.settings.with_untracked(|settings| {
         m.game.with_value(|g| {
             let frame = g.frames.get(index);
@@ -156,6 +159,7 @@ fn draw(m: Monitor, params: &FieldParams, glide: &Glide, target: &DrawCtx) -> bo
                 selected,
                 view: &view,
                 agent: agent.as_ref(),
+                covered: &tools,
             });
             if let Some(a) = &action {
                 scene::action::build(&mut scene.shapes, a, view.metres(1.0));
@@ -168,7 +172,37 @@ fn draw(m: Monitor, params: &FieldParams, glide: &Glide, target: &DrawCtx) -> bo
             LAST.with(|l| *l.borrow_mut() = Some((scene, view)));
         })
     });
+    COVERED.with(|l| *l.borrow_mut() = tools);
     from.is_some()
+}
+
+/// What the page lays over the canvas, in canvas pixels (`[left, top, right, bottom]`): the
+/// field's tools (zoom, follow, flip) where they sit on the field, so that labels keep out
+/// from under them. Empty where they are beside or under the field (phones) or hidden (the
+/// embed and broadcast views). Read at each drawing: two rectangles of a laid-out page.
+fn covered(canvas: &web_sys::HtmlCanvasElement) -> Vec<[f64; 4]> {
+    let Some(tools) = canvas
+        .parent_element()
+        .and_then(|stage| stage.query_selector(".field-tools").ok().flatten())
+    else {
+        return Vec::new();
+    };
+    let (c, t) = (
+        canvas.get_bounding_client_rect(),
+        tools.get_bounding_client_rect(),
+    );
+    let r = [
+        t.left() - c.left(),
+        t.top() - c.top(),
+        t.right() - c.left(),
+        t.bottom() - c.top(),
+    ];
+    let over = r[0] < c.width() && r[2] > 0.0 && r[1] < c.height() && r[3] > 0.0;
+    if t.width() > 0.0 && t.height() > 0.0 && over {
+        vec![r]
+    } else {
+        Vec::new()
+    }
 }
 
 /// What a following camera centres on: the ball, or the selected player (the ball when he is
@@ -660,7 +694,23 @@ fn install_test_hooks(m: Monitor) {
         LAST.with(|l| {
             l.borrow()
                 .as_ref()
-                .and_then(|(s, v)| serde_json::to_string(&s.summary(v, selected)).ok())
+                .and_then(|(s, v)| {
+                    let mut summary = s.summary(v, selected);
+                    summary.offside_labels = s
+                        .with_tag(scene::Tag::OffsideLine)
+                        .filter_map(|shape| {
+                            let team = match shape.owner {
+                                scene::Owner::Team(Side::Left) => "l",
+                                scene::Owner::Team(_) => "r",
+                                _ => return None,
+                            };
+                            let rect = paint::text_box(v, shape)?;
+                            Some(scene::LabelSummary { team, rect })
+                        })
+                        .collect();
+                    summary.covered = COVERED.with(|c| c.borrow().clone());
+                    serde_json::to_string(&summary).ok()
+                })
                 .map_or(JsValue::NULL, |s| JsValue::from_str(&s))
         })
     });
@@ -724,6 +774,7 @@ fn bench_tags(m: Monitor, n: u32, width: f64, height: f64) -> String {
                 selected: Some((Side::Left, 1)),
                 view: &view,
                 agent: None,
+                covered: &[],
             }));
         }
     });
@@ -818,6 +869,7 @@ fn bench(m: Monitor, n: u32, width: f64, height: f64, field: Option<&str>) -> St
                 selected,
                 view: &view,
                 agent: None,
+                covered: &[],
             });
             let t1 = now();
             paint::scene(&ctx, &view, 1.0, &scene, Some(&mut layer));

@@ -85,11 +85,16 @@ pub fn SaveAsSection() -> impl IntoView {
             name,
             bytes,
             shows,
+            types,
             version,
             outcome,
         } => {
+            let rows = match types {
+                Some(n) => format!("{n} player types"),
+                None => format!("{shows} shows"),
+            };
             let saved = format!(
-                "saved {name} ({version}, {shows} shows, {:.0} KB)",
+                "saved {name} ({version}, {rows}, {:.0} KB)",
                 bytes as f64 / 1024.0
             );
             match outcome {
@@ -157,6 +162,11 @@ pub fn SaveAsSection() -> impl IntoView {
             <button id="saveas-tracking" title="One row per show: the columns librcsc's rcg2csv writes"
                 on:click=move |_| save_table(Table::Tracking) disabled=move || working() || nothing()>
                 "Tracking table (CSV)"
+            </button>
+            <button id="saveas-player-types"
+                title="The player types the tracking table's _t columns name, one row per type: what rcg2csv writes beside it"
+                on:click=move |_| save_table(Table::PlayerTypes) disabled=move || working() || nothing()>
+                "Player types (CSV)"
             </button>
             <button id="saveas-actions" title="One row per player's action: passes, shots, dribbles, tackles, …"
                 on:click=move |_| save_table(Table::Actions) disabled=move || working() || nothing()>

@@ -96,7 +96,20 @@ struct Diff {
 struct Comparison {
     win_rate: Option<Diff>,
     goal_difference: Option<Diff>,
+    /// `better`, `worse` or `undecided` (a relay older than the key sends none: undecided).
+    #[serde(default)]
+    finding: String,
     verdict: String,
+}
+
+/// How the verdict looks for each finding: its class, a mark and a word, so that the colour
+/// is not the only thing that tells "A is worse" from "A is better".
+fn finding_look(finding: &str) -> (&'static str, &'static str, &'static str) {
+    match finding {
+        "better" => ("verdict better", "▲", "A better"),
+        "worse" => ("verdict worse", "▼", "A worse"),
+        _ => ("verdict undecided", "≈", "Not told apart"),
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -454,7 +467,16 @@ pub fn SeriesPage() -> impl IntoView {
                     view! {
                         <section class="series-compare" aria-labelledby="series-verdict-h">
                             <h2 id="series-verdict-h">"A against B"</h2>
-                            <p id="series-verdict" class="verdict">{c.verdict.clone()}</p>
+                            {
+                                let (class, mark, word) = finding_look(&c.finding);
+                                view! {
+                                    <p id="series-verdict" class=class data-finding=c.finding.clone()>
+                                        <span class="verdict-badge"><span aria-hidden="true">{mark}" "</span>{word}</span>
+                                        " "
+                                        <span class="verdict-text">{c.verdict.clone()}</span>
+                                    </p>
+                                }
+                            }
                             <dl class="series-headline">
                                 <dt>"Win rate, A − B"</dt><dd id="series-diff-win">{diff_text(&c.win_rate, 100.0, 1, " points", "Newcombe; two-proportion z-test")}</dd>
                                 <dt>"Goal difference, A − B"</dt><dd id="series-diff-goals">{diff_text(&c.goal_difference, 1.0, 2, " a game", "Welch's t-test")}</dd>

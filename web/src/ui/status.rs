@@ -1,6 +1,6 @@
 //! Where the frames come from, loading progress (a line and a bar), and the error banner.
 
-use crate::state::Monitor;
+use crate::state::{Mode, Monitor};
 use leptos::prelude::*;
 
 #[component]
@@ -15,6 +15,15 @@ pub fn Status() -> impl IntoView {
             >
                 {move || m.source.get()}
             </span>
+            <Show when=move || m.skipping.get() && m.mode.get() == Mode::Live>
+                <span
+                    id="skipping"
+                    class="skipping"
+                    title="The relay cannot send this page every frame in time, so it sends the newest instead; pause or rewind to get the skipped frames back."
+                >
+                    "skipping frames to stay live"
+                </span>
+            </Show>
             <span class="load">
                 <Show when=move || m.loading.get()>
                     <progress

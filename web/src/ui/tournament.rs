@@ -176,6 +176,9 @@ fn standings_view(g: &Group) -> impl IntoView {
     }
 }
 
+/// The cross table. On a phone the column heads are the teams' places (the rows say whose
+/// they are) and a shoot-out's score goes under the game's, so five teams fit the screen's
+/// width; screen readers get the names.
 fn cross_view(g: &Group) -> impl IntoView {
     let names: Vec<String> = g.standings.iter().map(|s| s.team.clone()).collect();
     let rows = g.cross.clone();
@@ -183,11 +186,13 @@ fn cross_view(g: &Group) -> impl IntoView {
     view! {
         <table class="series-table t-cross">
             <caption>"Cross table: the row team's goals first"</caption>
-            <thead><tr><td></td>{heads.into_iter().map(|n| view! { <th scope="col">{n}</th> }).collect_view()}</tr></thead>
+            <thead><tr><td></td>{heads.into_iter().enumerate().map(|(i, n)| view! {
+                <th scope="col"><span class="t-full">{n}</span><span class="t-short" aria-hidden="true">{i + 1}</span></th>
+            }).collect_view()}</tr></thead>
             <tbody>
-                {rows.into_iter().zip(names).map(|(cells, name)| view! {
+                {rows.into_iter().zip(names).enumerate().map(|(i, (cells, name))| view! {
                     <tr>
-                        <th scope="row">{name}</th>
+                        <th scope="row"><span class="t-short" aria-hidden="true">{format!("{} ", i + 1)}</span>{name}</th>
                         {cells.into_iter().map(|c| match c {
                             Some(c) => {
                                 let class = match c.score[0].cmp(&c.score[1]).then(
@@ -197,11 +202,8 @@ fn cross_view(g: &Group) -> impl IntoView {
                                     std::cmp::Ordering::Less => "loss",
                                     std::cmp::Ordering::Equal => "draw",
                                 };
-                                let text = match c.penalties {
-                                    Some([p, q]) => format!("{}:{} ({p}:{q})", c.score[0], c.score[1]),
-                                    None => format!("{}:{}", c.score[0], c.score[1]),
-                                };
-                                view! { <td class=class>{text}</td> }.into_any()
+                                let pens = c.penalties.map(|[p, q]| view! { <span class="t-pen">{format!(" ({p}:{q})")}</span> });
+                                view! { <td class=class>{format!("{}:{}", c.score[0], c.score[1])}{pens}</td> }.into_any()
                             }
                             None => view! { <td class="none">"·"</td> }.into_any(),
                         }).collect_view()}
@@ -209,6 +211,17 @@ fn cross_view(g: &Group) -> impl IntoView {
                 }).collect_view()}
             </tbody>
         </table>
+    }
+}
+
+/// A table in a box of its own that scrolls sideways when the table is wider than the
+/// screen (a cross table of five or more teams on a phone), so the page itself never is.
+/// Focusable and named, so a keyboard can scroll it too.
+fn scroller(label: String, table: impl IntoView) -> impl IntoView {
+    view! {
+        <div class="table-scroll t-scroll" role="region" tabindex="0" aria-label=label>
+            {table}
+        </div>
     }
 }
 
@@ -242,7 +255,7 @@ fn side_view(s: &Side, winner: &Option<String>) -> impl IntoView {
 
 fn bracket_view(rounds: Vec<Round>) -> impl IntoView {
     view! {
-        <div class="t-bracket">
+        <div class="t-bracket" role="region" tabindex="0" aria-label="Knockout bracket">
             {rounds.into_iter().map(|r| view! {
                 <section class="t-round" aria-label=r.name.clone()>
                     <h3>{r.name.clone()}</h3>
@@ -317,8 +330,8 @@ pub fn TournamentPage() -> impl IntoView {
                                     {g.complete.then(|| view! { <span class="t-badge">"complete"</span> })}
                                 </h2>
                                 <div class="t-tables">
-                                    {standings_view(&g)}
-                                    {cross_view(&g)}
+                                    {scroller(format!("Group {}: standings", g.name), standings_view(&g))}
+                                    {scroller(format!("Group {}: cross table", g.name), cross_view(&g))}
                                 </div>
                                 {fixtures_view(&g)}
                             </section>

@@ -32,14 +32,24 @@ const SHOWS_PER_TAKE: usize = 8;
 /// should not cost a core.
 const SPIN_FOR: std::time::Duration = std::time::Duration::from_millis(20);
 
-/// Writes the tracking table of a text log straight from its lines: the shows and where the
-/// match stops, or `None` when the log needs the decoder (another format, damage, a gzip
-/// stream with anything after it): the caller then writes the table again.
+/// What the lines gave: the shows, where the match stops, and the player types table (the
+/// caller writes it: the file of types is made only once the tracking table is whole).
+pub(super) struct FromLines {
+    pub shows: u64,
+    pub end: LogEnd,
+    pub player_types: String,
+    pub player_type_rows: usize,
+}
+
+/// Writes the tracking table of a text log straight from its lines: the shows, where the
+/// match stops and its player types, or `None` when the log needs the decoder (another
+/// format, damage, a gzip stream with anything after it): the caller then writes the table
+/// again.
 pub(super) fn tracking_from_lines(
     input: &Path,
     path: PathBuf,
     two: bool,
-) -> Result<Option<(u64, LogEnd)>, ExportError> {
+) -> Result<Option<FromLines>, ExportError> {
     let read_error = |source| ExportError::Read {
         path: input.to_path_buf(),
         source,
@@ -83,7 +93,12 @@ pub(super) fn tracking_from_lines(
         return Ok(None);
     }
     out.finish()?;
-    Ok(Some((lines.shows(), lines.end())))
+    Ok(Some(FromLines {
+        shows: lines.shows(),
+        end: lines.end(),
+        player_types: lines.player_types().to_owned(),
+        player_type_rows: lines.player_type_rows(),
+    }))
 }
 
 /// Whether the log's first bytes (inflated, if `gzip`) are a text log's header.
@@ -556,10 +571,12 @@ mod tests {
         let shows = bytes.windows(6).filter(|w| w == b"(show ").count() as u64;
         for two in [false, true] {
             let out = dir.join(format!("lines-{two}.csv"));
-            let (n, _) = tracking_from_lines(&log, out.clone(), two)
+            let got = tracking_from_lines(&log, out.clone(), two)
                 .expect("exported")
                 .expect("plain text");
-            assert_eq!(n, shows);
+            assert_eq!(got.shows, shows);
+            assert_eq!(got.player_type_rows, 18);
+            assert!(got.player_types.starts_with("id,player_speed_max,"));
             assert!(
                 std::fs::read(&out).expect("read") == want,
                 "two threads: {two}"

@@ -1,6 +1,7 @@
 //! `pitchside-inspect export`: logs as tables for datasets, a log, a folder of them or an
-//! archive's worth: for each, its tracking table (as librcsc's `rcg2csv` writes it) and its
-//! actions table ([`pitchside_shared::export`]), as CSV, and with `--parquet` as Parquet too.
+//! archive's worth: for each, its tracking table and beside it the player types its `_t`
+//! columns name (both as librcsc's `rcg2csv` writes them), and its actions table
+//! ([`pitchside_shared::export`]), as CSV, and with `--parquet` as Parquet too.
 //!
 //! Every core reads its own log, one at a time, streaming it chunk by chunk and writing the
 //! rows as the frames come, so memory stays the same however many logs there are (a log's
@@ -14,7 +15,9 @@ mod sink;
 use sink::Sink;
 
 use pitchside_shared::actions::Actions;
-use pitchside_shared::export::{action_row, tracking_header, Tracking, ACTIONS_HEADER};
+use pitchside_shared::export::{
+    action_row, tracking_header, PlayerTypes, Tracking, ACTIONS_HEADER, PLAYER_TYPES_HEADER,
+};
 use pitchside_shared::log::{Detail, Ending};
 use pitchside_shared::params::MatchParams;
 use pitchside_shared::{LogDecoder, LogError, Params, Record};
@@ -69,6 +72,8 @@ pub struct Exported {
     pub input: PathBuf,
     pub set: Option<&'static str>,
     pub shows: u64,
+    /// Rows of the player types table (written with the tracking table).
+    pub player_types: usize,
     pub actions: usize,
     pub ending: Ending,
 }
@@ -243,9 +248,9 @@ pub fn export(paths: &[PathBuf], opts: &Options) -> (Vec<Exported>, Vec<ExportEr
     (done, failed.into_inner().unwrap_or_default())
 }
 
-/// Exports one log to `base.tracking.csv` and `base.actions.csv`, decoding on this thread
-/// and writing rows on a second one when a core is spare ([`export`] knows; called directly,
-/// always).
+/// Exports one log to `base.tracking.csv` (with `base.player_types.csv`) and
+/// `base.actions.csv`, decoding on this thread and writing rows on a second one when a core
+/// is spare ([`export`] knows; called directly, always).
 pub fn export_one(input: &Path, base: &Path, opts: &Options) -> Result<Exported, ExportError> {
     export_log(input, base, opts, true)
 }
@@ -271,7 +276,7 @@ fn export_log(
     };
     // The tracking table alone, of a text log in the plain form: straight from its lines.
     if opts.tracking && !opts.actions {
-        if let Some((shows, end)) =
+        if let Some(done) =
             lines::tracking_from_lines(input, with_ext(".tracking.csv"), two_threads)?
         {
             if opts.parquet {
@@ -280,12 +285,14 @@ fn export_log(
                     &with_ext(".tracking.parquet"),
                 )?;
             }
+            write_player_types(&with_ext, &done.player_types, opts.parquet)?;
             return Ok(Exported {
                 input: input.to_path_buf(),
                 set: None,
-                shows,
+                shows: done.shows,
+                player_types: done.player_type_rows,
                 actions: 0,
-                ending: Ending::of(&end, None),
+                ending: Ending::of(&done.end, None),
             });
         }
     }
@@ -299,6 +306,7 @@ fn export_log(
     };
     let mut rows = Rows {
         tracking,
+        types: opts.tracking.then(|| (String::new(), PlayerTypes::new())),
         actions: None,
         server_param: None,
         player_types: Vec::new(),
@@ -366,6 +374,11 @@ fn export_log(
             )?;
         }
     }
+    let mut n_types = 0;
+    if let Some((text, t)) = rows.types.take() {
+        write_player_types(&with_ext, &text, opts.parquet)?;
+        n_types = t.rows();
+    }
     let mut n_actions = 0;
     if opts.actions {
         let mut sink = Sink::create(with_ext(".actions.csv"))?;
@@ -393,9 +406,31 @@ fn export_log(
         input: input.to_path_buf(),
         set: None,
         shows: rows.shows,
+        player_types: n_types,
         actions: n_actions,
         ending: Ending::of(&rows.end, error.as_ref()),
     })
+}
+
+/// Writes `base.player_types.csv` (and `.parquet`): `table` as [`PlayerTypes`] wrote it,
+/// empty for a log without types, as `rcg2csv` leaves it.
+fn write_player_types(
+    with_ext: &dyn Fn(&str) -> PathBuf,
+    table: &str,
+    parquet: bool,
+) -> Result<(), ExportError> {
+    let csv = with_ext(".player_types.csv");
+    let mut sink = Sink::create(csv.clone())?;
+    sink.rows.push_str(table);
+    sink.finish()?;
+    if parquet {
+        crate::inspect::parquet::table_to_parquet(
+            &csv,
+            &with_ext(".player_types.parquet"),
+            Some(PLAYER_TYPES_HEADER),
+        )?;
+    }
+    Ok(())
 }
 
 /// Reads and decodes the log, handing each batch of records to `emit` (false: stop). The
@@ -437,6 +472,8 @@ fn decode(
 /// What the rows are made from, as records arrive.
 struct Rows {
     tracking: Option<(Sink, Tracking)>,
+    /// The player types table, with the tracking table: a few rows, kept until the end.
+    types: Option<(String, PlayerTypes)>,
     actions: Option<Actions>,
     server_param: Option<Params>,
     player_types: Vec<Params>,
@@ -452,7 +489,14 @@ impl Rows {
             self.end.push(&r);
             match r {
                 Record::ServerParam(p) => self.server_param = Some(p),
-                Record::PlayerType(p) if self.player_types.len() < 256 => self.player_types.push(p),
+                Record::PlayerType(p) => {
+                    if let Some((text, t)) = self.types.as_mut() {
+                        t.row(&p, text);
+                    }
+                    if self.player_types.len() < 256 {
+                        self.player_types.push(p)
+                    }
+                }
                 Record::Show(f) => {
                     self.shows += 1;
                     if let Some((sink, t)) = self.tracking.as_mut() {
