@@ -544,11 +544,17 @@ async fn a_match_and_its_agents_files_open_by_address() {
 
 /// Opens `game` with `files` (replacing what the page showed) and waits until every agent
 /// file is indexed; the index figures the page gives (files, bytes of text, bytes held).
-async fn open_with_agents(b: &Browser, game: &std::path::Path, files: &[std::path::PathBuf]) -> Value {
+async fn open_with_agents(
+    b: &Browser,
+    game: &std::path::Path,
+    files: &[std::path::PathBuf],
+) -> Value {
     let mut paths = vec![game.display().to_string()];
     paths.extend(files.iter().map(|p| p.display().to_string()));
-    b.eval("const e = document.getElementById('agent-index'); if (e) e.dataset.ms = ''; return true")
-        .await;
+    b.eval(
+        "const e = document.getElementById('agent-index'); if (e) e.dataset.ms = ''; return true",
+    )
+    .await;
     let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
     input.send_keys(&paths.join("\n")).await.unwrap();
     b.wait_js(
@@ -632,7 +638,11 @@ async fn gzipped_agent_files_read_and_search_as_the_plain_ones() {
         // reads start from points other than the file's start.
         let (_, points) = gz::inflate_all(&bytes, Some(gz::SPACING)).unwrap();
         let least = if ext == "log" { 4 } else { 2 };
-        assert!(points.len() >= least, "{ext}: {} access points", points.len());
+        assert!(
+            points.len() >= least,
+            "{ext}: {} access points",
+            points.len()
+        );
         std::fs::write(&g, bytes).unwrap();
         gz_files.push(g);
     }

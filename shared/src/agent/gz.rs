@@ -311,7 +311,8 @@ impl Inflater {
                     if !self.ended {
                         flags |= TINFL_FLAG_HAS_MORE_INPUT;
                     }
-                    let room = (RING - self.pos).min(usize::try_from(until - self.text).unwrap_or(usize::MAX));
+                    let room = (RING - self.pos)
+                        .min(usize::try_from(until - self.text).unwrap_or(usize::MAX));
                     let (status, used, wrote) = decompress_with_limit(
                         &mut self.d,
                         &self.pending[self.taken..],
@@ -493,7 +494,10 @@ fn header_len(b: &[u8]) -> Header {
 }
 
 /// Inflates a whole gzip file held in memory (tests, tools): its text and access points.
-pub fn inflate_all(gz: &[u8], spacing: Option<u64>) -> Result<(Vec<u8>, Vec<AccessPoint>), GzError> {
+pub fn inflate_all(
+    gz: &[u8],
+    spacing: Option<u64>,
+) -> Result<(Vec<u8>, Vec<AccessPoint>), GzError> {
     let mut inf = Inflater::new(spacing);
     inf.push(gz);
     inf.end_input();
@@ -510,13 +514,19 @@ pub fn read_range(
     start: u64,
     end: u64,
 ) -> Result<Vec<u8>, GzError> {
-    let point = point_before(points, start).cloned().unwrap_or_else(AccessPoint::start);
+    let point = point_before(points, start)
+        .cloned()
+        .unwrap_or_else(AccessPoint::start);
     let mut inf = Inflater::resume(&point)?;
-    let from = usize::try_from(point.input).unwrap_or(usize::MAX).min(file.len());
+    let from = usize::try_from(point.input)
+        .unwrap_or(usize::MAX)
+        .min(file.len());
     inf.push(&file[from..]);
     inf.end_input();
     let mut out = Vec::new();
-    inf.run(end, &mut |at, piece| copy_part(&mut out, start, end, at, piece))?;
+    inf.run(end, &mut |at, piece| {
+        copy_part(&mut out, start, end, at, piece)
+    })?;
     Ok(out)
 }
 
@@ -545,7 +555,9 @@ mod tests {
         let mut t = Vec::new();
         let mut x: u64 = 12345;
         for i in 0..lines {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             writeln!(
                 t,
                 "{},0 4 M player {} at ({:.3} {:.3}) thinks {}",
@@ -567,9 +579,16 @@ mod tests {
         let (out, points) = inflate_all(&gz, Some(SPACING / 4)).unwrap();
         assert_eq!(out, t);
         // Points come at blocks' starts: as many as the blocks allow (flate2's are large).
-        assert!(points.len() > 10, "{} points for {} bytes", points.len(), t.len());
+        assert!(
+            points.len() > 10,
+            "{} points for {} bytes",
+            points.len(),
+            t.len()
+        );
         assert_eq!(points[0], AccessPoint::start());
-        assert!(points.windows(2).all(|w| w[1].text >= w[0].text + SPACING / 4));
+        assert!(points
+            .windows(2)
+            .all(|w| w[1].text >= w[0].text + SPACING / 4));
     }
 
     #[test]
@@ -579,7 +598,14 @@ mod tests {
         let (_, points) = inflate_all(&gz, Some(100_000)).unwrap();
         assert!(points.len() > 10);
         let n = t.len() as u64;
-        for (start, end) in [(0, 10), (5, 300_000), (n - 7, n), (n / 2, n / 2 + 1), (n / 3, n / 3), (99_999, 200_001)] {
+        for (start, end) in [
+            (0, 10),
+            (5, 300_000),
+            (n - 7, n),
+            (n / 2, n / 2 + 1),
+            (n / 3, n / 3),
+            (99_999, 200_001),
+        ] {
             assert_eq!(
                 read_range(&gz, &points, start, end).unwrap(),
                 &t[start as usize..end as usize],
@@ -612,7 +638,11 @@ mod tests {
                 );
             }
             inf.end_input();
-            assert_eq!(inf.run(u64::MAX, &mut |_, p| out.extend_from_slice(p)).unwrap(), Progress::End);
+            assert_eq!(
+                inf.run(u64::MAX, &mut |_, p| out.extend_from_slice(p))
+                    .unwrap(),
+                Progress::End
+            );
             assert_eq!(out, t, "chunk {chunk}");
         }
         // Stopping at each end asked for, then going on from there.
@@ -623,11 +653,15 @@ mod tests {
         for end in [10u64, 11, 5000, 70_000, t.len() as u64] {
             let start = inf.text_offset();
             assert_eq!(
-                inf.run(end, &mut |at, p| copy_part(&mut got, start, end, at, p)).unwrap(),
+                inf.run(end, &mut |at, p| copy_part(&mut got, start, end, at, p))
+                    .unwrap(),
                 Progress::Reached
             );
             assert_eq!(inf.text_offset(), end);
-            assert_eq!(inf.recent(end.saturating_sub(5), end).unwrap(), &t[end as usize - 5..end as usize]);
+            assert_eq!(
+                inf.recent(end.saturating_sub(5), end).unwrap(),
+                &t[end as usize - 5..end as usize]
+            );
         }
         assert_eq!(got, t);
         assert!(inf.recent(0, 10).is_none());
@@ -640,11 +674,17 @@ mod tests {
         let mut gz = gzip(&a, 1);
         gz.extend(gzip(&b, 9));
         gz.extend([0u8; 16]);
-        let (out, points) = inflate_all(&gz, Some(10_000)).unwrap();
+        // A point wherever one can be: the second member's start is one.
+        let (out, points) = inflate_all(&gz, Some(1)).unwrap();
         assert_eq!(out, [a.clone(), b.clone()].concat());
-        assert!(points.iter().any(|p| p.resume == Resume::Member && p.text == a.len() as u64));
+        assert!(points
+            .iter()
+            .any(|p| p.resume == Resume::Member && p.text == a.len() as u64));
         let n = out.len() as u64;
-        assert_eq!(read_range(&gz, &points, 100, n - 100).unwrap(), &out[100..n as usize - 100]);
+        assert_eq!(
+            read_range(&gz, &points, 100, n - 100).unwrap(),
+            &out[100..n as usize - 100]
+        );
     }
 
     #[test]
@@ -653,14 +693,23 @@ mod tests {
         let gz = gzip(&t, 6);
         // Cut short.
         let cut = &gz[..gz.len() / 2];
-        assert!(matches!(inflate_all(cut, None), Err(GzError::Truncated { .. })));
+        assert!(matches!(
+            inflate_all(cut, None),
+            Err(GzError::Truncated { .. })
+        ));
         // A flipped byte in the trailer's checksum.
         let mut bad = gz.clone();
         let k = bad.len() - 6;
         bad[k] ^= 0x55;
-        assert_eq!(inflate_all(&bad, None), Err(GzError::Checksum { offset: 0 }));
+        assert_eq!(
+            inflate_all(&bad, None),
+            Err(GzError::Checksum { offset: 0 })
+        );
         // Not gzip at all, and junk after the end.
-        assert_eq!(inflate_all(b"1,0 4 M a\n", None), Err(GzError::NotGzip { offset: 0 }));
+        assert_eq!(
+            inflate_all(b"1,0 4 M a\n", None),
+            Err(GzError::NotGzip { offset: 0 })
+        );
         let mut junk = gz.clone();
         junk.extend_from_slice(b"xyz");
         assert_eq!(
@@ -675,6 +724,272 @@ mod tests {
             *b = 0xff;
         }
         assert!(inflate_all(&mid, None).is_err());
+    }
+
+    /// The text of a fixture agent file (they are kept gzipped; flate2 inflates them).
+    fn fixture(name: &str) -> Vec<u8> {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/fixtures/agents/agents-100")
+            .join(name);
+        let mut text = Vec::new();
+        std::io::Read::read_to_end(
+            &mut flate2::read::GzDecoder::new(std::fs::File::open(&path).unwrap()),
+            &mut text,
+        )
+        .unwrap();
+        text
+    }
+
+    /// Real agent files of every kind: a player's debug log and world model, a coach's debug
+    /// log, the server's message log.
+    const FIXTURES: [&str; 4] = [
+        "agent-logs/HELIOS_A-7.log.gz",
+        "agent-logs/HELIOS_A-7.dcl.gz",
+        "agent-logs/HELIOS_B-coach.log.gz",
+        "20261125140048-HELIOS_A_0-vs-HELIOS_B_0.rcl.gz",
+    ];
+
+    /// A small generator of offsets, the same every run.
+    fn offsets(seed: u64, n: usize, below: u64) -> Vec<u64> {
+        let mut x = seed;
+        (0..n)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (x >> 17) % below.max(1)
+            })
+            .collect()
+    }
+
+    /// Real files gzipped by flate2 at the fastest, the default and the best level: a pass
+    /// noting an access point at every block gives the text, and any range read again from
+    /// the point before it (the file's start, a block's start, across several blocks, each
+    /// span the cycle index makes) is the plain file's bytes.
+    #[test]
+    fn real_files_read_any_range_from_their_access_points() {
+        use crate::agent::index::{FileKind, Indexer};
+        for name in FIXTURES {
+            let t = fixture(name);
+            let n = t.len() as u64;
+            assert!(n > 100_000, "{name}: {n} bytes");
+            let kind = if name.ends_with(".dcl.gz") {
+                FileKind::WorldModel
+            } else if name.ends_with(".rcl.gz") {
+                FileKind::Commands
+            } else {
+                FileKind::DebugLog
+            };
+            let mut ix = Indexer::new(kind);
+            ix.push(&t);
+            let ix = ix.finish();
+            assert!(ix.spans.len() > 50, "{name}: {} spans", ix.spans.len());
+            for level in [1, 6, 9] {
+                let gz = gzip(&t, level);
+                let (out, points) = inflate_all(&gz, Some(1)).unwrap();
+                assert_eq!(out, t, "{name} level {level}");
+                // Points can only be where a block starts: flate2 makes blocks of 250-400 KB
+                // of this text at levels 6 and 9, and one block of it all at level 1 (the
+                // one point past the start is the final, empty block's); a file of under
+                // 300 KB of text may be one block, read from the start.
+                let least = match (t.len(), level) {
+                    (0..300_000, _) => 1,
+                    (_, 1) => 2,
+                    _ => 3,
+                };
+                assert!(
+                    points.len() >= least,
+                    "{name} level {level}: {} points",
+                    points.len()
+                );
+                let mut ranges = vec![(0, 1), (0, n), (n - 1, n), (n, n)];
+                for p in &points {
+                    ranges.push((p.text, (p.text + 1).min(n)));
+                    ranges.push((p.text.saturating_sub(1), (p.text + 3000).min(n)));
+                }
+                let starts = offsets(level.into(), 40, n);
+                let lens = offsets(u64::from(level) + 99, 40, 300_000);
+                for (s, l) in starts.into_iter().zip(lens) {
+                    ranges.push((s, (s + l).min(n)));
+                }
+                // Every span of the index, as the page asks for the lines of a time.
+                ranges.extend(ix.spans.iter().map(|s| (s.start, s.end)));
+                for (start, end) in ranges {
+                    assert_eq!(
+                        read_range(&gz, &points, start, end).unwrap(),
+                        &t[start as usize..end as usize],
+                        "{name} level {level}: {start}..{end}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// A reader that goes on from where it stopped (the page's playback asks for the next
+    /// cycles), fed the file in uneven chunks, gives every span's bytes in turn.
+    #[test]
+    fn real_file_read_span_after_span_in_uneven_chunks() {
+        use crate::agent::index::{FileKind, Indexer};
+        let t = fixture(FIXTURES[0]);
+        let gz = gzip(&t, 6);
+        let mut ix = Indexer::new(FileKind::DebugLog);
+        ix.push(&t);
+        let ix = ix.finish();
+        let mut inf = Inflater::new(None);
+        let mut fed = 0;
+        let sizes = [1usize, 13, 4096, 777, 65536, 3];
+        let mut k = 0;
+        for s in &ix.spans {
+            let mut got = Vec::new();
+            // What is still in the ring from the last read.
+            if let Some(r) = inf.recent(s.start, s.end.min(inf.text_offset())) {
+                got = r;
+            }
+            let from = s.start.max(inf.text_offset());
+            loop {
+                let p = inf
+                    .run(s.end, &mut |at, piece| {
+                        copy_part(&mut got, from, s.end, at, piece)
+                    })
+                    .unwrap();
+                if p != Progress::NeedInput {
+                    break;
+                }
+                let size = sizes[k % sizes.len()];
+                k += 1;
+                let to = (fed + size).min(gz.len());
+                if fed == to {
+                    inf.end_input();
+                } else {
+                    inf.push(&gz[fed..to]);
+                }
+                fed = to;
+            }
+            assert_eq!(
+                got,
+                &t[s.start as usize..s.end as usize],
+                "span at {}",
+                s.start
+            );
+        }
+    }
+
+    /// Inflates `gz` as the page's indexing pass does, into the cycle index: the error if the
+    /// file is damaged, the text that came before it, and the index of that text.
+    fn index_damaged(gz: &[u8]) -> (Option<GzError>, Vec<u8>, crate::agent::index::Index) {
+        use crate::agent::index::{FileKind, Indexer};
+        let mut ix = Indexer::new(FileKind::DebugLog);
+        let mut inf = Inflater::new(Some(SPACING));
+        let mut text = Vec::new();
+        let mut error = None;
+        for c in gz.chunks(1 << 16) {
+            inf.push(c);
+            if let Err(e) = inf.run(u64::MAX, &mut |_, p| {
+                ix.push(p);
+                text.extend_from_slice(p);
+            }) {
+                error = Some(e);
+                break;
+            }
+        }
+        if error.is_none() {
+            inf.end_input();
+            error = inf
+                .run(u64::MAX, &mut |_, p| {
+                    ix.push(p);
+                    text.extend_from_slice(p);
+                })
+                .err();
+        }
+        (error, text, ix.finish())
+    }
+
+    /// A real file cut short says so, with where it stops, and what came before is read and
+    /// indexed: the text is the plain file's start, and every cycle in it but the last (which
+    /// may be cut) has the plain file's span.
+    #[test]
+    fn a_truncated_real_file_keeps_what_came_before() {
+        use crate::agent::index::{FileKind, Indexer};
+        let t = fixture(FIXTURES[0]);
+        let mut full = Indexer::new(FileKind::DebugLog);
+        full.push(&t);
+        let full = full.finish();
+        let gz = gzip(&t, 6);
+        for cut in [gz.len() / 4, gz.len() / 2, gz.len() - 20, gz.len() - 3] {
+            let (error, text, ix) = index_damaged(&gz[..cut]);
+            let Some(GzError::Truncated { offset }) = error else {
+                panic!("cut at {cut}: {error:?}");
+            };
+            assert!(offset <= cut as u64, "cut at {cut}: said {offset}");
+            let message = GzError::Truncated { offset }.to_string();
+            assert!(message.contains("stops before the end"), "{message}");
+            assert!(message.contains(&offset.to_string()), "{message}");
+            assert_eq!(&t[..text.len()], &text[..], "cut at {cut}: the text before");
+            if cut > gz.len() / 2 {
+                assert!(
+                    text.len() > t.len() / 3,
+                    "cut at {cut}: {} bytes",
+                    text.len()
+                );
+            }
+            let n = ix.spans.len();
+            assert!(n > 5, "cut at {cut}: {n} spans");
+            assert_eq!(ix.spans[..n - 1], full.spans[..n - 1], "cut at {cut}");
+        }
+        // Cut inside the header, and the trailer alone missing.
+        assert_eq!(
+            inflate_all(&gz[..5], None),
+            Err(GzError::Truncated { offset: 5 })
+        );
+        let (error, text, _) = index_damaged(&gz[..gz.len() - 8]);
+        assert!(
+            matches!(error, Some(GzError::Truncated { .. })),
+            "{error:?}"
+        );
+        assert_eq!(text, t, "every byte of text was there");
+    }
+
+    /// Bytes overwritten in the middle of a real file: an error saying the data is damaged
+    /// (or, at worst, that the text does not match its checksum), and the text up to the last
+    /// access point before the damage is the plain file's.
+    #[test]
+    fn a_damaged_real_file_is_named_and_keeps_what_came_before() {
+        let t = fixture(FIXTURES[0]);
+        let gz = gzip(&t, 6);
+        let (_, points) = inflate_all(&gz, Some(1)).unwrap();
+        // flate2's blocks here are about 26 KB of the 100 KB gzip file: damage past the first.
+        assert!(points.len() >= 3 && points[1].input < gz.len() as u64 / 3);
+        for at in [gz.len() * 2 / 5, gz.len() / 2, gz.len() * 4 / 5] {
+            for fill in [0xffu8, 0x00, 0x5a] {
+                let mut bad = gz.clone();
+                for b in &mut bad[at..at + 200] {
+                    *b = fill;
+                }
+                let (error, text, _) = index_damaged(&bad);
+                let error = error.unwrap_or_else(|| panic!("damage at {at} ({fill:#x}) unseen"));
+                assert!(
+                    matches!(error, GzError::Damaged { .. } | GzError::Checksum { .. }),
+                    "damage at {at}: {error:?}"
+                );
+                if let GzError::Damaged { offset } = error {
+                    assert!(offset >= at as u64, "damage at {at}, said {offset}");
+                }
+                assert!(error.to_string().contains("byte"), "{error}");
+                let sound = points
+                    .iter()
+                    .filter(|p| p.input <= at as u64)
+                    .map(|p| p.text)
+                    .max()
+                    .unwrap_or(0);
+                assert!(sound > 0, "damage at {at}");
+                assert!(text.len() as u64 >= sound, "damage at {at}");
+                assert_eq!(
+                    &text[..sound as usize],
+                    &t[..sound as usize],
+                    "damage at {at}: the text before it"
+                );
+            }
+        }
     }
 
     #[test]

@@ -428,7 +428,11 @@ mod tests {
             "M ",
             "4 M",
         ];
-        for name in ["HELIOS_A-7.log.gz", "HELIOS_B-1.log.gz", "HELIOS_A-coach.log.gz"] {
+        for name in [
+            "HELIOS_A-7.log.gz",
+            "HELIOS_B-1.log.gz",
+            "HELIOS_A-coach.log.gz",
+        ] {
             let mut text = Vec::new();
             flate2::read::GzDecoder::new(std::fs::File::open(dir.join(name)).unwrap())
                 .read_to_end(&mut text)
@@ -478,6 +482,155 @@ mod tests {
             }
             assert!(exact >= 5, "{name}: {exact} exact");
         }
+    }
+
+    /// For real debug logs of every kind of agent (players of both teams, coaches) and many
+    /// texts (ones copied from the logs at many places, some cut mid-word, with their case
+    /// changed; ones spanning words and punctuation; ones found nowhere), the spans a search
+    /// finds through the words (reading only the candidate spans they leave) are exactly the
+    /// spans where a case-insensitive scan of the whole text finds the text.
+    #[test]
+    fn words_answer_as_a_full_scan_for_many_texts() {
+        use crate::agent::index::{FileKind, Finder, Indexer};
+        use std::io::Read;
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/fixtures/agents/agents-100/agent-logs");
+        let fixed = [
+            "pass to",
+            "ss t",
+            "e p",
+            "(updateAfterSense) call",
+            ") call internal",
+            "=(",
+            ", ",
+            "(",
+            "0.5",
+            "r=0.",
+            "-1 M CYCLE",
+            "CYCLE 0-",
+            "kickable=1.",
+            "/usr/src/",
+            "self_object.cpp (update",
+            "Body_TurnToBall",
+            "zzqx",
+            "updateTheirDefenseLine!",
+            "pass to nowhere at all",
+            "café pass",
+            "x_y",
+            "_",
+            " M ",
+        ];
+        let mut x: u64 = 7;
+        let mut next = |below: usize| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((x >> 20) % below.max(1) as u64) as usize
+        };
+        let (mut exact, mut candidates, mut unknown, mut found_somewhere) = (0, 0, 0, 0);
+        for name in [
+            "HELIOS_A-1.log.gz",
+            "HELIOS_A-7.log.gz",
+            "HELIOS_A-coach.log.gz",
+            "HELIOS_B-4.log.gz",
+            "HELIOS_B-11.log.gz",
+            "HELIOS_B-coach.log.gz",
+        ] {
+            let mut text = Vec::new();
+            flate2::read::GzDecoder::new(std::fs::File::open(dir.join(name)).unwrap())
+                .read_to_end(&mut text)
+                .unwrap();
+            let lower = text.to_ascii_lowercase();
+            let mut ix = Indexer::with_words(FileKind::DebugLog);
+            for c in text.chunks(65_521) {
+                ix.push(c);
+            }
+            let (ix, words) = ix.finish_with_words();
+            let words = words.unwrap_or_else(|| panic!("{name}: the words were given up"));
+            let span_of = |at: usize| {
+                let k = ix
+                    .spans
+                    .partition_point(|s| s.start <= at as u64)
+                    .checked_sub(1)?;
+                (at < ix.spans[k].end as usize).then_some(k as u32)
+            };
+            // Texts copied from the file, 1 to 40 bytes from anywhere in it (across words,
+            // spaces, brackets, digits), every other letter's case flipped.
+            let mut needles: Vec<String> = fixed.iter().map(|s| s.to_string()).collect();
+            while needles.len() < fixed.len() + 80 {
+                let at = next(text.len());
+                let len = 1 + next(40);
+                let piece = &text[at..(at + len).min(text.len())];
+                if piece.contains(&b'\n') {
+                    continue;
+                }
+                let Ok(s) = std::str::from_utf8(piece) else {
+                    continue;
+                };
+                let s: String = s
+                    .chars()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        if i % 2 == 0 {
+                            c.to_ascii_uppercase()
+                        } else {
+                            c
+                        }
+                    })
+                    .collect();
+                needles.push(s);
+            }
+            for needle in &needles {
+                let n = needle.as_bytes().to_ascii_lowercase();
+                let mut want: Vec<u32> = memchr::memmem::find_iter(&lower, &n)
+                    .filter_map(span_of)
+                    .collect();
+                want.dedup();
+                let read = |p: &u32| {
+                    let s = &ix.spans[*p as usize];
+                    // A text found must start in the span; it may run on past its end.
+                    let end = (s.end as usize + n.len()).min(text.len());
+                    let mut f = Finder::new(needle);
+                    let mut hit = false;
+                    f.push(&text[s.start as usize..end], &mut |o| {
+                        hit = o < s.end - s.start;
+                        !hit
+                    });
+                    hit
+                };
+                let got: Vec<u32> = match words.lookup(needle) {
+                    Lookup::Exact(p) => {
+                        exact += 1;
+                        p
+                    }
+                    Lookup::Candidates(p) => {
+                        candidates += 1;
+                        assert!(
+                            want.iter().all(|w| p.contains(w)),
+                            "{name}: {needle:?}: a span with it is not a candidate"
+                        );
+                        p.into_iter().filter(|p| read(p)).collect()
+                    }
+                    Lookup::Unknown => {
+                        unknown += 1;
+                        (0..ix.spans.len() as u32).filter(read).collect()
+                    }
+                };
+                if !want.is_empty() {
+                    found_somewhere += 1;
+                }
+                assert_eq!(got, want, "{name}: {needle:?}");
+            }
+        }
+        // Every way of answering was taken, most texts were found, some were not.
+        assert!(
+            exact > 50 && candidates > 100 && unknown > 5,
+            "{exact} {candidates} {unknown}"
+        );
+        assert!(
+            found_somewhere > 400 && found_somewhere < 6 * 103,
+            "{found_somewhere}"
+        );
     }
 
     #[test]

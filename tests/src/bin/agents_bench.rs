@@ -65,7 +65,11 @@ fn make(dir: &Path) {
         let rel = f.strip_prefix(&src).expect("inside the fixture");
         let rel = rel.with_extension(""); // drops .gz
         let name = rel.to_string_lossy().to_string();
-        let text = fixtures::read(&f.strip_prefix(fixtures::dir()).expect("a fixture").to_string_lossy());
+        let text = fixtures::read(
+            &f.strip_prefix(fixtures::dir())
+                .expect("a fixture")
+                .to_string_lossy(),
+        );
         let plain = fixtures::repeated_agent_file(&text, name.ends_with(".dcl"), COPIES);
         total += plain.len() as u64;
         std::fs::write(dir.join("plain").join(&rel), &plain).expect("write");
@@ -210,13 +214,21 @@ async fn bench(dir: &Path) -> Row {
                 .execute("const m = document.getElementById('agent-messages'); return [document.getElementById('cycle').textContent, m ? m.dataset.pending : '']", vec![])
                 .await
                 .unwrap_or_default();
-            if done[0].as_str() == Some(JUMP_TO.to_string().as_str()) && done[1].as_str() == Some("false") {
+            if done[0].as_str() == Some(JUMP_TO.to_string().as_str())
+                && done[1].as_str() == Some("false")
+            {
                 row.jump_ms = Some(asked.elapsed().as_secs_f64() * 1e3);
                 break;
             }
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
-        b.screenshot(&format!("agents-bench-{}", dir.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default())).await;
+        b.screenshot(&format!(
+            "agents-bench-{}",
+            dir.file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default()
+        ))
+        .await;
         for needle in NEEDLES {
             let field = b
                 .client
@@ -239,7 +251,10 @@ async fn bench(dir: &Path) -> Row {
             let wall = asked.elapsed().as_secs_f64() * 1e3;
             let ms = b
                 .client
-                .execute("return document.getElementById('agent-index').dataset.searchMs || ''", vec![])
+                .execute(
+                    "return document.getElementById('agent-index').dataset.searchMs || ''",
+                    vec![],
+                )
                 .await
                 .unwrap_or_default();
             let page: f64 = ms.as_str().and_then(|s| s.parse().ok()).unwrap_or(wall);
@@ -293,12 +308,20 @@ async fn main() {
     println!("|---|---|---|---:|");
     for r in &rows {
         for (needle, found, ms) in &r.searches {
-            println!("| {} | \"{needle}\" | {} | {ms:.0} ms |", r.label, found.split(": ").nth(1).unwrap_or(found));
+            println!(
+                "| {} | \"{needle}\" | {} | {ms:.0} ms |",
+                r.label,
+                found.split(": ").nth(1).unwrap_or(found)
+            );
         }
     }
     for r in &rows {
         if !r.problems.is_empty() {
-            println!("problems ({}): {}", r.label, r.problems.replace('\n', " / "));
+            println!(
+                "problems ({}): {}",
+                r.label,
+                r.problems.replace('\n', " / ")
+            );
         }
     }
 }

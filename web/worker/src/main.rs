@@ -248,7 +248,9 @@ impl Store {
             return Err(JsError::new("no read under way"));
         };
         let (start, end) = (*start, *end);
-        match cursor.run(end, &mut |at, text| gz::copy_part(out, start, end, at, text)) {
+        match cursor.run(end, &mut |at, text| {
+            gz::copy_part(out, start, end, at, text)
+        }) {
             Ok(Progress::NeedInput) => Ok(false),
             Ok(_) => Ok(true),
             Err(e) => {
@@ -438,7 +440,10 @@ impl Scan {
     }
 
     /// The file's bytes wanted next (offset, length), or `None` when every range is read.
-    fn needed(&mut self, points: Option<&[AccessPoint]>) -> Result<Option<(u64, u64)>, gz::GzError> {
+    fn needed(
+        &mut self,
+        points: Option<&[AccessPoint]>,
+    ) -> Result<Option<(u64, u64)>, gz::GzError> {
         let Some(&(start, end)) = self.ranges.get(self.k) else {
             return Ok(None);
         };
@@ -590,6 +595,8 @@ mod tests {
         }
         // Something to find, and something the words alone answer.
         assert!(!search(words.as_ref(), &ranges, len, None, &text, "WM: BALL rpos").is_empty());
-        assert!(matches!(plan(words.as_ref(), &ranges, len, "defenseline"), Plan::Found(f) if !f.is_empty()));
+        assert!(
+            matches!(plan(words.as_ref(), &ranges, len, "defenseline"), Plan::Found(f) if !f.is_empty())
+        );
     }
 }
