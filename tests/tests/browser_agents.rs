@@ -587,8 +587,9 @@ async fn lines_at(b: &Browser, cycle: u32) -> Vec<String> {
         .collect()
 }
 
-/// Runs *Find* for `needle` and returns what the panel says it found.
-async fn find(b: &Browser, needle: &str) -> String {
+/// Runs *Find* for `needle` and returns what the panel says it found, and the cycles it lists
+/// to jump to (the first 200).
+async fn find(b: &Browser, needle: &str) -> (String, Vec<u32>) {
     let field = b
         .client
         .find(Locator::Css("#agent-search-text"))
@@ -597,10 +598,21 @@ async fn find(b: &Browser, needle: &str) -> String {
     field.clear().await.unwrap();
     field.send_keys(needle).await.unwrap();
     b.click(".agent-search button").await;
-    b.wait_text(".agent-found", "the search's result", |t| {
-        t.starts_with(&format!("\"{needle}\": "))
-    })
-    .await
+    let found = b
+        .wait_text(".agent-found", "the search's result", |t| {
+            t.starts_with(&format!("\"{needle}\": "))
+        })
+        .await;
+    let hits = b
+        .eval("return Array.from(document.querySelectorAll('#agent-hits button')).map(e => e.textContent)")
+        .await;
+    let cycles = hits
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().parse().unwrap())
+        .collect();
+    (found, cycles)
 }
 
 /// A gzipped agent file is the same to the page as its text: a long game's files of one
@@ -676,10 +688,29 @@ async fn gzipped_agent_files_read_and_search_as_the_plain_ones() {
         })
         .collect();
     assert!(expected.iter().all(|e| e.len() > 3), "{expected:?}");
-    let needle = "updateTheirDefenseLine";
-    let mut search = Search::new(&ix, needle);
-    search.push(&log);
-    let found_times = search.finish();
+    // Texts the words answer alone, ones they narrow to a few cycles to read, one with no
+    // letters (every cycle read), one found nowhere: the cycles the library finds in the text.
+    let needles = [
+        "updateTheirDefenseLine",
+        "WM: BALL rpos=(1",
+        "ball_move=(-0.5",
+        "0.0000 ",
+        "no such text anywhere",
+    ];
+    let wanted: Vec<Vec<u32>> = needles
+        .iter()
+        .map(|needle| {
+            let mut search = Search::new(&ix, needle);
+            search.push(&log);
+            let mut cycles: Vec<u32> = search.finish().iter().map(|t| t.cycle).collect();
+            cycles.sort();
+            cycles.dedup();
+            cycles
+        })
+        .collect();
+    assert!(wanted[0].len() > 100, "{}", wanted[0].len());
+    assert!(wanted[1].len() > 10 && wanted[2].len() > 10 && wanted[3].len() > 10);
+    assert!(wanted[4].is_empty());
 
     let relay = relay_harness::start_bundled_replay().await;
     let b = Browser::start().await;
@@ -696,7 +727,10 @@ async fn gzipped_agent_files_read_and_search_as_the_plain_ones() {
             let shot = b.screenshot("agents-gzipped").await;
             eprintln!("screenshot: {}", shot.display());
         }
-        let found = find(&b, needle).await;
+        let mut found = Vec::new();
+        for needle in needles {
+            found.push(find(&b, needle).await);
+        }
         seen.push((what, report, lines, found));
     }
     let (gz_seen, plain_seen) = (&seen[0], &seen[1]);
@@ -710,15 +744,22 @@ async fn gzipped_agent_files_read_and_search_as_the_plain_ones() {
         assert_eq!(gz_seen.2[k], expected[k], "gzipped, cycle {c}");
         assert_eq!(plain_seen.2[k], expected[k], "plain, cycle {c}");
     }
-    assert_eq!(gz_seen.3, plain_seen.3, "the search");
-    let mut by_cycle: Vec<u32> = found_times.iter().map(|t| t.cycle).collect();
-    by_cycle.dedup();
-    assert!(by_cycle.len() > 100, "{}", by_cycle.len());
-    assert_eq!(
-        gz_seen.3,
-        format!("\"{needle}\": {} cycles", by_cycle.len()),
-        "the cycles the library finds"
-    );
+    for (k, needle) in needles.iter().enumerate() {
+        let want = &wanted[k];
+        let label = format!(
+            "\"{needle}\": {} cycle{}",
+            want.len(),
+            if want.len() == 1 { "" } else { "s" }
+        );
+        let listed: Vec<u32> = want.iter().take(200).copied().collect();
+        for (what, _, _, found) in &seen {
+            assert_eq!(found[k].0, label, "{what}: {needle:?}");
+            assert_eq!(
+                found[k].1, listed,
+                "{what}: the cycles listed for {needle:?}"
+            );
+        }
+    }
     b.close().await;
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -10,14 +10,15 @@
 //!
 //! ```sh
 //! scripts/build-web.sh
-//! cargo run --release -p pitchside-tests --bin agents-bench -- --make DIR    # DIR/plain, DIR/gz
-//! cargo run --release -p pitchside-tests --bin agents-bench -- DIR/plain DIR/gz
+//! cargo run --release -p pitchside-tests --bin agents-bench -- --make DIR    # DIR/match, plain, gz
+//! cargo run --release -p pitchside-tests --bin agents-bench -- DIR/match DIR/plain DIR/gz
 //! ```
 //! `--make DIR` writes a full game's agent files made from the 100-cycle fixture
 //! (`tests/fixtures/agents/agents-100`): its cycles 1-100 sixty times over, the cycle numbers
 //! moved on by 100 each time (6,000 cycles, 1.3 GB), beside the full 6000-cycle JSON game of
 //! the same two teams (`logs/full-json`), as written (`DIR/plain`) and gzipped at gzip's
-//! default level (`DIR/gz`). Without a folder it opens the 100-cycle fixture.
+//! default level (`DIR/gz`), and the game alone (`DIR/match`, the baseline). Without a folder
+//! it opens the 100-cycle fixture.
 
 use fantoccini::Locator;
 use pitchside_tests::browser::{chromium_pss, Browser, PssPeak};
@@ -55,7 +56,9 @@ fn make(dir: &Path) {
     }
     let game = fixtures::path(fixtures::FULL_JSON);
     let game_name = game.file_name().expect("a name").to_owned();
-    for sub in ["plain", "gz"] {
+    // `DIR/match`: the game alone, the baseline the agents' files' cost is measured from.
+    std::fs::create_dir_all(dir.join("match")).expect("the folder");
+    for sub in ["plain", "gz", "match"] {
         std::fs::copy(&game, dir.join(sub).join(&game_name)).expect("the game");
     }
     let mut agent_files: Vec<PathBuf> = files_in(&src.join("agent-logs"));

@@ -420,6 +420,8 @@ struct Scan {
     /// Plain: the next byte of text wanted.
     at: u64,
     inflater: Option<Inflater>,
+    /// Gzip: the inflater is inside range `k` (its next bytes go on from where it is).
+    inside: bool,
 }
 
 /// Compressed bytes read at a time for a search (about 5-8 times as much text), plain ones.
@@ -436,6 +438,7 @@ impl Scan {
             finder: Finder::new(needle),
             at,
             inflater: None,
+            inside: false,
         }
     }
 
@@ -451,15 +454,20 @@ impl Scan {
             let at = self.at.max(start);
             return Ok(Some((at, (end - at).min(SCAN_PLAIN_CHUNK))));
         };
-        let point = gz::point_before(points, start)
-            .cloned()
-            .unwrap_or_else(AccessPoint::start);
-        let near = self
-            .inflater
-            .as_ref()
-            .is_some_and(|i| i.text_offset() <= start && i.text_offset() >= point.text);
-        if !near {
-            self.inflater = Some(Inflater::resume(&point)?);
+        if !self.inside {
+            // A new range: from the inflater where the last one stopped, unless an access
+            // point is nearer (or the inflater is past the range's start).
+            let point = gz::point_before(points, start)
+                .cloned()
+                .unwrap_or_else(AccessPoint::start);
+            let near = self
+                .inflater
+                .as_ref()
+                .is_some_and(|i| i.text_offset() <= start && i.text_offset() >= point.text);
+            if !near {
+                self.inflater = Some(Inflater::resume(&point)?);
+            }
+            self.inside = true;
         }
         let input = self.inflater.as_ref().map_or(0, |i| i.input_needed());
         Ok(Some((input, SCAN_GZ_CHUNK)))
@@ -516,6 +524,7 @@ impl Scan {
 
     fn next_range(&mut self) {
         self.k += 1;
+        self.inside = false;
         self.finder = Finder::new(&self.needle);
         if let Some(&(start, _)) = self.ranges.get(self.k) {
             self.at = start;
@@ -594,9 +603,64 @@ mod tests {
             }
         }
         // Something to find, and something the words alone answer.
+        assert!(
+            matches!(plan(words.as_ref(), &ranges, len, "heard stamina. sender="), Plan::Read(r) if r.len() > 1)
+        );
         assert!(!search(words.as_ref(), &ranges, len, None, &text, "WM: BALL rpos").is_empty());
         assert!(
             matches!(plan(words.as_ref(), &ranges, len, "defenseline"), Plan::Found(f) if !f.is_empty())
+        );
+    }
+
+    /// A long game's debug log (the fixture's text twelve times over, gzipped as a team
+    /// keeps it: 1.2 MB, read in several chunks, with access points at the page's spacing):
+    /// searches that read the whole file, or a few cycles here and there, or are answered by
+    /// the words find what a scan of the whole text finds.
+    #[test]
+    fn searches_of_a_long_gzipped_file_read_it_in_chunks() {
+        use std::io::Write;
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/agents/agents-100/agent-logs/HELIOS_A-7.log.gz");
+        let (one, _) = inflate_all(&std::fs::read(path).unwrap(), None).unwrap();
+        let text = one.repeat(12);
+        let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(6));
+        z.write_all(&text).unwrap();
+        let gz = z.finish().unwrap();
+        assert!(gz.len() as u64 > 2 * SCAN_GZ_CHUNK, "{} bytes", gz.len());
+        let (_, points) = inflate_all(&gz, Some(SPACING)).unwrap();
+        assert!(points.len() > 10, "{} points", points.len());
+        let mut ix = Indexer::with_words(FileKind::DebugLog);
+        ix.push(&text);
+        let (ix, words) = ix.finish_with_words();
+        let ranges: Vec<(u64, u64)> = ix.spans.iter().map(|s| (s.start, s.end)).collect();
+        let len = text.len() as u64;
+        let mut read_parts = 0;
+        for needle in [
+            "WM: BALL rpos=(1",
+            "(setChangeView) register change_view. width= 1",
+            "heard stamina. sender=",
+            "0.0000 ",
+            "updateTheirDefenseLine",
+            "no such text",
+        ] {
+            if matches!(plan(words.as_ref(), &ranges, len, needle), Plan::Read(r) if r.len() > 1) {
+                read_parts += 1;
+            }
+            let mut want = Vec::new();
+            let mut f = Finder::new(needle);
+            f.push(&text, &mut |o| {
+                want.extend(span_at(&ranges, o));
+                true
+            });
+            want.dedup();
+            for words in [words.as_ref(), None] {
+                let got = search(words, &ranges, len, Some(&points), &gz, needle);
+                assert_eq!(got, want, "{needle:?}, words: {}", words.is_some());
+            }
+        }
+        assert!(
+            read_parts >= 2,
+            "{read_parts} searches read parts of the file"
         );
     }
 }
