@@ -694,7 +694,7 @@ async fn gzipped_agent_files_read_and_search_as_the_plain_ones() {
         "updateTheirDefenseLine",
         "WM: BALL rpos=(1",
         "ball_move=(-0.5",
-        "0.0000 ",
+        "0.000000, 0.000000",
         "no such text anywhere",
     ];
     let wanted: Vec<Vec<u32>> = needles
