@@ -27,8 +27,16 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// What *Find* looks for: found nowhere, in a few hundred cycles, in nearly every cycle.
-const NEEDLES: [&str; 3] = ["no such text anywhere", "updateTheirDefenseLine", "pass"];
+/// What *Find* looks for: found nowhere, in a few hundred cycles, in nearly every cycle (the
+/// words of each debug log answer these alone); words with punctuation in a few cycles (only
+/// the cycles whose words fit are read again); no letters at all (every debug log read again).
+const NEEDLES: [&str; 5] = [
+    "no such text anywhere",
+    "updateTheirDefenseLine",
+    "pass",
+    "heard stamina. sender=",
+    "0.000000, 0.000000",
+];
 /// The cycle jumped to, to time reading every agent's lines of a cycle.
 const JUMP_TO: u32 = 4321;
 /// Copies of the fixture's 100 cycles in a made game.
