@@ -22,9 +22,11 @@ use miniz_oxide::inflate::core::{decompress_with_limit, BlockBoundaryState, Deco
 use miniz_oxide::inflate::TINFLStatus;
 
 /// Bytes of text between two access points, at least. Points can only be at a deflate
-/// block's start, and gzip -6 makes blocks of 150-250 KB of an agent file's text, so reading
-/// any range inflates about 250-500 KB before it; a full game's 1.3 GB of text holds about
-/// 3,500 points of 7-12 KB (each window deflated), 30 MB.
+/// block's start: flate2 at gzip's default level makes blocks of 250-370 KB of a debug log's
+/// text (the unit tests' fixtures), so a point comes at every block and reading any range
+/// inflates up to one block before it; a full game's 1.3 GB of text then holds some 4,000
+/// points of 8-10 KB (each window deflated), about 40 MB. A file written as one huge block
+/// (flate2's fastest level does so for a 1 MB log) has no point inside it.
 pub const SPACING: u64 = 256 << 10;
 
 /// How far back a deflate stream can refer: the text kept at each access point.
