@@ -5,13 +5,19 @@
 //   page when the network fails. Every page of the relay (`/`, `/m/NAME`) is the same app.
 // - The app's files (script, WebAssembly, style, icons, manifest): from the cache when there,
 //   else fetched and kept. Trunk names them by content hash, so a cached one is never stale.
-//   They are fetched ahead, when the worker installs and after each page load, by reading the
-//   page and its script for the files they name: the first visit is enough to work offline.
+//   The agents' worker (`agents-worker.js`, `agents-worker_bg.wasm`) is the exception: Trunk
+//   cannot hash a worker's name (the page names it), so it is fetched from the network first
+//   and the cache is the fallback. They are fetched ahead, when the worker installs and after
+//   each page load, by reading the page and its script for the files they name (and the
+//   agents' worker): the first visit is enough to work offline.
 // - Everything else (the live WebSocket, the relay's API, logs, other sites): not touched.
 
 const CACHE = 'pitchside-app-v1';
 const SHELL = '/';
 const APP_FILE = /\.(?:js|wasm|css|svg|png|ico|webmanifest)$/;
+const HASHED = /-[0-9a-f]{16}/;
+// Files the page starts by name, not named by the page's HTML.
+const UNNAMED = ['/agents-worker.js', '/agents-worker_bg.wasm'];
 
 // The app's files named by the page, and the modules its scripts import.
 async function precache() {
@@ -22,6 +28,7 @@ async function precache() {
   const html = await res.text();
   const base = new URL(SHELL, self.location.origin);
   const wanted = new Set([new URL('/manifest.webmanifest', base).href]);
+  for (const f of UNNAMED) wanted.add(new URL(f, base).href);
   for (const m of html.matchAll(/["']([^"'\s]+\.(?:js|wasm|css|svg|png|webmanifest))["']/g)) {
     const url = new URL(m[1], base);
     if (url.origin === self.location.origin) wanted.add(url.href);
@@ -39,7 +46,7 @@ async function precache() {
   }
   wanted.delete(new URL('/sw.js', base).href);
   for (const href of wanted) {
-    if (await cache.match(href)) continue;
+    if (!UNNAMED.includes(new URL(href).pathname) && await cache.match(href)) continue;
     try {
       const r = await fetch(href);
       if (r.ok) await cache.put(href, r);
@@ -55,7 +62,7 @@ async function prune(cache, wanted) {
   for (const request of await cache.keys()) {
     const path = new URL(request.url).pathname;
     if (path === SHELL || wanted.has(request.url)) continue;
-    if (/-[0-9a-f]{16}/.test(path)) await cache.delete(request);
+    if (HASHED.test(path)) await cache.delete(request);
   }
 }
 
@@ -86,11 +93,18 @@ async function page(event) {
 
 async function appFile(request) {
   const cache = await caches.open(CACHE);
-  const cached = await cache.match(request);
+  const fresh = UNNAMED.includes(new URL(request.url).pathname);
+  const cached = fresh ? null : await cache.match(request);
   if (cached) return cached;
-  const response = await fetch(request);
-  if (response.ok && response.type === 'basic') cache.put(request, response.clone());
-  return response;
+  try {
+    const response = await fetch(request);
+    if (response.ok && response.type === 'basic') cache.put(request, response.clone());
+    return response;
+  } catch (e) {
+    const kept = await cache.match(request);
+    if (kept) return kept;
+    throw e;
+  }
 }
 
 self.addEventListener('fetch', (event) => {

@@ -1,224 +1,134 @@
 // Agent files (debug logs, world models, the server's message log) for `src/agents/`: each is
 // indexed by game time in one streaming pass in a worker, so a folder of gigabytes opens
 // without the page's thread reading it; afterwards only the byte range of the time on screen
-// is read (`read_range`), and a search streams the file once more in a worker.
+// is read (`read_range`), and a search reads each file once more in a worker.
 //
-// The index is the one `shared/src/agent/index.rs` makes (`Indexer`), line for line: the same
-// spans, levels and counts; the browser test checks the two against each other on real files.
-// A gzip file is inflated as it is indexed and its text kept in blocks compressed one by one,
-// so that the range on screen is read by inflating one block, not the whole file.
+// The work on the bytes is the shared library's, compiled to WebAssembly for the workers
+// (`web/worker`, built by Trunk as `agents-worker.js` and `agents-worker_bg.wasm`): the index
+// is `shared/src/agent/index.rs`'s `Indexer`, the same for a plain and a gzipped file. A gzip
+// file is inflated as it is indexed and access points are noted (`shared/src/agent/gz.rs`),
+// so that a range of its text is read again by inflating from the point before it, from the
+// gzip file itself: nothing of its text is kept. A file is read in chunks, so a worker answers
+// the page between them; two or more workers share the files, so that indexing and searching
+// use the machine's cores.
+
+// The worker's files sit beside the page's own, two folders above this snippet
+// (`snippets/pitchside-web-HASH/agents.js`).
+const GLUE = new URL('../../agents-worker.js', import.meta.url).href;
+const WASM = new URL('../../agents-worker_bg.wasm', import.meta.url).href;
 
 const WORKER = `
+importScripts(GLUE);
+const ready = wasm_bindgen({ module_or_path: WASM }).then(() => { store = new wasm_bindgen.Store(); });
+let store = null;
+// A file indexed here, by the number the store gave it: its File, whether it is gzip, and
+// its reads one after another (each goes on from where the last one stopped).
+const files = new Map();
+// Compressed bytes are read 1 MB at a time (about 5-8 MB of text), plain ones 4 MB; a read of
+// a range 256 KB at a time.
+const GZ_CHUNK = 1 << 20, PLAIN_CHUNK = 4 << 20, READ_CHUNK = 256 << 10;
 const MAX_LINE = 1 << 20;
-const BLOCK = 4 << 20;
 
-// CYCLE,STOPPED at buf[s..e]: [cycle, stopped, index after it] or null (1-9 digits each).
-function prefix(buf, s, e) {
-  let i = s, c = 0, n = 0;
-  while (i < e && n < 10 && buf[i] >= 48 && buf[i] <= 57) { c = c * 10 + buf[i] - 48; i++; n++; }
-  if (n === 0 || n > 9 || i >= e || buf[i] !== 44) return null;
-  i++;
-  let st = 0, m = 0;
-  while (i < e && m < 10 && buf[i] >= 48 && buf[i] <= 57) { st = st * 10 + buf[i] - 48; i++; m++; }
-  if (m === 0 || m > 9) return null;
-  return [c, st, i];
-}
-
-function startsWith(buf, s, e, text) {
-  if (e - s < text.length) return false;
-  for (let k = 0; k < text.length; k++) if (buf[s + k] !== text.charCodeAt(k)) return false;
-  return true;
-}
-
-// A debug log line's level after its time (" LEVEL "), as unsigned bits, or 0.
-function level(buf, i, e) {
-  if (i >= e || buf[i] !== 32) return 0;
-  i++;
-  let neg = false;
-  if (buf[i] === 45 || buf[i] === 43) { neg = buf[i] === 45; i++; }
-  let v = 0, n = 0;
-  while (i < e && buf[i] >= 48 && buf[i] <= 57 && n < 12) { v = v * 10 + buf[i] - 48; i++; n++; }
-  if (n === 0 || n >= 12 || (i < e && buf[i] !== 32)) return 0;
-  if (neg) v = -v;
-  if (v < -2147483648 || v > 4294967295) return 0;
-  return v;
-}
-
-function indexer(kind) {
-  const spans = [];
-  let lines = 0, bad = 0, levels = 0, offset = 0;
-  let carry = [], carryLen = 0, skipping = false, cur = null, step = null;
-
-  function close(s) { spans.push(s[0], s[1], s[2], s[3], s[4]); }
-  function extend(end) { if (cur) cur[3] = end; }
-  function line(buf, s, e, start, end) {
-    lines++;
-    const number = lines;
-    if (e > s && buf[e - 1] === 13) e--;
-    if (e === s) { extend(end); return; }
-    let time = null;
-    if (kind === 0) {
-      const t = prefix(buf, s, e);
-      if (t) {
-        // LEVEL_ANY (-1) is no category of its own.
-        const l = level(buf, t[2], e);
-        if (l !== -1 && l !== 4294967295) levels |= l;
-        time = t;
-      }
-      else if (cur === null) bad++;
-    } else if (kind === 2) {
-      const t = prefix(buf, s, e);
-      if (t) time = t; else bad++;
-    } else {
-      if (startsWith(buf, s, e, '%% step ')) {
-        let i = s + 8, n = 0, v = 0;
-        while (i < e && n < 10 && buf[i] >= 48 && buf[i] <= 57) { v = v * 10 + buf[i] - 48; i++; n++; }
-        if (n > 0 && n <= 9) { step = [start, number, v]; return; }
-      }
-      if (startsWith(buf, s, e, '%% debug [')) {
-        const b = s + 10, h = Math.min(e, b + 96);
-        let found = null;
-        for (let k = b; k + 6 <= h; k++) {
-          if (startsWith(buf, k, h, '(time ')) { found = prefix(buf, k + 6, h); break; }
-        }
-        time = found || (step ? [step[2], 0] : [0, 0]);
-      } else {
-        bad++;
-      }
-    }
-    let st = start, num = number;
-    if (step) { st = step[0]; num = step[1]; step = null; }
-    if (time && cur && cur[0] === time[0] && cur[1] === time[1]) extend(end);
-    else if (time) { if (cur) close(cur); cur = [time[0], time[1], st, end, num]; }
-    else extend(end);
+// The file's bytes from \`from\` in chunks of \`size\`, the next one read while this one is
+// worked on.
+async function* slices(file, size, from) {
+  let at = from || 0;
+  let next = at < file.size ? file.slice(at, at + size).arrayBuffer() : null;
+  while (next) {
+    const buf = await next;
+    at += size;
+    next = at < file.size ? file.slice(at, at + size).arrayBuffer() : null;
+    yield new Uint8Array(buf);
   }
-  function joined(extra) {
-    const out = new Uint8Array(carryLen + extra.length);
-    let at = 0;
-    for (const p of carry) { out.set(p, at); at += p.length; }
-    out.set(extra, at);
-    carry = []; carryLen = 0;
-    return out;
-  }
-  return {
-    push(chunk) {
-      let at = offset, pos = 0;
-      offset += chunk.length;
-      for (;;) {
-        const n = chunk.indexOf(10, pos);
-        if (n < 0) break;
-        const len = n - pos, end = at + len + 1;
-        if (skipping) skipping = false;
-        else if (carryLen + len > MAX_LINE) { carry = []; carryLen = 0; lines++; bad++; }
-        else if (carryLen === 0) line(chunk, pos, n, end - len - 1, end);
-        else { const l = joined(chunk.subarray(pos, n)); line(l, 0, l.length, end - l.length - 1, end); }
-        at = end; pos = n + 1;
-      }
-      const rest = chunk.subarray(pos);
-      if (!skipping) {
-        if (carryLen + rest.length > MAX_LINE) { carry = []; carryLen = 0; skipping = true; lines++; bad++; }
-        else if (rest.length) { carry.push(rest.slice()); carryLen += rest.length; }
-      }
-    },
-    finish() {
-      if (carryLen && !skipping) {
-        const l = joined(new Uint8Array(0));
-        line(l, 0, l.length, offset - l.length, offset);
-      }
-      if (cur) { close(cur); cur = null; }
-      return { spans: new Float64Array(spans), levels: levels >>> 0, lines, bad, bytes: offset };
-    },
-  };
 }
+
+async function isGzip(file) {
+  const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
+  return head.length === 2 && head[0] === 0x1f && head[1] === 0x8b;
+}
+
+const message = (e) => String((e && e.message) || e);
 
 async function index(job) {
+  await ready;
   const file = job.file;
-  let stream = file.stream();
-  const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
-  const gz = head.length === 2 && head[0] === 0x1f && head[1] === 0x8b;
-  if (gz) stream = stream.pipeThrough(new DecompressionStream('gzip'));
-  const reader = stream.getReader();
-  const ix = indexer(job.kind);
-  // A gzip file's text is kept in blocks, each compressed again on its own so that any block
-  // can be inflated alone: held at about the size of the .gz, not of its text.
-  const blocks = [], packing = [];
-  let parts = [], partLen = 0, blockStart = 0, error = null, lastReport = 0, read = 0;
-  const keep = async () => {
-    if (!partLen) return;
-    const start = blockStart, end = blockStart + partLen, raw = new Blob(parts);
-    parts = []; partLen = 0; blockStart = end;
-    const i = blocks.length;
-    blocks.push(null);
-    packing.push(new Response(raw.stream().pipeThrough(new CompressionStream('deflate-raw')))
-      .blob().then((blob) => { blocks[i] = { start, end, blob }; }));
-    // At most a few blocks waiting to be packed, so their text is not all held at once.
-    if (packing.length >= 4) await packing.shift();
-  };
+  const gz = await isGzip(file);
+  const ix = new wasm_bindgen.IndexJob(job.kind, gz);
+  let error = null, read = 0, lastReport = 0;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      ix.push(value);
-      read += value.length;
-      if (gz) { parts.push(value); partLen += value.length; if (partLen >= BLOCK) await keep(); }
-      if (read - lastReport >= (8 << 20)) { lastReport = read; postMessage({ id: job.id, progress: read }); }
+    for await (const chunk of slices(file, gz ? GZ_CHUNK : PLAIN_CHUNK)) {
+      const more = ix.push(chunk);
+      read += chunk.length;
+      if (read - lastReport >= (16 << 20)) { lastReport = read; postMessage({ id: job.id, progress: read }); }
+      if (!more) break;
     }
   } catch (e) {
-    error = String((e && e.message) || e);
+    error = 'cannot read the file: ' + message(e);
   }
-  await keep();
-  await Promise.all(packing);
-  const out = ix.finish();
-  out.id = job.id;
-  out.error = error;
-  out.gz = gz;
-  out.text = gz ? { packed: true, blocks } : null;
+  ix.finish();
+  const out = {
+    id: job.id, spans: ix.spans(), levels: ix.levels(), lines: ix.lines(), bad: ix.bad(),
+    bytes: ix.bytes(), gz, error: error || ix.error() || null,
+  };
+  out.file_id = store.add(ix);
+  files.set(out.file_id, { file, gz, reads: Promise.resolve() });
+  ix.free();
   postMessage(out, [out.spans.buffer]);
 }
 
-// The text of a file: a Blob as it is, or the inflated blocks of a packed gzip file.
-async function* chunks(text) {
-  if (text instanceof Blob) {
-    const reader = text.stream().getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
+// Text start..end of gzip file \`job.file_id\`: after the reads of it asked for before.
+function read(job) {
+  const f = files.get(job.file_id);
+  if (!f) return Promise.reject(new Error('no such file in this worker'));
+  const run = async () => {
+    store.read_start(job.file_id, job.start, job.end);
+    while (!store.read_step(job.file_id)) {
+      const at = store.read_needed(job.file_id);
+      const buf = at < f.file.size ? await f.file.slice(at, at + READ_CHUNK).arrayBuffer() : new ArrayBuffer(0);
+      store.read_push(job.file_id, new Uint8Array(buf));
     }
-  }
-  for (const b of text.blocks) yield await inflate(b);
+    const bytes = store.read_take(job.file_id);
+    postMessage({ id: job.id, bytes }, [bytes.buffer]);
+  };
+  const done = f.reads.then(run);
+  f.reads = done.catch(() => {});
+  return done;
 }
 
-async function inflate(block) {
-  const buf = await new Response(block.blob.stream().pipeThrough(new DecompressionStream('deflate-raw'))).arrayBuffer();
-  return new Uint8Array(buf);
-}
-
+// The spans (positions in the file's index) whose text holds \`job.needle\`, ASCII letters in
+// any case: from the file's words when they answer, else reading the bytes the store asks for
+// (the next chunk read while this one is searched).
 async function search(job) {
-  const needle = new TextEncoder().encode(job.needle.toLowerCase());
-  const hits = [];
-  let tail = new Uint8Array(0), offset = 0;
-  const lower = (b) => { for (let i = 0; i < b.length; i++) { const c = b[i]; if (c >= 65 && c <= 90) b[i] = c + 32; } return b; };
-  for await (const value of chunks(job.text)) {
-    const hay = new Uint8Array(tail.length + value.length);
-    hay.set(tail, 0);
-    hay.set(lower(value.slice()), tail.length);
-    const base = offset - tail.length;
-    let i = 0;
+  await ready;
+  const f = files.get(job.file_id);
+  if (!f) throw new Error('no such file in this worker');
+  const id = job.file_id;
+  if (!store.search_start(id, job.needle)) {
+    let ahead = null;
+    const read = (at, len) => at < f.file.size ? f.file.slice(at, at + len).arrayBuffer() : Promise.resolve(new ArrayBuffer(0));
     for (;;) {
-      const k = hay.indexOf(needle[0], i);
-      if (k < 0 || k + needle.length > hay.length) break;
-      let ok = true;
-      for (let j = 1; j < needle.length; j++) if (hay[k + j] !== needle[j]) { ok = false; break; }
-      if (ok) { hits.push(base + k); if (hits.length >= job.limit) break; }
-      i = k + 1;
+      const want = store.search_needed(id);
+      if (want.length === 0) break;
+      const [at, len] = want;
+      const buf = ahead && ahead.at === at && ahead.len === len ? await ahead.bytes : await read(at, len);
+      ahead = { at: at + len, len, bytes: read(at + len, len) };
+      store.search_push(id, new Uint8Array(buf));
     }
-    if (hits.length >= job.limit) break;
-    offset += value.length;
-    tail = hay.slice(Math.max(0, hay.length - (needle.length - 1)));
   }
-  const offsets = new Float64Array(hits);
-  postMessage({ id: job.id, offsets }, [offsets.buffer]);
+  const spans = store.search_take(id);
+  postMessage({ id: job.id, spans }, [spans.buffer]);
+}
+
+// A file's text in chunks: the file, or it inflated by the browser.
+async function* chunks(file) {
+  let stream = file.stream();
+  if (await isGzip(file)) stream = stream.pipeThrough(new DecompressionStream('gzip'));
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    yield value;
+  }
 }
 
 // The whole lines (at most \`job.limit\`) that hold \`job.grep\` as written: the says of a
@@ -236,7 +146,7 @@ async function grep(job) {
     }
     return false;
   };
-  for await (const value of chunks(job.text)) {
+  for await (const value of chunks(job.file)) {
     const buf = new Uint8Array(tail.length + value.length);
     buf.set(tail, 0);
     buf.set(value, tail.length);
@@ -253,92 +163,126 @@ async function grep(job) {
   postMessage({ id: job.id, lines });
 }
 
+// Indexing and searching run one after another (each reads a whole file); reads of ranges
+// run between their chunks.
+let heavy = Promise.resolve();
 onmessage = (e) => {
   const job = e.data;
-  (job.grep !== undefined ? grep(job) : job.needle !== undefined ? search(job) : index(job)).catch((err) =>
-    postMessage({ id: job.id, error: String((err && err.message) || err) }));
+  const fail = (err) => postMessage({ id: job.id, error: message(err) });
+  if (job.read) {
+    ready.then(() => read(job)).catch(fail);
+    return;
+  }
+  const work = job.grep !== undefined ? grep : job.needle !== undefined ? search : index;
+  heavy = heavy.then(() => work(job)).catch(fail);
 };
 `;
 
-let worker = null;
+// The workers, each with the jobs it was given and not yet answered (and their bytes, so
+// that a file goes to the least busy one).
+const pool = [];
 let nextId = 1;
-const pending = new Map();
 
-function ensureWorker() {
-  if (worker) return worker;
-  const url = URL.createObjectURL(new Blob([WORKER], { type: 'text/javascript' }));
-  worker = new Worker(url);
-  URL.revokeObjectURL(url);
-  worker.onmessage = (e) => {
-    const msg = e.data;
-    const p = pending.get(msg.id);
-    if (!p) return;
-    if (msg.progress !== undefined) { if (p.progress) p.progress(msg.progress); return; }
-    pending.delete(msg.id);
-    p.resolve(msg);
-  };
-  worker.onerror = (e) => {
-    e.preventDefault();
-    for (const p of pending.values()) p.resolve({ error: 'the indexing worker failed: ' + (e.message || 'unknown error') });
-    pending.clear();
-    worker = null;
-  };
-  return worker;
+function poolSize() {
+  const cores = (typeof navigator !== 'undefined' && navigator.hardwareConcurrency) || 2;
+  return Math.min(4, Math.max(2, cores - 1));
 }
 
-function run(job, progress) {
+function spawn() {
+  const script = `const GLUE = ${JSON.stringify(GLUE)}, WASM = ${JSON.stringify(WASM)};\n` + WORKER;
+  const url = URL.createObjectURL(new Blob([script], { type: 'text/javascript' }));
+  const w = { worker: new Worker(url), pending: new Map(), load: 0 };
+  URL.revokeObjectURL(url);
+  w.worker.onmessage = (e) => {
+    const msg = e.data;
+    const p = w.pending.get(msg.id);
+    if (!p) return;
+    if (msg.progress !== undefined) { if (p.progress) p.progress(msg.progress); return; }
+    w.pending.delete(msg.id);
+    w.load -= p.load;
+    p.resolve(msg);
+  };
+  w.worker.onerror = (e) => {
+    e.preventDefault();
+    fail(w, 'the agents\' worker failed: ' + (e.message || 'unknown error'));
+  };
+  return w;
+}
+
+function fail(w, why) {
+  for (const p of w.pending.values()) p.resolve({ error: why });
+  w.pending.clear();
+  w.load = 0;
+  w.worker.terminate();
+  const i = pool.indexOf(w);
+  if (i >= 0) pool[i] = null;
+}
+
+// Worker `k` of the pool, started when first wanted; or the least busy one.
+function worker(k) {
+  if (k === undefined) {
+    const n = poolSize();
+    for (let i = 0; i < n; i++) if (!pool[i]) pool[i] = spawn();
+    k = 0;
+    for (let i = 1; i < n; i++) if (pool[i].load < pool[k].load) k = i;
+  } else if (!pool[k]) {
+    pool[k] = spawn();
+  }
+  return [k, pool[k]];
+}
+
+function run(k, job, load, progress, transfer) {
   return new Promise((resolve) => {
     let w;
-    try { w = ensureWorker(); } catch (e) { resolve({ error: 'cannot start a worker: ' + e }); return; }
+    try { [k, w] = worker(k); } catch (e) { resolve({ error: 'cannot start a worker: ' + e }); return; }
     job.id = nextId++;
-    pending.set(job.id, { resolve, progress });
-    w.postMessage(job);
-  });
+    w.pending.set(job.id, { resolve, progress, load });
+    w.load += load;
+    w.worker.postMessage(job, transfer || []);
+  }).then((msg) => { msg.worker = k; return msg; });
 }
 
 // Indexes `file` (kind 0: debug log, 1: world models, 2: message log). Resolves to
-// `{spans: Float64Array [cycle, stopped, start, end, firstLine]…, levels, lines, bad,
-// bytes, gz, text, error}`; `text` holds a gzip file's text in packed blocks (null for a
-// plain file, whose text is the file).
+// `{spans: Float64Array [cycle, stopped, start, end, firstLine]…, levels, lines, bad, bytes,
+// gz, text, error}`; `text` is what `read_range` and the searches take: the file, whether it
+// is gzip, and the worker that indexed it (which keeps its words, and a gzip file's access
+// points) with its number there.
 export function index_agent_file(file, kind, progress) {
-  return run({ file, kind }, progress);
-}
-
-// One packed block's text (the worker has its own copy of this: it runs from a string).
-async function inflate(block) {
-  const buf = await new Response(block.blob.stream().pipeThrough(new DecompressionStream('deflate-raw'))).arrayBuffer();
-  return new Uint8Array(buf);
-}
-
-// Bytes `start..end` of a file's text: a slice of the file, or of the inflated blocks of a
-// packed gzip file (the last blocks inflated are kept: playback reads neighbouring ranges).
-const inflated = new Map();
-export async function read_range(text, start, end) {
-  if (text instanceof Blob) return new Uint8Array(await text.slice(start, end).arrayBuffer());
-  const out = new Uint8Array(Math.max(0, end - start));
-  for (const b of text.blocks) {
-    if (b.end <= start || b.start >= end) continue;
-    let bytes = inflated.get(b.blob);
-    if (!bytes) {
-      bytes = await inflate(b);
-      inflated.set(b.blob, bytes);
-      while (inflated.size > 8) inflated.delete(inflated.keys().next().value);
+  return run(undefined, { file, kind }, file.size, progress).then((msg) => {
+    if (msg.file_id !== undefined && msg.file_id !== null) {
+      msg.text = { file, gz: !!msg.gz, worker: msg.worker, file_id: msg.file_id };
     }
-    const from = Math.max(start, b.start), to = Math.min(end, b.end);
-    out.set(bytes.subarray(from - b.start, to - b.start), from - start);
-  }
-  return out;
+    return msg;
+  });
 }
 
-// Offsets (at most `limit`) where `needle` occurs in a file's text, ASCII letters in any
-// case.
-export function search_agent_file(text, needle, limit) {
-  return run({ text, needle, limit });
+// Bytes `start..end` of a file's text: a slice of a plain file, or inflated by the worker that
+// holds the gzip file's access points. Rejects when they cannot be read.
+export async function read_range(text, start, end) {
+  const file = text instanceof Blob ? text : text.file;
+  if (text instanceof Blob || !text.gz) return new Uint8Array(await file.slice(start, end).arrayBuffer());
+  const msg = await run(text.worker, { read: true, file_id: text.file_id, start, end }, 0);
+  if (msg.error) throw new Error(msg.error);
+  return msg.bytes;
+}
+
+// The spans (positions in the file's index) whose text holds `needle`, ASCII letters in any
+// case: `{spans: Uint32Array, error}`, from the worker that indexed the file.
+export function search_agent_file(text, needle) {
+  return run(text.worker, { file_id: text.file_id, needle }, text.file.size);
 }
 
 // The lines of a file's text that hold `needle` (as written), at most `limit`: `{lines}`.
 export function grep_agent_file(text, needle, limit) {
-  return run({ text, grep: needle, limit });
+  const file = text instanceof Blob ? text : text.file;
+  return run(undefined, { file, grep: needle, limit }, file.size);
+}
+
+// Stops the workers and forgets what they hold (another match was opened): their memory goes
+// with them. Jobs under way resolve with an error.
+export function reset_agent_workers() {
+  for (const w of pool) if (w) fail(w, 'stopped: other files were opened');
+  pool.length = 0;
 }
 
 // Every file of a drop, folders walked (one level of nesting and more): a folder of a match's

@@ -100,3 +100,70 @@ pub fn copy_into(logs: &[PathBuf], dir: &std::path::Path) {
         std::fs::copy(p, dir.join(name)).expect("copy a log");
     }
 }
+
+/// A longer game's agent file made from one of the 100-cycle fixture's ([`AGENTS_DIR`]): its
+/// text whole, then `copies - 1` more times its lines of cycles 1-100 with the cycle moved on
+/// by 100 each time (at the start of a line; in a world-model file, `world`, in `%% step N`
+/// and the first `(time C,S)` of each line). Lines with no time go with the one before. Real
+/// lines, so a made file inflates, indexes and searches like a long game's; the benches and
+/// the tests of files longer than the fixture's use it.
+pub fn repeated_agent_file(text: &[u8], world: bool, copies: u32) -> Vec<u8> {
+    use std::io::Write;
+    let mut out = Vec::with_capacity(text.len() * copies as usize);
+    let lines: Vec<&[u8]> = text.split_inclusive(|&b| b == b'\n').collect();
+    let cycle_at = |l: &[u8]| -> Option<(u32, usize)> {
+        let n = l.iter().take_while(|b| b.is_ascii_digit()).count();
+        if n == 0 || n > 9 {
+            return None;
+        }
+        std::str::from_utf8(&l[..n])
+            .ok()?
+            .parse()
+            .ok()
+            .map(|c| (c, n))
+    };
+    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
+    for k in 0..copies {
+        let shift = 100 * k;
+        let mut keep = false;
+        for l in &lines {
+            if world {
+                if let Some((c, n)) = l.strip_prefix(b"%% step ").and_then(cycle_at) {
+                    keep = k == 0 || c >= 1;
+                    if keep {
+                        write!(out, "%% step {}", c + shift).expect("to memory");
+                        out.extend_from_slice(&l[8 + n..]);
+                    }
+                    continue;
+                }
+                if !keep {
+                    continue;
+                }
+                match find(l, b"(time ").filter(|_| k > 0) {
+                    Some(i) => match cycle_at(&l[i + 6..]) {
+                        Some((c, n)) => {
+                            out.extend_from_slice(&l[..i + 6]);
+                            write!(out, "{}", c + shift).expect("to memory");
+                            out.extend_from_slice(&l[i + 6 + n..]);
+                        }
+                        None => out.extend_from_slice(l),
+                    },
+                    None => out.extend_from_slice(l),
+                }
+                continue;
+            }
+            match cycle_at(l) {
+                Some((c, n)) if l.get(n) == Some(&b',') => {
+                    keep = k == 0 || c >= 1;
+                    if keep {
+                        write!(out, "{}", c + shift).expect("to memory");
+                        out.extend_from_slice(&l[n..]);
+                    }
+                }
+                _ if keep => out.extend_from_slice(l),
+                _ => {}
+            }
+        }
+    }
+    out
+}

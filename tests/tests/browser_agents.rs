@@ -541,3 +541,225 @@ async fn a_match_and_its_agents_files_open_by_address() {
     b.screenshot("agents-by-address").await;
     b.close().await;
 }
+
+/// Opens `game` with `files` (replacing what the page showed) and waits until every agent
+/// file is indexed; the index figures the page gives (files, bytes of text, bytes held).
+async fn open_with_agents(
+    b: &Browser,
+    game: &std::path::Path,
+    files: &[std::path::PathBuf],
+) -> Value {
+    let mut paths = vec![game.display().to_string()];
+    paths.extend(files.iter().map(|p| p.display().to_string()));
+    b.eval(
+        "const e = document.getElementById('agent-index'); if (e) e.dataset.ms = ''; return true",
+    )
+    .await;
+    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
+    input.send_keys(&paths.join("\n")).await.unwrap();
+    b.wait_js(
+        "const e = document.getElementById('agent-index'); return e ? e.dataset.ms || '' : ''",
+        "the agents' files indexed",
+        |v| v.as_str().is_some_and(|s| !s.is_empty()),
+    )
+    .await;
+    b.eval("const d = document.getElementById('agent-index').dataset; return [d.files, d.bytes, d.indexBytes]")
+        .await
+}
+
+/// The text of every message line the panel lists at `cycle` (nobody selected), once every
+/// file's lines for it are read.
+async fn lines_at(b: &Browser, cycle: u32) -> Vec<String> {
+    go_to(b, cycle).await;
+    b.wait_js(
+        "const m = document.getElementById('agent-messages'); return m ? m.dataset.pending : ''",
+        "the lines of the cycle read",
+        |v| v.as_str() == Some("false"),
+    )
+    .await;
+    let v = b
+        .eval("return Array.from(document.querySelectorAll('#agent-messages li .text')).map(e => e.textContent)")
+        .await;
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Runs *Find* for `needle` and returns what the panel says it found, and the cycles it lists
+/// to jump to (the first 200).
+async fn find(b: &Browser, needle: &str) -> (String, Vec<u32>) {
+    let field = b
+        .client
+        .find(Locator::Css("#agent-search-text"))
+        .await
+        .unwrap();
+    field.clear().await.unwrap();
+    field.send_keys(needle).await.unwrap();
+    b.click(".agent-search button").await;
+    let found = b
+        .wait_text(".agent-found", "the search's result", |t| {
+            t.starts_with(&format!("\"{needle}\": "))
+        })
+        .await;
+    let hits = b
+        .eval("return Array.from(document.querySelectorAll('#agent-hits button')).map(e => e.textContent)")
+        .await;
+    let cycles = hits
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().parse().unwrap())
+        .collect();
+    (found, cycles)
+}
+
+/// A gzipped agent file is the same to the page as its text: a long game's files of one
+/// player (made from the fixture's twelve times over, so that the worker reads the gzipped
+/// ones from access points well into the file), opened gzipped and then plain beside the full
+/// game of the same teams, give the same index, the same lines at cycles visited forwards and
+/// backwards (the lines the shared library decodes from the text), and the same cycles found.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gzipped_agent_files_read_and_search_as_the_plain_ones() {
+    use pitchside_shared::agent::gz;
+    use std::io::Write;
+    const COPIES: u32 = 12;
+    let dir = std::env::temp_dir().join(format!("pitchside-agents-gz-{}", std::process::id()));
+    let (plain_dir, gz_dir) = (dir.join("plain"), dir.join("gz"));
+    std::fs::create_dir_all(&plain_dir).unwrap();
+    std::fs::create_dir_all(&gz_dir).unwrap();
+    let made = |ext: &str| {
+        let src = fixtures::read(&format!(
+            "{}/agent-logs/HELIOS_A-7.{ext}.gz",
+            fixtures::AGENTS_DIR
+        ));
+        fixtures::repeated_agent_file(&src, ext == "dcl", COPIES)
+    };
+    let (log, dcl) = (made("log"), made("dcl"));
+    let (mut plain_files, mut gz_files) = (Vec::new(), Vec::new());
+    for (ext, text) in [("log", &log), ("dcl", &dcl)] {
+        let p = plain_dir.join(format!("HELIOS_A-7.{ext}"));
+        std::fs::write(&p, text).unwrap();
+        plain_files.push(p);
+        let g = gz_dir.join(format!("HELIOS_A-7.{ext}.gz"));
+        let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(6));
+        z.write_all(text).unwrap();
+        let bytes = z.finish().unwrap();
+        // Access points past the first in each file (several in the debug log), so that
+        // reads start from points other than the file's start.
+        let (_, points) = gz::inflate_all(&bytes, Some(gz::SPACING)).unwrap();
+        let least = if ext == "log" { 4 } else { 2 };
+        assert!(
+            points.len() >= least,
+            "{ext}: {} access points",
+            points.len()
+        );
+        std::fs::write(&g, bytes).unwrap();
+        gz_files.push(g);
+    }
+
+    // What the library reads at each cycle: the log's messages, then the world model's
+    // message line (the panel lists the player's files in that order).
+    let mut ix = Indexer::new(FileKind::DebugLog);
+    ix.push(&log);
+    let ix = ix.finish();
+    let mut wix = Indexer::new(FileKind::WorldModel);
+    wix.push(&dcl);
+    let wix = wix.finish();
+    let cycles = [60, 1150, 700, 701, 702, 90, 1190, 333];
+    let expected: Vec<Vec<String>> = cycles
+        .iter()
+        .map(|&cycle| {
+            let time = Time { cycle, stopped: 0 };
+            let mut out = Vec::new();
+            for s in ix.at(time) {
+                let (entries, _) = debuglog::decode(&log[s.start as usize..s.end as usize], 1);
+                out.extend(entries.into_iter().filter_map(|e| match e.item {
+                    Item::Message(t) => Some(t),
+                    _ => None,
+                }));
+            }
+            if let Some(s) = wix.at(time).last() {
+                let (w, _) = worldmodel::decode(&dcl[s.start as usize..s.end as usize], 1);
+                out.extend(w.last().and_then(|w| w.message.clone()));
+            }
+            out
+        })
+        .collect();
+    assert!(expected.iter().all(|e| e.len() > 3), "{expected:?}");
+    // Texts the words answer alone, ones they narrow to a few cycles to read, one with no
+    // letters (every cycle read), one found nowhere: the cycles the library finds in the text.
+    let needles = [
+        "updateTheirDefenseLine",
+        "WM: BALL rpos=(1",
+        "ball_move=(-0.5",
+        "0.000000, 0.000000",
+        "no such text anywhere",
+    ];
+    let wanted: Vec<Vec<u32>> = needles
+        .iter()
+        .map(|needle| {
+            let mut search = Search::new(&ix, needle);
+            search.push(&log);
+            let mut cycles: Vec<u32> = search.finish().iter().map(|t| t.cycle).collect();
+            cycles.sort();
+            cycles.dedup();
+            cycles
+        })
+        .collect();
+    assert!(wanted[0].len() > 100, "{}", wanted[0].len());
+    assert!(wanted[1].len() > 10 && wanted[2].len() > 10 && wanted[3].len() > 10);
+    assert!(wanted[4].is_empty());
+
+    let relay = relay_harness::start_bundled_replay().await;
+    let b = Browser::start().await;
+    b.open_replay(relay.addr).await;
+    let game = fixtures::path(fixtures::FULL_JSON);
+    let mut seen = Vec::new();
+    for (what, files) in [("gzipped", &gz_files), ("plain", &plain_files)] {
+        let report = open_with_agents(&b, &game, files).await;
+        let mut lines = Vec::new();
+        for &c in &cycles {
+            lines.push(lines_at(&b, c).await);
+        }
+        if what == "gzipped" {
+            let shot = b.screenshot("agents-gzipped").await;
+            eprintln!("screenshot: {}", shot.display());
+        }
+        let mut found = Vec::new();
+        for needle in needles {
+            found.push(find(&b, needle).await);
+        }
+        seen.push((what, report, lines, found));
+    }
+    let (gz_seen, plain_seen) = (&seen[0], &seen[1]);
+    assert_eq!(gz_seen.1, plain_seen.1, "the index figures");
+    assert_eq!(
+        gz_seen.1[1].as_str(),
+        Some((log.len() + dcl.len()).to_string().as_str()),
+        "bytes of text"
+    );
+    for (k, &c) in cycles.iter().enumerate() {
+        assert_eq!(gz_seen.2[k], expected[k], "gzipped, cycle {c}");
+        assert_eq!(plain_seen.2[k], expected[k], "plain, cycle {c}");
+    }
+    for (k, needle) in needles.iter().enumerate() {
+        let want = &wanted[k];
+        let label = format!(
+            "\"{needle}\": {} cycle{}",
+            want.len(),
+            if want.len() == 1 { "" } else { "s" }
+        );
+        let listed: Vec<u32> = want.iter().take(200).copied().collect();
+        for (what, _, _, found) in &seen {
+            assert_eq!(found[k].0, label, "{what}: {needle:?}");
+            assert_eq!(
+                found[k].1, listed,
+                "{what}: the cycles listed for {needle:?}"
+            );
+        }
+    }
+    b.close().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -4,6 +4,7 @@
 //! it is shown. The pass reads only the time at the start of each line (and a debug log's
 //! level), so it runs at the speed of splitting lines.
 
+use super::words::{WordIndex, WordsBuilder};
 use super::{digits, Time};
 
 /// Which of the three agent files.
@@ -167,6 +168,8 @@ pub struct Indexer {
     current: Option<Span>,
     /// A `.dcl` `%% step` line waiting for its `%% debug` line: where it started.
     step: Option<(u64, u64, u32)>,
+    /// The words of each span, when asked for ([`Indexer::with_words`]).
+    words: Option<WordsBuilder>,
 }
 
 impl Indexer {
@@ -182,6 +185,16 @@ impl Indexer {
             skipping: false,
             current: None,
             step: None,
+            words: None,
+        }
+    }
+
+    /// Also notes the words of each span ([`super::words`]), for searches that need not read
+    /// the file again.
+    pub fn with_words(kind: FileKind) -> Indexer {
+        Indexer {
+            words: Some(WordsBuilder::new()),
+            ..Indexer::new(kind)
         }
     }
 
@@ -199,6 +212,7 @@ impl Indexer {
                 self.carry.clear();
                 self.lines += 1;
                 self.bad_lines += 1;
+                self.unread();
             } else if self.carry.is_empty() {
                 self.line(piece, end - piece.len() as u64 - 1, end);
             } else {
@@ -219,13 +233,19 @@ impl Indexer {
                 self.skipping = true;
                 self.lines += 1;
                 self.bad_lines += 1;
+                self.unread();
             } else {
                 self.carry.extend_from_slice(rest);
             }
         }
     }
 
-    pub fn finish(mut self) -> Index {
+    pub fn finish(self) -> Index {
+        self.finish_with_words().0
+    }
+
+    /// The index, and the words of its spans if they were asked for and could be kept.
+    pub fn finish_with_words(mut self) -> (Index, Option<WordIndex>) {
         if !self.carry.is_empty() && !self.skipping {
             let line = std::mem::take(&mut self.carry);
             let start = self.offset - line.len() as u64;
@@ -235,14 +255,23 @@ impl Indexer {
             self.close(s);
         }
         self.spans.shrink_to_fit();
-        Index::from_spans(
+        let words = self.words.and_then(|w| w.finish(self.spans.len()));
+        let index = Index::from_spans(
             self.kind,
             self.spans,
             self.levels,
             self.lines,
             self.bad_lines,
             self.offset,
-        )
+        );
+        (index, words)
+    }
+
+    /// A line too long to read: its words are not known.
+    fn unread(&mut self) {
+        if let Some(w) = &mut self.words {
+            w.unread();
+        }
     }
 
     /// Bytes fed so far.
@@ -317,6 +346,10 @@ impl Indexer {
             }
             (None, _) => self.extend(end),
         }
+        // The line's words go with the span it is in (the one not yet closed), if any.
+        if let (Some(w), Some(_)) = (&mut self.words, &self.current) {
+            w.line(self.spans.len() as u32, line);
+        }
     }
 
     fn extend(&mut self, end: u64) {
@@ -348,14 +381,58 @@ fn message_time(body: &[u8]) -> Option<Time> {
     Time::parse_prefix(&head[i + 6..]).map(|(t, _)| t)
 }
 
+/// Finds a text (ASCII letters in any case) in a file fed in chunks of any size: the offsets
+/// where it starts, each once. What a search of the agents' files runs on each file, plain or
+/// inflated, without keeping the file.
+pub struct Finder {
+    needle: Vec<u8>,
+    /// The last `needle.len() - 1` bytes before `offset`, lowered, then the chunk (reused).
+    hay: Vec<u8>,
+    offset: u64,
+}
+
+impl Finder {
+    pub fn new(needle: &str) -> Finder {
+        Finder {
+            needle: needle.as_bytes().to_ascii_lowercase(),
+            hay: Vec::new(),
+            offset: 0,
+        }
+    }
+
+    /// Bytes fed so far.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Feeds the next chunk; `found` gets each offset where the text starts (in file order)
+    /// and says whether to go on.
+    pub fn push(&mut self, chunk: &[u8], found: &mut dyn FnMut(u64) -> bool) {
+        if self.needle.is_empty() {
+            return;
+        }
+        let kept = self.hay.len();
+        let hay_start = self.offset - kept as u64;
+        self.hay.extend_from_slice(chunk);
+        self.hay[kept..].make_ascii_lowercase();
+        for i in memchr::memmem::find_iter(&self.hay, &self.needle) {
+            if !found(hay_start + i as u64) {
+                break;
+            }
+        }
+        self.offset += chunk.len() as u64;
+        let keep = (self.needle.len() - 1).min(self.hay.len());
+        let from = self.hay.len() - keep;
+        self.hay.copy_within(from.., 0);
+        self.hay.truncate(keep);
+    }
+}
+
 /// Finds the game times whose lines hold a text (ASCII letters in any case), over a file
 /// fed in chunks, with the index made from the same file.
 pub struct Search<'i> {
     index: &'i Index,
-    needle: Vec<u8>,
-    /// The last `needle.len() - 1` bytes before `offset`, lowered.
-    tail: Vec<u8>,
-    offset: u64,
+    finder: Finder,
     found: Vec<Time>,
 }
 
@@ -363,30 +440,21 @@ impl<'i> Search<'i> {
     pub fn new(index: &'i Index, needle: &str) -> Search<'i> {
         Search {
             index,
-            needle: needle.as_bytes().to_ascii_lowercase(),
-            tail: Vec::new(),
-            offset: 0,
+            finder: Finder::new(needle),
             found: Vec::new(),
         }
     }
 
     pub fn push(&mut self, chunk: &[u8]) {
-        if self.needle.is_empty() {
-            return;
-        }
-        let mut hay = std::mem::take(&mut self.tail);
-        let hay_start = self.offset - hay.len() as u64;
-        hay.extend(chunk.iter().map(|b| b.to_ascii_lowercase()));
-        for i in memchr::memmem::find_iter(&hay, &self.needle) {
-            if let Some(s) = self.index.span_at_offset(hay_start + i as u64) {
-                if self.found.last() != Some(&s.time) {
-                    self.found.push(s.time);
+        let (index, found) = (self.index, &mut self.found);
+        self.finder.push(chunk, &mut |at| {
+            if let Some(s) = index.span_at_offset(at) {
+                if found.last() != Some(&s.time) {
+                    found.push(s.time);
                 }
             }
-        }
-        self.offset += chunk.len() as u64;
-        let keep = (self.needle.len() - 1).min(hay.len());
-        self.tail = hay[hay.len() - keep..].to_vec();
+            true
+        });
     }
 
     /// Every game time with the text, in file order, each once.

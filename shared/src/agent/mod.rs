@@ -10,7 +10,7 @@
 //! - [`commands`]: rcssserver's message log (`.rcl`): every command each client sent and
 //!   every referee message, cycle by cycle.
 //!
-//! [`drawing`] holds the shapes both kinds of agent file draw; [`index`] holds the streaming cycle index; [`files`] pairs file names with a team and a
+//! [`drawing`] holds the shapes both kinds of agent file draw; [`index`] holds the streaming cycle index; [`gz`] reads a gzipped file's text from access points noted in the same pass; [`words`] notes each span's words for searches; [`files`] pairs file names with a team and a
 //! player. A line that cannot be read gives an [`AgentLineError`] with its line number and
 //! never stops the lines after it.
 
@@ -18,8 +18,10 @@ pub mod commands;
 pub mod debuglog;
 pub mod drawing;
 pub mod files;
+pub mod gz;
 pub mod index;
 pub mod level;
+pub mod words;
 pub mod worldmodel;
 
 use std::fmt;

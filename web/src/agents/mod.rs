@@ -2,10 +2,12 @@
 //! models (`.dcl`) and the server's message log (`.rcl`), opened with the `.rcg` (dropped
 //! together, a folder, or picked).
 //!
-//! Each file is indexed by game time in a worker (`web/agents.js`, the same index as
-//! [`pitchside_shared::agent::index`]), so the page holds about 32 bytes per cycle of each file,
-//! not the file; the lines of the time on screen are read and decoded when that time is shown,
-//! and kept in a small cache. Files are paired with a team and a player by their names
+//! Each file is indexed by game time in a worker (`web/agents.js` and `web/worker`, which
+//! runs [`pitchside_shared::agent::index`] itself), so the page holds about 32 bytes per cycle
+//! of each file, not the file; the lines of the time on screen are read and decoded when that
+//! time is shown, and kept in a small cache. A gzipped file is the same to the page: the worker
+//! that indexed it inflates the range asked for from its access points
+//! ([`pitchside_shared::agent::gz`]). Files are paired with a team and a player by their names
 //! (`TEAM-UNUM.log`) and the match's team names; what cannot be paired is listed with why.
 
 pub mod live;
@@ -37,14 +39,13 @@ const LIVE_TIMES: usize = 1500;
 /// How far back (in cycles) a live stream's latest message is still shown for the cycle on
 /// screen ([`Agents::resolve`]): five seconds of play.
 pub const LIVE_REACH: u32 = 50;
-/// Search hits read back from a file at most.
-const SEARCH_LIMIT: u32 = 20_000;
 
 /// One agent file, indexed.
 pub struct AgentFile {
     pub name: String,
     pub named: Named,
-    /// The file (a Blob), or a gzip file's text in packed blocks (`web/agents.js`).
+    /// The file (a Blob), or for a gzip file the worker holding its access points and its
+    /// number there (`web/agents.js`).
     pub text: JsValue,
     pub index: Index,
     pub gzipped: bool,
@@ -91,9 +92,13 @@ pub struct Agents {
     pub show_beliefs: RwSignal<bool>,
     /// The last search: its text and the times it was found at (`None` while it runs).
     pub search: RwSignal<Option<(String, Option<Vec<Time>>)>>,
+    /// How long the last search took, in milliseconds (for the bench).
+    pub search_ms: RwSignal<Option<f64>>,
     /// What the players and coaches said, from the server's message log, for the message
     /// board.
     pub says: RwSignal<Vec<Say>>,
+    /// Bumped when the files are forgotten: indexing of the ones before stops adding them.
+    epoch: StoredValue<u64>,
 }
 
 /// One `(say …)` of the server's message log.
@@ -129,12 +134,17 @@ impl Agents {
             show_drawings: RwSignal::new(true),
             show_beliefs: RwSignal::new(true),
             search: RwSignal::new(None),
+            search_ms: RwSignal::new(None),
             says: RwSignal::new(Vec::new()),
+            epoch: StoredValue::new(0),
         }
     }
 
     /// Forgets every agent file (a new match was opened).
     pub fn clear(&self) {
+        // The workers hold the access points of the gzipped files: gone with them.
+        reset_agent_workers();
+        self.epoch.update_value(|e| *e += 1);
         self.files.set_value(Vec::new());
         self.cache.set_value(HashMap::new());
         self.problems.set(Vec::new());
@@ -433,27 +443,35 @@ impl Agents {
                 .collect()
         });
         me.search.set(Some((text.clone(), None)));
+        me.search_ms.set(None);
+        // Every file asked for at once: the workers search theirs side by side.
+        let jobs: Vec<(js_sys::Promise, Index)> = jobs
+            .into_iter()
+            .map(|(blob, index)| (search_agent_file(&blob, &text), index))
+            .collect();
+        let started = now();
         wasm_bindgen_futures::spawn_local(async move {
             let mut times = Vec::new();
-            for (blob, index) in jobs {
-                let Ok(res) = JsFuture::from(search_agent_file(&blob, &text, SEARCH_LIMIT)).await
-                else {
+            for (job, index) in jobs {
+                let Ok(res) = JsFuture::from(job).await else {
                     continue;
                 };
-                let offsets = js_sys::Reflect::get(&res, &"offsets".into())
+                // The spans found, by their position in the file's index.
+                let spans = js_sys::Reflect::get(&res, &"spans".into())
                     .ok()
-                    .and_then(|o| o.dyn_into::<js_sys::Float64Array>().ok())
+                    .and_then(|o| o.dyn_into::<js_sys::Uint32Array>().ok())
                     .map(|a| a.to_vec())
                     .unwrap_or_default();
-                for o in offsets {
-                    if let Some(s) = index.span_at_offset(o as u64) {
-                        times.push(s.time);
-                    }
-                }
+                times.extend(
+                    spans
+                        .iter()
+                        .filter_map(|&p| index.spans.get(p as usize).map(|s| s.time)),
+                );
             }
             // One hit per cycle: a jump goes to the cycle's first frame.
             times.sort();
             times.dedup_by_key(|t| t.cycle);
+            me.search_ms.set(Some(now() - started));
             me.search.set(Some((text, Some(times))));
         });
     }
@@ -582,7 +600,7 @@ pub fn open_files(m: Monitor, files: Vec<web_sys::File>) {
         return;
     }
     agents.problems.update(|p| p.extend(problems));
-    wasm_bindgen_futures::spawn_local(index_all(m, agents, agent));
+    index_all(m, agents, agent);
 }
 
 /// A name the page opens as a game log.
@@ -591,108 +609,147 @@ pub fn looks_like_game_log(name: &str) -> bool {
     n.ends_with(".rcg") || n.ends_with(".json")
 }
 
-async fn index_all(m: Monitor, agents: Agents, files: Vec<(web_sys::File, Named)>) {
+/// Hands every file to the workers at once (they share them out and index them side by side)
+/// and adds each as soon as its index arrives, so the first files show while the rest are
+/// read; when the last is in, says what could not be paired and reads the says.
+fn index_all(m: Monitor, agents: Agents, files: Vec<(web_sys::File, Named)>) {
     let started = now();
     let total = files.len();
-    let mut bytes = 0.0;
-    for (k, (file, named)) in files.into_iter().enumerate() {
-        let name = file.name();
-        agents.progress.set(Some(format!(
-            "indexing agent files: {} of {total} ({name})",
-            k + 1
-        )));
-        let kind = match named.kind {
-            FileKind::DebugLog => 0,
-            FileKind::WorldModel => 1,
-            FileKind::Commands => 2,
-        };
-        let res = match JsFuture::from(index_agent_file(&file, kind, &JsValue::UNDEFINED)).await {
-            Ok(r) => r,
-            Err(e) => {
-                agents
-                    .problems
-                    .update(|p| p.push(format!("{name}: cannot be read ({e:?})")));
-                continue;
+    let epoch = agents.epoch.get_value();
+    agents
+        .progress
+        .set(Some(format!("indexing agent files: 0 of {total}")));
+    let jobs: Vec<_> = files
+        .into_iter()
+        .map(|(file, named)| {
+            let kind = match named.kind {
+                FileKind::DebugLog => 0,
+                FileKind::WorldModel => 1,
+                FileKind::Commands => 2,
+            };
+            let job = index_agent_file(&file, kind, &JsValue::UNDEFINED);
+            (file, named, job)
+        })
+        .collect();
+    let left = Rc::new(std::cell::Cell::new(total));
+    let bytes = Rc::new(std::cell::Cell::new(0.0));
+    for (file, named, job) in jobs {
+        let (left, bytes) = (left.clone(), bytes.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            let res = JsFuture::from(job).await;
+            // Another match was opened meanwhile: these files are not its.
+            if agents.epoch.get_value() != epoch {
+                return;
             }
-        };
-        let get = |k: &str| js_sys::Reflect::get(&res, &k.into()).unwrap_or(JsValue::UNDEFINED);
-        let num = |k: &str| get(k).as_f64().unwrap_or(0.0);
-        if let Some(err) = get("error").as_string() {
-            if get("spans").is_undefined() {
-                agents
-                    .problems
-                    .update(|p| p.push(format!("{name}: cannot be read: {err}")));
-                continue;
+            bytes.set(bytes.get() + add_indexed(agents, file, named, res));
+            left.set(left.get() - 1);
+            if left.get() > 0 {
+                agents.progress.set(Some(format!(
+                    "indexing agent files: {} of {total}",
+                    total - left.get()
+                )));
+                return;
             }
-            agents.problems.update(|p| {
-                p.push(format!(
-                    "{name}: read up to a damaged part ({err}); the cycles before it are shown"
-                ))
-            });
-        }
-        let flat = get("spans")
-            .dyn_into::<js_sys::Float64Array>()
-            .map(|a| a.to_vec())
-            .unwrap_or_default();
-        let spans: Vec<Span> = flat
-            .chunks_exact(5)
-            .map(|s| Span {
-                time: Time {
-                    cycle: s[0] as u32,
-                    stopped: s[1] as u32,
-                },
-                start: s[2] as u64,
-                end: s[3] as u64,
-                first_line: s[4] as u64,
-            })
-            .collect();
-        let index = Index::from_spans(
-            named.kind,
-            spans,
-            num("levels") as u32,
-            num("lines") as u64,
-            num("bad") as u64,
-            num("bytes") as u64,
-        );
-        bytes += index.bytes as f64;
-        if index.spans.is_empty() {
-            agents.problems.update(|p| {
-                p.push(format!(
-                    "{name}: no line with a game time in it ({} lines), so nothing to show",
-                    index.lines
-                ))
-            });
-            continue;
-        }
-        let gzipped = get("gz").as_bool().unwrap_or(false);
-        let text = match get("text") {
-            t if t.is_object() => t,
-            _ => JsValue::from(file.clone()),
-        };
-        agents.files.update_value(|f| {
-            f.push(AgentFile {
-                name,
-                named,
-                text,
-                index,
-                gzipped,
-                live: None,
-            })
+            let index_bytes = agents
+                .files
+                .with_value(|f| f.iter().map(|f| f.index.heap_bytes()).sum());
+            agents.indexed.set(Some(IndexReport {
+                files: total,
+                bytes: bytes.get(),
+                ms: now() - started,
+                index_bytes,
+            }));
+            agents.progress.set(None);
+            check_pairing(m, agents);
+            load_says(agents).await;
         });
-        agents.revision.update(|r| *r += 1);
     }
-    let index_bytes = agents
-        .files
-        .with_value(|f| f.iter().map(|f| f.index.heap_bytes()).sum());
-    agents.indexed.set(Some(IndexReport {
-        files: total,
-        bytes,
-        ms: now() - started,
-        index_bytes,
-    }));
-    agents.progress.set(None);
-    check_pairing(m, agents);
-    load_says(agents).await;
+}
+
+/// Adds a file whose index came back (or says why it cannot be shown); the bytes of text it
+/// has.
+fn add_indexed(
+    agents: Agents,
+    file: web_sys::File,
+    named: Named,
+    res: Result<JsValue, JsValue>,
+) -> f64 {
+    let name = file.name();
+    let res = match res {
+        Ok(r) => r,
+        Err(e) => {
+            agents
+                .problems
+                .update(|p| p.push(format!("{name}: cannot be read ({e:?})")));
+            return 0.0;
+        }
+    };
+    let get = |k: &str| js_sys::Reflect::get(&res, &k.into()).unwrap_or(JsValue::UNDEFINED);
+    let num = |k: &str| get(k).as_f64().unwrap_or(0.0);
+    if let Some(err) = get("error").as_string() {
+        if get("spans").is_undefined() {
+            agents
+                .problems
+                .update(|p| p.push(format!("{name}: cannot be read: {err}")));
+            return 0.0;
+        }
+        agents.problems.update(|p| {
+            p.push(format!(
+                "{name}: read up to a damaged part ({err}); the cycles before it are shown"
+            ))
+        });
+    }
+    let flat = get("spans")
+        .dyn_into::<js_sys::Float64Array>()
+        .map(|a| a.to_vec())
+        .unwrap_or_default();
+    let spans: Vec<Span> = flat
+        .chunks_exact(5)
+        .map(|s| Span {
+            time: Time {
+                cycle: s[0] as u32,
+                stopped: s[1] as u32,
+            },
+            start: s[2] as u64,
+            end: s[3] as u64,
+            first_line: s[4] as u64,
+        })
+        .collect();
+    let index = Index::from_spans(
+        named.kind,
+        spans,
+        num("levels") as u32,
+        num("lines") as u64,
+        num("bad") as u64,
+        num("bytes") as u64,
+    );
+    let bytes = index.bytes as f64;
+    if index.spans.is_empty() {
+        agents.problems.update(|p| {
+            p.push(format!(
+                "{name}: no line with a game time in it ({} lines), so nothing to show",
+                index.lines
+            ))
+        });
+        return bytes;
+    }
+    let gzipped = get("gz").as_bool().unwrap_or(false);
+    let text = match get("text") {
+        t if t.is_object() => t,
+        _ => JsValue::from(file.clone()),
+    };
+    agents.files.update_value(|f| {
+        f.push(AgentFile {
+            name,
+            named,
+            text,
+            index,
+            gzipped,
+            live: None,
+        })
+    });
+    agents.revision.update(|r| *r += 1);
+    bytes
 }
 
 /// Says read from the message log at most: a whole game of helios-base players saying every
@@ -836,7 +893,8 @@ extern "C" {
     fn index_agent_file(file: &web_sys::File, kind: u32, progress: &JsValue) -> js_sys::Promise;
     #[wasm_bindgen(js_name = read_range)]
     fn read_range_js(text: &JsValue, start: f64, end: f64) -> js_sys::Promise;
-    fn search_agent_file(text: &JsValue, needle: &str, limit: u32) -> js_sys::Promise;
+    fn search_agent_file(text: &JsValue, needle: &str) -> js_sys::Promise;
     fn grep_agent_file(text: &JsValue, needle: &str, limit: u32) -> js_sys::Promise;
+    fn reset_agent_workers();
     fn dropped_files(dt: &web_sys::DataTransfer) -> js_sys::Promise;
 }

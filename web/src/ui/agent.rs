@@ -56,7 +56,7 @@ fn shown(m: Monitor, a: Agents) -> Shown {
         time: Some(time),
         ..Shown::default()
     };
-    let files: Vec<(usize, FileKind, String, Owner, u32)> = a.files.with_value(|f| {
+    let mut files: Vec<(usize, FileKind, String, Owner, u32)> = a.files.with_value(|f| {
         f.iter()
             .enumerate()
             .map(|(i, f)| {
@@ -69,6 +69,15 @@ fn shown(m: Monitor, a: Agents) -> Shown {
                 )
             })
             .collect()
+    });
+    // In the order of the players (files are indexed side by side and added as they finish).
+    files.sort_by_key(|(_, kind, _, owner, _)| {
+        let (team, unum) = match owner {
+            Owner::Player { team, unum } => (team.clone(), *unum),
+            Owner::Coach { team } => (team.clone(), u8::MAX),
+            Owner::Server => (String::new(), 0),
+        };
+        (team, unum, *kind as u8)
     });
     let team = selected.and_then(|(s, _)| agents::team_name(m, s));
     let mine = |o: &Owner| match (o, selected, &team) {
@@ -246,7 +255,8 @@ pub fn AgentPanel() -> impl IntoView {
         }
     };
     view! {
-        // For the agents bench: how long indexing took and what the indexes hold.
+        // For the agents bench: how long indexing and the last search took, and what the
+        // indexes hold.
         <span
             id="agent-index"
             hidden
@@ -254,6 +264,7 @@ pub fn AgentPanel() -> impl IntoView {
             data-bytes=move || a.indexed.get().map(|r| format!("{:.0}", r.bytes)).unwrap_or_default()
             data-ms=move || a.indexed.get().map(|r| format!("{:.1}", r.ms)).unwrap_or_default()
             data-index-bytes=move || a.indexed.get().map(|r| r.index_bytes.to_string()).unwrap_or_default()
+            data-search-ms=move || a.search_ms.get().map(|ms| format!("{ms:.1}")).unwrap_or_default()
         ></span>
         <Show when=move || any.get() || !a.problems.get().is_empty() || a.progress.get().is_some()>
             <section id="agent-panel" class="panel agent" aria-label="What the agents thought">
@@ -297,7 +308,10 @@ pub fn AgentPanel() -> impl IntoView {
                     }}
                 </fieldset>
                 </Show>
-                <ul id="agent-messages" class="agent-messages">
+                // `data-pending`: some of the files' lines for the time on screen are still being
+                // read (the tests and the bench wait for it to be false).
+                <ul id="agent-messages" class="agent-messages"
+                    data-pending=move || view_of.get().pending.to_string()>
                     {move || {
                         let s = view_of.get();
                         if s.messages.is_empty() {
