@@ -7,7 +7,6 @@
 //! chromium-driver.
 
 use fantoccini::key::Key;
-use fantoccini::Locator;
 use pitchside_shared::Record;
 use pitchside_tests::browser::Browser;
 use pitchside_tests::fake_server::{FakeServer, Script};
@@ -141,13 +140,7 @@ async fn a_page_opened_late_shows_live_at_once_and_can_seek_back() {
     })
     .await;
     let seek = Instant::now();
-    b.client
-        .find(Locator::Css("body"))
-        .await
-        .unwrap()
-        .send_keys(&Key::Home.to_string())
-        .await
-        .unwrap();
+    b.keys(&Key::Home.to_string()).await;
     b.wait_text("#cycle", "cycle 1", |t| t == "1").await;
     let seek_after = seek.elapsed();
     eprintln!("page opened at cycle 5000: live frame after {live_after:?} (page load included), back at cycle 1 after {seek_after:?}");
@@ -318,13 +311,7 @@ async fn a_page_that_falls_behind_says_frames_are_skipped_and_gets_them_back_whe
         "live at the end: {cycle}"
     );
     // Back in time: the page fetches the match again, and has every frame.
-    b.client
-        .find(Locator::Css("body"))
-        .await
-        .unwrap()
-        .send_keys(&Key::Home.to_string())
-        .await
-        .unwrap();
+    b.keys(&Key::Home.to_string()).await;
     b.wait_text("#frames", "every frame", |t| count(t) == Some(total))
         .await;
     assert_eq!(b.text("#frames").await, format!("1 / {total}"));

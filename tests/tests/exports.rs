@@ -61,6 +61,22 @@ fn both_ways(out: &Path) -> [(&'static str, Options); 2] {
     [("with the actions", opts(out)), ("alone", alone)]
 }
 
+/// Fails with the first line that differs unless `ours` is byte for byte rcg2csv's `want`.
+fn same_as_rcg2csv(ours: &[u8], want: &[u8], what: &str) {
+    if ours == want {
+        return;
+    }
+    let a = String::from_utf8_lossy(ours);
+    let b = String::from_utf8_lossy(want);
+    let (i, (x, y)) = a
+        .lines()
+        .zip(b.lines())
+        .enumerate()
+        .find(|(_, (x, y))| x != y)
+        .unwrap_or((0, ("(the lengths differ)", "")));
+    panic!("{what}: line {} differs\n ours: {x}\n rcg2csv: {y}", i + 1);
+}
+
 #[test]
 fn the_tracking_table_is_what_rcg2csv_writes_for_every_fixture() {
     let out = scratch("tracking");
@@ -75,20 +91,7 @@ fn the_tracking_table_is_what_rcg2csv_writes_for_every_fixture() {
         for (how, o) in both_ways(&out) {
             export_one(&fixture_of(dir), &out.join(dir), &o).unwrap();
             let ours = std::fs::read(out.join(format!("{dir}.tracking.csv"))).unwrap();
-            if ours != want {
-                let a = String::from_utf8_lossy(&ours);
-                let b = String::from_utf8_lossy(&want);
-                let (i, (x, y)) = a
-                    .lines()
-                    .zip(b.lines())
-                    .enumerate()
-                    .find(|(_, (x, y))| x != y)
-                    .unwrap_or((0, ("", "")));
-                panic!(
-                    "{dir} ({how}): line {} differs\n ours: {x}\n rcg2csv: {y}",
-                    i + 1
-                );
-            }
+            same_as_rcg2csv(&ours, &want, &format!("{dir} ({how})"));
         }
         checked += 1;
     }
@@ -178,20 +181,7 @@ fn the_player_types_table_is_what_rcg2csv_writes_for_every_fixture() {
             o.parquet = true;
             let e = export_one(&fixture_of(dir), &out.join(dir), &o).unwrap();
             let ours = std::fs::read(out.join(format!("{dir}.player_types.csv"))).unwrap();
-            if ours != want {
-                let a = String::from_utf8_lossy(&ours);
-                let b = String::from_utf8_lossy(&want);
-                let (i, (x, y)) = a
-                    .lines()
-                    .zip(b.lines())
-                    .enumerate()
-                    .find(|(_, (x, y))| x != y)
-                    .unwrap_or((0, ("(the lengths differ)", "")));
-                panic!(
-                    "{dir} ({how}): line {} differs\n ours: {x}\n rcg2csv: {y}",
-                    i + 1
-                );
-            }
+            same_as_rcg2csv(&ours, &want, &format!("{dir} ({how})"));
             assert_eq!(e.player_types, rows, "{dir} ({how})");
             assert!(
                 out.join(format!("{dir}.player_types.parquet")).is_file(),
