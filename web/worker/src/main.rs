@@ -605,6 +605,18 @@ mod tests {
         found
     }
 
+    /// The spans holding `needle`, found by a scan of the whole text: what a search must give.
+    fn scanned(text: &[u8], ranges: &[(u64, u64)], needle: &str) -> Vec<u32> {
+        let mut want = Vec::new();
+        let mut f = Finder::new(needle);
+        f.push(text, &mut |o| {
+            want.extend(span_at(ranges, o));
+            true
+        });
+        want.dedup();
+        want
+    }
+
     /// On a real debug log, plain and gzipped (access points close together, so that reads
     /// start from many of them), every way a search goes finds the spans that reading the
     /// whole text finds.
@@ -630,13 +642,7 @@ mod tests {
             "ball_move=(",
             "WM: BALL rpos",
         ] {
-            let mut want = Vec::new();
-            let mut f = Finder::new(needle);
-            f.push(&text, &mut |o| {
-                want.extend(span_at(&ranges, o));
-                true
-            });
-            want.dedup();
+            let want = scanned(&text, &ranges, needle);
             for words in [words.as_ref(), None] {
                 let plain = search(words, &ranges, len, None, &text, needle);
                 assert_eq!(plain, want, "plain {needle:?}");
@@ -689,13 +695,7 @@ mod tests {
             {
                 read_parts += 1;
             }
-            let mut want = Vec::new();
-            let mut f = Finder::new(needle);
-            f.push(&text, &mut |o| {
-                want.extend(span_at(&ranges, o));
-                true
-            });
-            want.dedup();
+            let want = scanned(&text, &ranges, needle);
             for words in [words.as_ref(), None] {
                 let got = search(words, &ranges, len, Some(&points), &gz, needle);
                 assert_eq!(got, want, "{needle:?}, words: {}", words.is_some());
