@@ -130,8 +130,7 @@ fn shape(d: &Drawing, metres_per_px: f64) -> Option<Shape> {
 mod tests {
     use super::*;
     use crate::field::{Camera, View};
-    use crate::scene::{self, testutil, FieldParams, Input};
-    use crate::settings::{Colours, FieldSettings};
+    use crate::scene::{self, testutil, FieldParams};
     use pitchside_shared::log::{parse_log, LogDecoder, Match};
     use pitchside_shared::model::Record;
     use pitchside_shared::tools::{rewrite, Edits};
@@ -278,19 +277,7 @@ mod tests {
         let frame = m.frames.iter().find(|f| f.time == cycle).unwrap();
         let params = FieldParams::of_match(m);
         let view = View::of_camera(&Camera::default(), 1050.0, 680.0, None);
-        let mut s = scene::build(&Input {
-            frame: Some(frame),
-            previous: None,
-            alpha: 1.0,
-            history: &[],
-            params: &params,
-            settings: &FieldSettings::default(),
-            colours: &Colours::default(),
-            selected: None,
-            view: &view,
-            agent: None,
-            covered: &[],
-        });
+        let mut s = scene::build(&scene::testutil::input(frame, &params, &view));
         build(&mut s, &m.drawings, view.metres(1.0));
         s
     }

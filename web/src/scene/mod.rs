@@ -438,8 +438,33 @@ impl Scene {
 pub(crate) mod testutil {
     //! Real logs for the scene's tests, parsed once per test binary.
 
+    use super::{FieldParams, Input};
+    use crate::field::View;
+    use crate::settings::{Colours, FieldSettings};
     use pitchside_shared::log::{parse_log, Match};
+    use pitchside_shared::Frame;
     use std::sync::OnceLock;
+
+    /// The input of `frame` with the page's default settings and colours, and no
+    /// interpolation, trail, selection, agent or covered corner: tests set what they look at
+    /// with `..` (`Input { selected, ..input(f, &params, &view) }`).
+    pub fn input<'a>(frame: &'a Frame, params: &'a FieldParams, view: &'a View) -> Input<'a> {
+        static SETTINGS: OnceLock<FieldSettings> = OnceLock::new();
+        static COLOURS: OnceLock<Colours> = OnceLock::new();
+        Input {
+            frame: Some(frame),
+            previous: None,
+            alpha: 1.0,
+            history: &[],
+            params,
+            settings: SETTINGS.get_or_init(FieldSettings::default),
+            colours: COLOURS.get_or_init(Colours::default),
+            selected: None,
+            view,
+            agent: None,
+            covered: &[],
+        }
+    }
 
     fn load(rel: &str) -> Match {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

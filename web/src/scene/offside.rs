@@ -158,7 +158,6 @@ mod tests {
     use super::*;
     use crate::field::View;
     use crate::scene::{testutil, FieldParams};
-    use crate::settings::{Colours, FieldSettings};
     use pitchside_shared::PlayMode;
 
     #[test]
@@ -214,17 +213,8 @@ mod tests {
         assert!(x > 49.0, "{x}");
         let params = FieldParams::of_match(m);
         let scene = crate::scene::build(&Input {
-            frame: Some(f),
-            previous: None,
-            alpha: 1.0,
-            history: &[],
-            params: &params,
-            settings: &FieldSettings::default(),
-            colours: &Colours::default(),
-            selected: None,
-            view,
-            agent: None,
             covered,
+            ..testutil::input(f, &params, view)
         });
         let Some(Geom::Text { at, offset, .. }) = scene
             .with_tag(Tag::OffsideLine)

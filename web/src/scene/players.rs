@@ -721,24 +721,16 @@ mod tests {
     use super::*;
     use crate::field::View;
     use crate::scene::{build, testutil, FieldParams, Input};
-    use crate::settings::{Colours, FieldSettings};
+    use crate::settings::FieldSettings;
     use pitchside_shared::Frame;
 
     fn scene_of(frame: &Frame, settings: &FieldSettings, selected: Option<(Side, u8)>) -> Scene {
         let params = FieldParams::of_match(testutil::short_v6());
         let view = View::fit(1280.0, 800.0);
         build(&Input {
-            frame: Some(frame),
-            previous: None,
-            alpha: 1.0,
-            history: &[],
-            params: &params,
             settings,
-            colours: &Colours::default(),
             selected,
-            view: &view,
-            agent: None,
-            covered: &[],
+            ..testutil::input(frame, &params, &view)
         })
     }
 
@@ -958,17 +950,8 @@ mod tests {
         let frame = &m.frames[m.frames.len() / 2];
         let number_size = |view: &View| {
             let scene = build(&Input {
-                frame: Some(frame),
-                previous: None,
-                alpha: 1.0,
-                history: &[],
-                params: &params,
                 settings: &s,
-                colours: &Colours::default(),
-                selected: None,
-                view,
-                agent: None,
-                covered: &[],
+                ..testutil::input(frame, &params, view)
             });
             scene
                 .with_tag(Tag::Label)
@@ -997,17 +980,8 @@ mod tests {
         let view = View::fit(382.0, 260.0);
         for f in m.frames.iter().step_by(40) {
             let scene = build(&Input {
-                frame: Some(f),
-                previous: None,
-                alpha: 1.0,
-                history: &[],
-                params: &params,
                 settings: &s,
-                colours: &Colours::default(),
-                selected: None,
-                view: &view,
-                agent: None,
-                covered: &[],
+                ..testutil::input(f, &params, &view)
             });
             for l in scene.with_tag(Tag::Label) {
                 let Geom::Text {
