@@ -213,14 +213,7 @@ pub fn frame_number(p: &[u8]) -> Option<u32> {
     if p.len() < 3 || p[0] != 3 || !(p[1] == 6 || p[1] == 7) {
         return None;
     }
-    let mut v = 0u32;
-    for (i, &b) in p[2..].iter().take(5).enumerate() {
-        v |= u32::from(b & 0x7f) << (7 * i);
-        if b & 0x80 == 0 {
-            return Some(v);
-        }
-    }
-    None
+    varint(&p[2..], 5).and_then(|v| u32::try_from(v).ok())
 }
 
 /// The frames a `Skipped` notice packet says were left out: `[2][7][varint]`.
@@ -228,8 +221,13 @@ pub fn skipped_frames(p: &[u8]) -> Option<u64> {
     if p.len() < 3 || p[0] != 2 || p[1] != 7 {
         return None;
     }
+    varint(&p[2..], 10)
+}
+
+/// The wire's varint at the start of `bytes`, of at most `max` bytes.
+fn varint(bytes: &[u8], max: usize) -> Option<u64> {
     let mut v = 0u64;
-    for (i, &b) in p[2..].iter().take(10).enumerate() {
+    for (i, &b) in bytes.iter().take(max).enumerate() {
         v |= u64::from(b & 0x7f) << (7 * i);
         if b & 0x80 == 0 {
             return Some(v);
