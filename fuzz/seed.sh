@@ -39,7 +39,7 @@ for f in "$fx"/agents/*/agent-logs/*-7.*.gz "$fx"/agents/*/*.rcl.gz; do
 done
 # Wire packets of real logs, written by the wire tests in the fuzz target's framing.
 mkdir -p "$here/corpus/wire"
-(cd "$here/.." && PITCHSIDE_WIRE_SEEDS="$here/corpus/wire" cargo test -q -p pitchside-shared --test wire write_fuzz_seeds >/dev/null)
+(cd "$here/.." && PITCHSIDE_WIRE_SEEDS="$here/corpus/wire" cargo test -q -p pitchside-wire --test wire write_fuzz_seeds >/dev/null)
 # The operator's commands as the README lists them, the README's config file, real team
 # graphics from the fixtures (one message text per line) and the links the README shows.
 mkdir -p "$here/corpus/control" "$here/corpus/config" "$here/corpus/team_graphic" "$here/corpus/fragment" "$here/corpus/envelope"

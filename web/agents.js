@@ -5,8 +5,8 @@
 //
 // The work on the bytes is the shared library's, compiled to WebAssembly for the workers
 // (`web/worker`, built by Trunk as `agents-worker.js` and `agents-worker_bg.wasm`): the index
-// is `shared/src/agent/index.rs`'s `Indexer`, the same for a plain and a gzipped file. A gzip
-// file is inflated as it is indexed and access points are noted (`shared/src/agent/gz.rs`),
+// is `shared/agents/src/index.rs`'s `Indexer`, the same for a plain and a gzipped file. A gzip
+// file is inflated as it is indexed and access points are noted (`shared/agents/src/gz.rs`),
 // so that a range of its text is read again by inflating from the point before it, from the
 // gzip file itself: nothing of its text is kept. A file is read in chunks, so a worker answers
 // the page between them; two or more workers share the files, so that indexing and searching

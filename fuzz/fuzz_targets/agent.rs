@@ -1,4 +1,4 @@
-//! The agents' files and live debug-client datagrams (`shared/src/agent`): any bytes as a
+//! The agents' files and live debug-client datagrams (`shared/agents/src`): any bytes as a
 //! debug log, a world-model log or the server's message log (the first byte chooses, the
 //! second the slicing), and as one debug-client datagram. Never a panic; the cycle index is
 //! the same however the file is sliced; every span decodes to its own game time only.
@@ -8,8 +8,8 @@
 mod cap;
 
 use libfuzzer_sys::fuzz_target;
-use pitchside_shared::agent::index::{FileKind, Indexer, Search};
-use pitchside_shared::agent::{commands, debuglog, worldmodel};
+use pitchside_agents::index::{FileKind, Indexer, Search};
+use pitchside_agents::{commands, debuglog, worldmodel};
 
 fuzz_target!(|data: &[u8]| {
     let [kind, step, rest @ ..] = data else {

@@ -6,10 +6,10 @@
 mod cap;
 
 use libfuzzer_sys::fuzz_target;
-use pitchside_shared::log::{Detail, LogDecoder};
-use pitchside_shared::params::MatchParams;
-use pitchside_shared::stats::{HeatFilter, Stats};
-use pitchside_shared::{team_graphic, Params, Record, Side};
+use rcss_formats::log::{Detail, LogDecoder};
+use rcss_formats::params::MatchParams;
+use pitchside_analysis::stats::{HeatFilter, Stats};
+use rcss_formats::{team_graphic, Params, Record, Side};
 
 fuzz_target!(|data: &[u8]| {
     for detail in [Detail::Full, Detail::Light] {

@@ -7,7 +7,7 @@
 mod cap;
 
 use libfuzzer_sys::fuzz_target;
-use pitchside_shared::command::Command;
+use rcss_formats::command::Command;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(cmd) = relay::control::parse(data) else {

@@ -7,5 +7,5 @@ mod cap;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = pitchside_shared::datagram::parse_datagram(data);
+    let _ = rcss_formats::datagram::parse_datagram(data);
 });

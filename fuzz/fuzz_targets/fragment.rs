@@ -7,7 +7,7 @@
 mod cap;
 
 use libfuzzer_sys::fuzz_target;
-use pitchside_shared::link::{
+use pitchside_wire::link::{
     query_value, with_query_value, Fragment, CONTROL_KEY, LOG_KEY, TEAM_KEY,
 };
 

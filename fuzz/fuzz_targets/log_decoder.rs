@@ -6,7 +6,7 @@
 mod cap;
 
 use libfuzzer_sys::fuzz_target;
-use pitchside_shared::LogDecoder;
+use rcss_formats::LogDecoder;
 
 fuzz_target!(|data: &[u8]| {
     let (step, data) = match data.split_first() {

@@ -7,7 +7,7 @@
 mod cap;
 
 use libfuzzer_sys::fuzz_target;
-use pitchside_shared::team_graphic::{assemble_both, decode_tile, parse_team_graphic};
+use rcss_formats::team_graphic::{assemble_both, decode_tile, parse_team_graphic};
 
 fuzz_target!(|data: &[u8]| {
     // Several messages, one per line, as a log or a feed would carry them.

@@ -9,7 +9,7 @@ mod cap;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let mut d = pitchside_shared::wire::Decoder::new();
+    let mut d = pitchside_wire::Decoder::new();
     let mut out = Vec::new();
     let mut rest = data;
     while rest.len() >= 2 {

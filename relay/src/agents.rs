@@ -21,8 +21,8 @@
 //! messages, the oldest going first (the page is told where its history now starts).
 
 use crate::hub::Hub;
-use pitchside_shared::agent::worldmodel::{self, WorldModel};
-use pitchside_shared::Side;
+use pitchside_agents::worldmodel::{self, WorldModel};
+use rcss_formats::Side;
 use std::collections::{HashMap, VecDeque};
 use std::io::Write;
 use std::net::SocketAddr;
@@ -525,7 +525,7 @@ fn spawn_writer(mut r: DclRecorder, log: Arc<DebugLog>) -> std::sync::mpsc::Sync
 /// The page of match `name` with a team's key in its fragment (`#team=KEY`), as the
 /// operator's link carries the control token: never sent to the server in a request line.
 pub fn team_link(https: bool, listen: SocketAddr, name: &str, key: &str) -> String {
-    crate::control::link_with(https, listen, name, pitchside_shared::link::TEAM_KEY, key)
+    crate::control::link_with(https, listen, name, pitchside_wire::link::TEAM_KEY, key)
 }
 
 #[cfg(test)]
@@ -565,13 +565,13 @@ mod tests {
     }
 
     fn teams_playing(hub: &Hub) {
-        let mut f = pitchside_shared::Frame {
+        let mut f = rcss_formats::Frame {
             time: 1,
             ..Default::default()
         };
         f.teams[0].name = Some("HELIOS_A".into());
         f.teams[1].name = Some("HELIOS_B".into());
-        hub.publish(&[pitchside_shared::Record::Show(f)]);
+        hub.publish(&[rcss_formats::Record::Show(f)]);
     }
 
     fn datagram(side: char, unum: u8, cycle: u32) -> Vec<u8> {

@@ -13,8 +13,8 @@
 //! never join a request's text to a path.
 
 use crate::inspect::inspect_reader;
-use pitchside_shared::log::Ending;
-use pitchside_shared::series::{Figures, Game, Invalid};
+use pitchside_competitions::series::{Figures, Game, Invalid};
+use rcss_formats::log::Ending;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

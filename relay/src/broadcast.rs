@@ -5,7 +5,7 @@
 //!   the teams wear, the tournament the match belongs to (its group's standings, the next
 //!   fixture) and the last result;
 //! - `/api/matches/NAME/captions` ([`CAPTIONS_FORMAT`]): the match's captions in words, for a
-//!   stream's own overlay, from [`pitchside_shared::broadcast::captions`].
+//!   stream's own overlay, from [`pitchside_analysis::broadcast::captions`].
 //!
 //! The delay is only said here: the page holds the frames back, so the ordinary page and the
 //! delayed stream are fed from the one history. Captions are computed from the whole match
@@ -17,8 +17,8 @@ use crate::colours::TeamColours;
 use crate::hub::Summary;
 use crate::tournament::Tournaments;
 use bytes::Bytes;
-use pitchside_shared::broadcast::captions::{captions, Lang};
-use pitchside_shared::colour::{choose_kits, KitChoice};
+use pitchside_analysis::broadcast::captions::{captions, Lang};
+use pitchside_analysis::colour::{choose_kits, KitChoice};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -373,7 +373,7 @@ fn last_in_archive(entries: &[Entry], teams: &[Option<String>; 2]) -> Value {
 #[derive(Debug, Error)]
 pub enum CaptionsError {
     #[error("the match's history does not decode: {0}")]
-    Wire(#[from] pitchside_shared::wire::WireError),
+    Wire(#[from] pitchside_wire::WireError),
     #[error("the captions task failed: {0}")]
     Task(#[from] tokio::task::JoinError),
 }
@@ -439,12 +439,12 @@ impl Captions {
 /// Decodes a match's history and finds its actions (a whole game: run it off the async
 /// threads).
 fn compute(packets: &[Bytes]) -> Result<Computed, CaptionsError> {
-    let records = pitchside_shared::wire::decode_records(packets.iter().map(|b| &b[..]))?;
-    let mut m = pitchside_shared::log::Match::default();
+    let records = pitchside_wire::decode_records(packets.iter().map(|b| &b[..]))?;
+    let mut m = rcss_formats::log::Match::default();
     for r in records {
         m.push(r);
     }
-    let actions = pitchside_shared::actions::Actions::of_match(&m);
+    let actions = pitchside_analysis::actions::Actions::of_match(&m);
     let lines = Lang::ALL
         .iter()
         .map(|&lang| {
@@ -512,7 +512,7 @@ impl Broadcast {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pitchside_shared::feed::FeedSource;
+    use pitchside_wire::feed::FeedSource;
 
     const CUP: &str = r#"
 name = "cup"

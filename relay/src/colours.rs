@@ -1,5 +1,5 @@
 //! `--team-colours FILE`: each team's home and away kits, from which the broadcast view's
-//! colours for a match are chosen ([`pitchside_shared::colour::choose_kits`]; README, "Team
+//! colours for a match are chosen ([`pitchside_analysis::colour::choose_kits`]; README, "Team
 //! colours").
 //!
 //! The file is read and checked at start, and a mistake stops the relay saying the file, the
@@ -8,8 +8,8 @@
 //! team added between rounds); a new version with a mistake does not undo the last good one,
 //! which stays in use while the answer says what is wrong.
 
-use pitchside_shared::colour::{Kit, Rgb, TeamKits};
-use pitchside_shared::tournament::plan::team_name_ok;
+use pitchside_analysis::colour::{Kit, Rgb, TeamKits};
+use pitchside_competitions::tournament::plan::team_name_ok;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;

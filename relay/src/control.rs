@@ -13,7 +13,7 @@
 //!   address is refused with 429 until the oldest failure ages out, right token or not, so
 //!   guessing gets nowhere.
 //! - A command is JSON in the page's units (metres, degrees); [`parse`] checks every value
-//!   and [`handle`] builds the server's text itself ([`pitchside_shared::command`]), so no
+//!   and [`handle`] builds the server's text itself ([`rcss_formats::command`]), so no
 //!   text from a browser ever reaches the server. It also refuses what the server would not
 //!   act on: a kick-off outside the moments `(dispstart)` works, coach commands when the
 //!   server is not in coach mode, anything for a replayed match, and floods ([`Flood`]).
@@ -24,9 +24,9 @@
 
 use crate::monitor::{ControlError, ControlRequest};
 use crate::MatchHandle;
-use pitchside_shared::command::{self, Card, Command};
-use pitchside_shared::params::field::{HALF_LENGTH, HALF_WIDTH};
-use pitchside_shared::Side;
+use rcss_formats::command::{self, Card, Command};
+use rcss_formats::params::field::{HALF_LENGTH, HALF_WIDTH};
+use rcss_formats::Side;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -164,7 +164,7 @@ pub fn operator_link(https: bool, listen: std::net::SocketAddr, name: &str, toke
         https,
         listen,
         name,
-        pitchside_shared::link::CONTROL_KEY,
+        pitchside_wire::link::CONTROL_KEY,
         token,
     )
 }

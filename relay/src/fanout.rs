@@ -33,7 +33,7 @@
 
 use crate::hub::{Body, Item, Stats};
 use bytes::Bytes;
-use pitchside_shared::wire::{notice_packet, Notice};
+use pitchside_wire::{notice_packet, Notice};
 use std::collections::VecDeque;
 use std::io::{self, IoSlice};
 use std::sync::atomic::{AtomicBool, Ordering};

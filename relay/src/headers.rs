@@ -138,7 +138,7 @@ fn is_control(path: &str) -> bool {
 }
 
 fn is_embed(path: &str, query: Option<&str>) -> bool {
-    pitchside_shared::link::is_embed(path, query.unwrap_or(""))
+    pitchside_wire::link::is_embed(path, query.unwrap_or(""))
 }
 
 /// The middleware: protective headers on every response; CORS for the control endpoint.

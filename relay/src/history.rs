@@ -12,8 +12,8 @@
 //! relay left running on one server for days of matches without a new match in between.
 
 use bytes::Bytes;
-use pitchside_shared::wire::{chunk_packet, records_packet, Encoded};
-use pitchside_shared::Record;
+use pitchside_wire::{chunk_packet, records_packet, Encoded};
+use rcss_formats::Record;
 use std::collections::VecDeque;
 
 /// Frames per sealed chunk: 25 s of play at 10 Hz, ~70 KB deflated. A full game is then ~26
@@ -214,8 +214,8 @@ impl History {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pitchside_shared::wire::{decode_records, Encoder};
-    use pitchside_shared::{Frame, Message, Params, TeamGraphic};
+    use pitchside_wire::{decode_records, Encoder};
+    use rcss_formats::{Frame, Message, Params, TeamGraphic};
 
     fn frame(t: u32) -> Record {
         let mut f = Frame {
@@ -233,7 +233,7 @@ mod tests {
             Record::PlayerParam(Params::default()),
         ];
         records.push(Record::TeamGraphic(TeamGraphic {
-            side: pitchside_shared::Side::Left,
+            side: rcss_formats::Side::Left,
             x: 1,
             y: 2,
             xpm: vec!["8 8 1 1".into()],

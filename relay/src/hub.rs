@@ -20,10 +20,10 @@ use crate::fanout::{Direct, FanOut};
 use crate::history::{History, ItemKind};
 use bytes::Bytes;
 use chrono::{DateTime, Local};
-use pitchside_shared::feed::FeedSource;
-use pitchside_shared::params::ServerParams;
-use pitchside_shared::wire::{self, Encoder, Notice};
-use pitchside_shared::{PlayMode, Record, Team};
+use pitchside_wire::feed::FeedSource;
+use pitchside_wire::{self as wire, Encoder, Notice};
+use rcss_formats::params::ServerParams;
+use rcss_formats::{PlayMode, Record, Team};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -619,7 +619,7 @@ impl Hub {
         for r in records {
             if let Record::ServerParam(p) = r {
                 st.params = ServerParams::from_params(Some(p));
-                st.coach = pitchside_shared::command::coach_mode(Some(p));
+                st.coach = rcss_formats::command::coach_mode(Some(p));
             }
             let e = st.encoder.encode(r);
             match (e.key, r) {
@@ -800,8 +800,8 @@ impl Hub {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pitchside_shared::wire::{Decoder, Event};
-    use pitchside_shared::Frame;
+    use pitchside_wire::{Decoder, Event};
+    use rcss_formats::Frame;
 
     fn frame(t: u32) -> Record {
         Record::Show(Frame {

@@ -1,6 +1,6 @@
 //! The relay: registers with rcssserver as a monitor (or plays logs as if live) for any number
 //! of matches, and relays each to any number of browsers over WebSocket in the wire form of
-//! `pitchside_shared::wire`, serving the web app beside it.
+//! `pitchside_wire`, serving the web app beside it.
 //!
 //! Layout:
 //! - [`agents`]: the agents' debug server (`--debug-port`): their world models, per-team keys.

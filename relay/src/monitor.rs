@@ -11,10 +11,10 @@
 
 use crate::order::FeedOrder;
 use crate::publisher::{hint_for, Publisher};
-use pitchside_shared::command::{self, Command};
-use pitchside_shared::datagram::{inflate, is_zlib, parse_datagram, Datagram};
-use pitchside_shared::feed::FeedSource;
-use pitchside_shared::Record;
+use pitchside_wire::feed::FeedSource;
+use rcss_formats::command::{self, Command};
+use rcss_formats::datagram::{inflate, is_zlib, parse_datagram, Datagram};
+use rcss_formats::Record;
 use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
 use std::time::Duration;

@@ -27,7 +27,7 @@
 //! show more than [`REWIND_CYCLES`] behind the last (a server, or a replayer standing in for
 //! one, that starts over without being asked to register again).
 
-use pitchside_shared::{Frame, Params, Record};
+use rcss_formats::{Frame, Params, Record};
 
 /// Records held while waiting for the `server_param` after registering.
 const HELD_MAX: usize = 64;
@@ -174,7 +174,7 @@ impl FeedOrder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pitchside_shared::parse_log;
+    use rcss_formats::parse_log;
 
     fn records() -> Vec<Record> {
         let bytes = std::fs::read(concat!(

@@ -3,8 +3,8 @@
 
 use crate::hub::Hub;
 use crate::recorder::Recorder;
-use pitchside_shared::feed::FeedSource;
-use pitchside_shared::Record;
+use pitchside_wire::feed::FeedSource;
+use rcss_formats::Record;
 use std::sync::Arc;
 
 /// Which server error this is, and what a person can do about it.

@@ -8,8 +8,8 @@
 //! (no msg around them) are written as the server's own `(team_graphic_…)` msg lines.
 
 use chrono::{DateTime, Local};
-use pitchside_shared::write::Ulg6Writer;
-use pitchside_shared::{Frame, Message, PlayMode, Record, Side, Team};
+use rcss_formats::write::Ulg6Writer;
+use rcss_formats::{Frame, Message, PlayMode, Record, Side, Team};
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -340,7 +340,7 @@ impl Recorder {
 mod tests {
     use super::*;
     use chrono::TimeZone;
-    use pitchside_shared::PenaltyTally;
+    use rcss_formats::PenaltyTally;
 
     #[test]
     fn a_recording_left_by_a_crash_is_kept_not_overwritten() {

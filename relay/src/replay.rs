@@ -5,8 +5,8 @@
 
 use crate::monitor::ControlRequest;
 use crate::publisher::Publisher;
-use pitchside_shared::feed::FeedSource;
-use pitchside_shared::{LogDecoder, LogError, Record};
+use pitchside_wire::feed::FeedSource;
+use rcss_formats::{LogDecoder, LogError, Record};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, watch};

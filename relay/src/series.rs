@@ -8,7 +8,7 @@
 
 use crate::archive::{check_dates, url_of, Entry, Filter, Query};
 use crate::inspect::series::{comparison_json, series_json};
-use pitchside_shared::series::{Game, Series};
+use pitchside_competitions::series::{Game, Series};
 use serde::Deserialize;
 
 /// What `/api/series` is asked. The `b_` fields make a second series (B) to compare with

@@ -29,7 +29,7 @@ use crate::hub::{Body, CatchUp, Hub, Item};
 use bytes::Bytes;
 use futures_util::{SinkExt, StreamExt};
 use hyper_util::rt::TokioIo;
-use pitchside_shared::wire::{notice_packet, Notice};
+use pitchside_wire::{notice_packet, Notice};
 use std::future::Future;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;

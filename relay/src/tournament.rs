@@ -8,8 +8,8 @@
 
 use crate::archive::{url_of, Entry};
 use crate::hub::Summary;
-use pitchside_shared::tournament::schedule::round_robin;
-use pitchside_shared::tournament::{progress, Live, Plan, PlanError, Played};
+use pitchside_competitions::tournament::schedule::round_robin;
+use pitchside_competitions::tournament::{progress, Live, Plan, PlanError, Played};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -230,7 +230,7 @@ fn played_games(plan: &Plan, entries: &[Entry]) -> Vec<Played> {
 fn live_games(live: &[Summary]) -> Vec<Live> {
     live.iter()
         .filter(|s| {
-            s.source != pitchside_shared::feed::FeedSource::Waiting && s.playmode != "time_over"
+            s.source != pitchside_wire::feed::FeedSource::Waiting && s.playmode != "time_over"
         })
         .filter_map(|s| {
             let [Some(l), Some(r)] = &s.teams else {
@@ -273,7 +273,7 @@ pub fn write_schedule(
     group: &str,
     fields: u32,
     force: bool,
-) -> Result<Vec<pitchside_shared::tournament::plan::Fixture>, TournamentError> {
+) -> Result<Vec<pitchside_competitions::tournament::plan::Fixture>, TournamentError> {
     let plan = read_plan(path)?;
     let Some(g) = plan.groups.iter().find(|g| g.name == group) else {
         return Err(TournamentError::NoGroup {

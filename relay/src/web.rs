@@ -635,9 +635,9 @@ pub async fn control_answer(
     };
     let Some(body) = command else {
         let view = m.hub.control_view();
-        let kickoff = view.now.is_none_or(|(t, mode)| {
-            pitchside_shared::command::kick_off_acts(t, mode, &view.params)
-        });
+        let kickoff = view
+            .now
+            .is_none_or(|(t, mode)| rcss_formats::command::kick_off_acts(t, mode, &view.params));
         return ControlAnswer {
             status: 200,
             body: serde_json::json!({
@@ -785,12 +785,12 @@ async fn download(State(app): State<AppState>, Path(name): Path<String>) -> Resp
     let packets = m.hub.history_packets();
     let started = m.hub.started().unwrap_or_else(chrono::Local::now);
     let built = tokio::task::spawn_blocking(move || {
-        let records = pitchside_shared::wire::decode_records(packets.iter().map(|b| &b[..]))?;
+        let records = pitchside_wire::decode_records(packets.iter().map(|b| &b[..]))?;
         let mut w = LogWriter::new(started);
         for r in &records {
             w.record(r);
         }
-        Ok::<_, pitchside_shared::wire::WireError>((w.take(), w.file_name()))
+        Ok::<_, pitchside_wire::WireError>((w.take(), w.file_name()))
     })
     .await;
     match built {

@@ -342,7 +342,7 @@ fn lines(v: &Value) -> Vec<(u64, String)> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_captions_feed_follows_a_real_game_and_gives_what_is_new() {
-    let game = pitchside_shared::parse_log(&std::fs::read(fixture(FULL)).unwrap());
+    let game = rcss_formats::parse_log(&std::fs::read(fixture(FULL)).unwrap());
     let goals: Vec<u32> = game.goals().iter().map(|(c, _)| *c).collect();
     assert_eq!(goals.len(), 5, "the fixture's five goals");
     let dir = scratch("captions");

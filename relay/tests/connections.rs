@@ -5,8 +5,8 @@
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
 
 use futures_util::StreamExt;
-use pitchside_shared::wire::{Decoder, Event};
-use pitchside_shared::Record;
+use pitchside_wire::{Decoder, Event};
+use rcss_formats::Record;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::process::{Child, Command};

@@ -19,7 +19,7 @@ fn a_full_game_fits_in_a_few_megabytes() {
     flate2::read::GzDecoder::new(&raw[..])
         .read_to_end(&mut log)
         .unwrap();
-    let mut dec = pitchside_shared::LogDecoder::new();
+    let mut dec = rcss_formats::LogDecoder::new();
     let mut records = Vec::new();
     dec.feed(&log, &mut records).unwrap();
     dec.finish(&mut records).unwrap();

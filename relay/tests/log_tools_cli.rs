@@ -1,10 +1,10 @@
 //! `pitchside-inspect validate | reverse | rename | convert | clip` as a user runs them: the
 //! files they write (gzipped when asked), their exit codes and their words, on real logs and
-//! broken copies. What the files hold is tested in `shared/tests/log_tools.rs` and against
+//! broken copies. What the files hold is tested in `shared/formats/tests/log_tools.rs` and against
 //! librcsc in `tests/tests/log_tools.rs`.
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
 
-use pitchside_shared::{parse_log, LogVersion};
+use rcss_formats::{parse_log, LogVersion};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;

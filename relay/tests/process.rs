@@ -114,7 +114,7 @@ async fn a_recording_survives_sigkill_losing_at_most_a_second() {
     relay.0.wait().unwrap();
     let file = dir.join("incomplete-final.rcg");
     let bytes = std::fs::read(&file).unwrap();
-    let m = pitchside_shared::parse_log(&bytes);
+    let m = rcss_formats::parse_log(&bytes);
     let last = m.frames.last().map_or(0, |f| f.time);
     assert!(m.frames.len() > 300, "{} frames", m.frames.len());
     assert!(

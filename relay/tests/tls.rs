@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
 
 use futures_util::StreamExt;
-use pitchside_shared::wire::{Decoder, Event};
+use pitchside_wire::{Decoder, Event};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};

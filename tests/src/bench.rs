@@ -5,7 +5,7 @@
 
 use crate::fixtures;
 use futures_util::StreamExt;
-use pitchside_shared::{parse_log, write, Record};
+use rcss_formats::{parse_log, write, Record};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! (`agents/agents-100/debug-client.dgrams.gz`), and a sender that replays them to a relay's
 //! debug port as the agents sent them: each agent from its own port, a cycle's worth at a time.
 
-use pitchside_shared::agent::worldmodel;
+use pitchside_agents::worldmodel;
 use std::collections::HashMap;
 use std::net::{SocketAddr, UdpSocket};
 use std::time::Duration;

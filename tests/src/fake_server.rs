@@ -149,8 +149,8 @@ impl FakeServer {
             .unwrap_or_default()
             .into_iter()
             .map(|c| {
-                if pitchside_shared::datagram::is_zlib(&c) {
-                    pitchside_shared::datagram::inflate(&c).unwrap_or(c)
+                if rcss_formats::datagram::is_zlib(&c) {
+                    rcss_formats::datagram::inflate(&c).unwrap_or(c)
                 } else {
                     c
                 }
@@ -175,8 +175,8 @@ async fn session(
         let mut buf = vec![0u8; 65536];
         while let Ok(n) = listener.recv(&mut buf).await {
             let got = &buf[..n];
-            let plain = if pitchside_shared::datagram::is_zlib(got) {
-                pitchside_shared::datagram::inflate(got).unwrap_or_default()
+            let plain = if rcss_formats::datagram::is_zlib(got) {
+                rcss_formats::datagram::inflate(got).unwrap_or_default()
             } else {
                 got.to_vec()
             };

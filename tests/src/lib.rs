@@ -22,7 +22,7 @@ pub mod browser;
 pub mod capture;
 pub mod debug_client;
 pub mod fake_server;
-pub mod fixtures;
+pub use pitchside_fixtures as fixtures;
 pub mod nats_server;
 pub mod pause_proxy;
 pub mod relay_harness;

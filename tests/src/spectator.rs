@@ -2,8 +2,8 @@
 //! same `shared` decoder as the page, and keeps everything it got.
 
 use futures_util::StreamExt;
-use pitchside_shared::wire::{Decoder, Event, Notice};
-use pitchside_shared::{Frame, Record};
+use pitchside_wire::{Decoder, Event, Notice};
+use rcss_formats::{Frame, Record};
 use std::net::SocketAddr;
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;

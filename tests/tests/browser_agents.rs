@@ -6,11 +6,11 @@
 //! `tests/artifacts/`.
 
 use fantoccini::Locator;
-use pitchside_shared::agent::commands;
-use pitchside_shared::agent::debuglog::{self, Item};
-use pitchside_shared::agent::index::{FileKind, Indexer, Search};
-use pitchside_shared::agent::worldmodel;
-use pitchside_shared::agent::Time;
+use pitchside_agents::commands;
+use pitchside_agents::debuglog::{self, Item};
+use pitchside_agents::index::{FileKind, Indexer, Search};
+use pitchside_agents::worldmodel;
+use pitchside_agents::Time;
 use pitchside_tests::agent_looks::look;
 use pitchside_tests::browser::Browser;
 use pitchside_tests::static_server::StaticServer;
@@ -249,14 +249,14 @@ async fn a_match_opened_with_its_agents_files_shows_what_each_agent_thought() {
         .filter(|e| matches!(e.item, Item::Drawing(_)))
         .fold(0, |a, e| a | e.level)
         & ix.levels;
-    for bit in pitchside_shared::agent::level::bits(hidden) {
+    for bit in pitchside_agents::level::bits(hidden) {
         b.click(&format!("#agent-panel input[data-level=\"{bit}\"]"))
             .await;
     }
     let staying = entries
         .iter()
         .filter(|e| matches!(e.item, Item::Drawing(_)))
-        .filter(|e| pitchside_shared::agent::level::shown(e.level, hidden))
+        .filter(|e| pitchside_agents::level::shown(e.level, hidden))
         .count() as u64;
     assert!(staying < drawings);
     let mut s = scene(&b).await;
@@ -622,7 +622,7 @@ async fn find(b: &Browser, needle: &str) -> (String, Vec<u32>) {
 /// backwards (the lines the shared library decodes from the text), and the same cycles found.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gzipped_agent_files_read_and_search_as_the_plain_ones() {
-    use pitchside_shared::agent::gz;
+    use pitchside_agents::gz;
     use std::io::Write;
     const COPIES: u32 = 12;
     let dir = std::env::temp_dir().join(format!("pitchside-agents-gz-{}", std::process::id()));

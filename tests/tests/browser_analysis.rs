@@ -4,7 +4,7 @@
 //! action drawn on the field; the pass and shot maps are drawn; the selected player's panel
 //! has his figures; shots are marked on the timeline. Screenshots go to `tests/artifacts/`.
 
-use pitchside_shared::actions::{ActionKind, Actions};
+use pitchside_analysis::actions::{ActionKind, Actions};
 use pitchside_tests::browser::Browser;
 use pitchside_tests::{fixtures, relay_harness};
 use serde_json::Value;
@@ -44,7 +44,7 @@ async fn the_analysis_panel_lists_each_players_actions_and_shows_them_on_the_fie
     b.wait_text("#cycle", "the last cycle", |t| t == "6000")
         .await;
 
-    let m = pitchside_shared::parse_log(&fixtures::read(fixtures::FULL_V6));
+    let m = rcss_formats::parse_log(&fixtures::read(fixtures::FULL_V6));
     let actions = Actions::of_match(&m);
     let want = actions.figures();
 
@@ -95,7 +95,7 @@ async fn the_analysis_panel_lists_each_players_actions_and_shows_them_on_the_fie
         .actions()
         .iter()
         .filter(|a| {
-            a.side == pitchside_shared::Side::Left
+            a.side == rcss_formats::Side::Left
                 && a.unum == 10
                 && matches!(a.kind, ActionKind::Pass { .. })
         })

@@ -7,10 +7,10 @@
 //! chromium-driver.
 
 use fantoccini::key::Key;
-use pitchside_shared::Record;
 use pitchside_tests::browser::Browser;
 use pitchside_tests::fake_server::{FakeServer, Script};
 use pitchside_tests::{capture, fixtures, relay_harness};
+use rcss_formats::Record;
 use relay::config::Settings;
 use relay::monitor::MonitorConfig;
 use relay::Source;
@@ -86,7 +86,7 @@ async fn a_refusal_from_the_server_is_explained() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_page_opened_late_shows_live_at_once_and_can_seek_back() {
     require_dist();
-    let m = pitchside_shared::parse_log(&fixtures::read(fixtures::FULL_V6));
+    let m = rcss_formats::parse_log(&fixtures::read(fixtures::FULL_V6));
     let mut records = Vec::new();
     records.extend(m.server_param.clone().map(Record::ServerParam));
     records.extend(m.player_param.clone().map(Record::PlayerParam));
@@ -96,7 +96,7 @@ async fn a_page_opened_late_shows_live_at_once_and_can_seek_back() {
     let datagrams: Vec<Vec<u8>> = records
         .iter()
         .filter_map(|r| {
-            let mut d = pitchside_shared::write::monitor_datagram(r)?;
+            let mut d = rcss_formats::write::monitor_datagram(r)?;
             d.push(0);
             Some(d)
         })

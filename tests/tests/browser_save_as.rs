@@ -19,9 +19,9 @@
 
 use fantoccini::key::Key;
 use fantoccini::Locator;
-use pitchside_shared::{parse_log, LogVersion, Side};
 use pitchside_tests::browser::Browser;
 use pitchside_tests::{fixtures, relay_harness};
+use rcss_formats::{parse_log, LogVersion, Side};
 use serde_json::Value;
 use std::time::Duration;
 

@@ -215,7 +215,7 @@ fn the_player_types_table_is_what_rcg2csv_writes_for_every_fixture() {
         let mut lines = text.lines();
         assert_eq!(
             format!("{}\n", lines.next().unwrap()),
-            pitchside_shared::export::PLAYER_TYPES_HEADER
+            pitchside_analysis::export::PLAYER_TYPES_HEADER
         );
         lines
             .map(|l| l.split(',').map(|c| c.parse().unwrap()).collect())
@@ -255,8 +255,8 @@ fn the_actions_table_has_a_row_per_action() {
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), e.actions);
     assert!(rows.iter().all(|r| r.len() == header.len()));
-    let m = pitchside_shared::parse_log(&fixtures::read(fixtures::FULL_V6));
-    let a = pitchside_shared::actions::Actions::of_match(&m);
+    let m = rcss_formats::parse_log(&fixtures::read(fixtures::FULL_V6));
+    let a = pitchside_analysis::actions::Actions::of_match(&m);
     assert_eq!(rows.len(), a.actions().len());
     let goals = rows
         .iter()

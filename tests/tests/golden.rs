@@ -3,8 +3,8 @@
 //! decoded whole and in full detail (as the page holds it) must equal it too. `PITCHSIDE_BLESS=1 cargo test -p pitchside-tests
 //! --test golden` rewrites them (then read the diff before committing it).
 
-use pitchside_shared::parse_log;
 use pitchside_tests::fixtures;
+use rcss_formats::parse_log;
 use relay::inspect::{inspect_bytes, summarize};
 use std::path::{Path, PathBuf};
 

@@ -3,10 +3,10 @@
 //! 100 points, bytes flipped, headers swapped, a file of zeros, a gzip bomb, absurd numbers.
 //! Nothing panics, every error says where, and what came before the damage is kept.
 
-use pitchside_shared::error::LogError;
-use pitchside_shared::log::LogDecoder;
-use pitchside_shared::Record;
 use pitchside_tests::fixtures;
+use rcss_formats::error::LogError;
+use rcss_formats::log::LogDecoder;
+use rcss_formats::Record;
 use relay::inspect::{inspect_bytes, Report};
 use std::io::{Read, Write};
 
@@ -268,7 +268,7 @@ fn absurd_numbers_in_a_valid_log_are_read_or_refused_with_the_line() {
         if let Some(e) = &r.error {
             says_where(e, &what);
             assert!(
-                matches!(e.location(), Some(pitchside_shared::error::Location::Line(l)) if l as usize > show),
+                matches!(e.location(), Some(rcss_formats::error::Location::Line(l)) if l as usize > show),
                 "{what}: {e}"
             );
         }

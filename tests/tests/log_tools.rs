@@ -1,5 +1,5 @@
 //! The log tools of `pitchside-inspect` (`validate`, `reverse`, `rename`, `convert`, `clip`,
-//! all functions of `pitchside_shared::tools`) against librcsc's own tools on the real
+//! all functions of `rcss_formats::tools`) against librcsc's own tools on the real
 //! fixtures, as librcsc reads the files.
 //!
 //! librcsc (`rcgvalidator`, `rcgreverse`, `rcgrenameteam`, `rcgverconv`, `rcg2txt`) is not in
@@ -30,10 +30,10 @@
 #[path = "log_tools/rcg2txt.rs"]
 mod rcg2txt;
 
-use pitchside_shared::tools::validate::{validate, Validation};
-use pitchside_shared::tools::{rewrite, Edits, FindingKind, Rename};
-use pitchside_shared::{parse_log, LogVersion};
 use pitchside_tests::fixtures;
+use rcss_formats::tools::validate::{validate, Validation};
+use rcss_formats::tools::{rewrite, Edits, FindingKind, Rename};
+use rcss_formats::{parse_log, LogVersion};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -869,7 +869,7 @@ fn validate_reports_what_rcgvalidator_does_on_every_fixture() {
 /// Each broken log: what rcgvalidator reports, and what it misses, with the place.
 #[test]
 fn validate_finds_what_rcgvalidator_misses() {
-    use pitchside_shared::Location::Line;
+    use rcss_formats::Location::Line;
     // (kind, line, cycle) of each finding, in order.
     type Found = (FindingKind, Option<u64>, Option<u32>);
     let expect: &[(&str, &[Found])] = &[

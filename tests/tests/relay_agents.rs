@@ -3,9 +3,9 @@
 //! while it plays the same match reach the holders of that team's key, and nobody else, and
 //! are recorded as `.dcl` files the page opens.
 
-use pitchside_shared::agent::files::{parse_name, Owner};
-use pitchside_shared::agent::index::FileKind;
-use pitchside_shared::agent::worldmodel;
+use pitchside_agents::files::{parse_name, Owner};
+use pitchside_agents::index::FileKind;
+use pitchside_agents::worldmodel;
 use pitchside_tests::debug_client::{self, text};
 use pitchside_tests::fixtures;
 use pitchside_tests::relay_harness;

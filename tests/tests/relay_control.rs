@@ -5,11 +5,11 @@
 //! coach commands without coach mode, a kick-off the server would ignore, floods) is refused
 //! with its status and nothing reaches the server.
 
-use pitchside_shared::command;
-use pitchside_shared::wire::Notice;
 use pitchside_tests::fake_server::{FakeServer, Script};
 use pitchside_tests::spectator::Spectator;
 use pitchside_tests::{capture, fixtures, relay_harness};
+use pitchside_wire::Notice;
+use rcss_formats::command;
 use relay::config::{MatchSpec, Settings, SourceSpec};
 use relay::monitor::MonitorConfig;
 use std::net::SocketAddr;
@@ -204,9 +204,9 @@ async fn commands_are_compressed_when_compression_is_on() {
     assert_eq!(got.len(), 2, "{got:?}");
     assert_eq!(got[0], b"(compression 6)\0");
     assert_eq!(got[1], command::datagram("(dispcard 1 5 yellow)", true));
-    assert!(pitchside_shared::datagram::is_zlib(&got[1]));
+    assert!(rcss_formats::datagram::is_zlib(&got[1]));
     assert_eq!(
-        pitchside_shared::datagram::inflate(&got[1]).unwrap(),
+        rcss_formats::datagram::inflate(&got[1]).unwrap(),
         b"(dispcard 1 5 yellow)\0"
     );
     relay.stop().await;

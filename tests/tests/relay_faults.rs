@@ -8,11 +8,11 @@
 //! 2 s instead of 30 s): the same behaviour in seconds of test time. The real-time run is
 //! `a_thirty_second_silence_in_real_time`, ignored by default (see RELIABILITY.md).
 
-use pitchside_shared::wire::{Event, Notice};
-use pitchside_shared::{Frame, Record};
 use pitchside_tests::fake_server::{FakeServer, Script};
 use pitchside_tests::spectator::{http_get, Spectator};
 use pitchside_tests::{capture, fixtures, relay_harness};
+use pitchside_wire::{Event, Notice};
+use rcss_formats::{Frame, Record};
 use relay::config::Settings;
 use relay::monitor::{MonitorConfig, Protocol};
 use relay::Source;
@@ -23,8 +23,8 @@ use std::time::Duration;
 fn capture_records(datagrams: &[Vec<u8>]) -> Vec<Record> {
     datagrams
         .iter()
-        .filter_map(|d| match pitchside_shared::datagram::parse_datagram(d) {
-            Ok(pitchside_shared::datagram::Datagram::Records(r)) => Some(r),
+        .filter_map(|d| match rcss_formats::datagram::parse_datagram(d) {
+            Ok(rcss_formats::datagram::Datagram::Records(r)) => Some(r),
             _ => None,
         })
         .flatten()
@@ -173,8 +173,8 @@ async fn a_lossy_network_never_shows_a_frame_out_of_order_or_one_it_did_not_send
     );
     let last_time = datagrams
         .iter()
-        .filter_map(|d| match pitchside_shared::datagram::parse_datagram(d) {
-            Ok(pitchside_shared::datagram::Datagram::Records(r)) => r.into_iter().last(),
+        .filter_map(|d| match rcss_formats::datagram::parse_datagram(d) {
+            Ok(rcss_formats::datagram::Datagram::Records(r)) => r.into_iter().last(),
             _ => None,
         })
         .filter_map(|r| match r {
@@ -204,8 +204,8 @@ async fn a_lossy_network_never_shows_a_frame_out_of_order_or_one_it_did_not_send
     // but nothing is shown that the server did not send.
     let sent: Vec<Frame> = datagrams
         .iter()
-        .filter_map(|d| match pitchside_shared::datagram::parse_datagram(d) {
-            Ok(pitchside_shared::datagram::Datagram::Records(r)) => Some(r),
+        .filter_map(|d| match rcss_formats::datagram::parse_datagram(d) {
+            Ok(rcss_formats::datagram::Datagram::Records(r)) => Some(r),
             _ => None,
         })
         .flatten()

@@ -2,13 +2,13 @@
 //! wire with `shared`, as the page does: every protocol and compression end to end, trust
 //! rules, refusals, restarts, late joiners, several matches, downloads.
 
-use pitchside_shared::datagram::{is_zlib, parse_datagram, Datagram};
-use pitchside_shared::feed::FeedSource;
-use pitchside_shared::wire::Notice;
-use pitchside_shared::{PlayMode, Record};
 use pitchside_tests::fake_server::{FakeServer, Script};
 use pitchside_tests::spectator::{http_get, Spectator};
 use pitchside_tests::{capture, fixtures, relay_harness};
+use pitchside_wire::feed::FeedSource;
+use pitchside_wire::Notice;
+use rcss_formats::datagram::{is_zlib, parse_datagram, Datagram};
+use rcss_formats::{PlayMode, Record};
 use relay::config::Settings;
 use relay::monitor::{MonitorConfig, Protocol};
 use relay::Source;
@@ -298,7 +298,7 @@ async fn a_restarted_server_is_a_new_match_for_connected_spectators() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_late_joiner_gets_every_frame_once_in_order_then_live() {
     let log = fixtures::read(fixtures::FULL_V6);
-    let m = pitchside_shared::parse_log(&log);
+    let m = rcss_formats::parse_log(&log);
     let mut datagrams = Vec::new();
     datagrams.extend(m.server_param.clone().map(Record::ServerParam));
     datagrams.extend(m.player_param.clone().map(Record::PlayerParam));
@@ -307,7 +307,7 @@ async fn a_late_joiner_gets_every_frame_once_in_order_then_live() {
     let datagrams: Vec<Vec<u8>> = datagrams
         .iter()
         .filter_map(|r| {
-            let mut d = pitchside_shared::write::monitor_datagram(r)?;
+            let mut d = rcss_formats::write::monitor_datagram(r)?;
             d.push(0);
             Some(d)
         })
@@ -387,9 +387,10 @@ async fn several_matches_have_their_own_urls_and_api_entries() {
     let mut b = Spectator::connect(relay.addr, "/m/field-b/ws").await;
     b.until(10, "frames of field-b", |s| s.frames().len() > 5)
         .await;
-    assert!(b.events.iter().any(
-        |e| matches!(e, pitchside_shared::wire::Event::Hello(h) if h.match_name == "field-b")
-    ));
+    assert!(b
+        .events
+        .iter()
+        .any(|e| matches!(e, pitchside_wire::Event::Hello(h) if h.match_name == "field-b")));
     assert_eq!(
         b.frames()[0].teams[0].name.as_deref(),
         Some("SHORT_L_a"),
@@ -399,9 +400,10 @@ async fn several_matches_have_their_own_urls_and_api_entries() {
     first
         .until(10, "frames of field-a", |s| s.frames().len() > 5)
         .await;
-    assert!(first.events.iter().any(
-        |e| matches!(e, pitchside_shared::wire::Event::Hello(h) if h.match_name == "field-a")
-    ));
+    assert!(first
+        .events
+        .iter()
+        .any(|e| matches!(e, pitchside_wire::Event::Hello(h) if h.match_name == "field-a")));
     let mut c = Spectator::connect(relay.addr, "/m/field-c/ws").await;
     c.until(20, "frames of field-c", |s| {
         s.frames().last().is_some_and(|f| f.time > 1040)
@@ -464,7 +466,7 @@ async fn the_downloaded_log_holds_what_spectators_saw() {
         .find(|l| l.to_ascii_lowercase().starts_with("content-disposition"))
         .unwrap()
         .to_owned();
-    let m = pitchside_shared::parse_log(&body);
+    let m = rcss_formats::parse_log(&body);
     assert!(m.error.is_none(), "{:?}", m.error);
     let seen: Vec<_> = s
         .frames()

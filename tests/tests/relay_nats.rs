@@ -3,15 +3,15 @@
 //! sends as the page does. Edges must send exactly the origin's wire, late joiners the whole
 //! history once, and nothing may be lost or doubled when an edge or NATS itself restarts.
 
-use pitchside_shared::datagram::{parse_datagram, Datagram};
-use pitchside_shared::feed::FeedSource;
-use pitchside_shared::wire::{Event, Notice};
-use pitchside_shared::Record;
 use pitchside_tests::fake_server::{FakeServer, Script};
 use pitchside_tests::nats_server::NatsServer;
 use pitchside_tests::relay_harness::{self, RunningRelay};
 use pitchside_tests::spectator::{http_get, http_request, Spectator};
 use pitchside_tests::{capture, fixtures};
+use pitchside_wire::feed::FeedSource;
+use pitchside_wire::{Event, Notice};
+use rcss_formats::datagram::{parse_datagram, Datagram};
+use rcss_formats::Record;
 use relay::config::{MatchSpec, Settings, SourceSpec};
 use relay::monitor::MonitorConfig;
 use relay::nats::NatsOptions;
@@ -104,7 +104,7 @@ async fn until_listed(relay: &RunningRelay, what: &str) {
 /// The messages from the first `NewMatch` numbered 1 or more: the match itself, which every
 /// spectator that joined before it began must receive byte for byte.
 fn from_the_match(s: &Spectator) -> Vec<Vec<u8>> {
-    let mut d = pitchside_shared::wire::Decoder::new();
+    let mut d = pitchside_wire::Decoder::new();
     let start = s
         .raw
         .iter()

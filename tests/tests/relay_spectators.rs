@@ -2,10 +2,10 @@
 //! is moved ahead but keeps every match boundary, and neither slows the others; the spectator
 //! cap refuses with a reason.
 
-use pitchside_shared::wire::{Event, Notice};
-use pitchside_shared::Record;
 use pitchside_tests::spectator::{http_get, Spectator};
 use pitchside_tests::{fixtures, relay_harness};
+use pitchside_wire::{Event, Notice};
+use rcss_formats::Record;
 use relay::config::Settings;
 use relay::Source;
 use std::time::Duration;
@@ -247,7 +247,7 @@ async fn read_noting(s: &mut Spectator, log: &mut Vec<Arrival>) -> bool {
 /// that connects afterwards gets them all.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spectator_that_stops_reading_skips_to_live_frames_and_nothing_is_lost_for_the_others() {
-    let fixture = pitchside_shared::parse_log(&fixtures::read(fixtures::FULL_V6));
+    let fixture = rcss_formats::parse_log(&fixtures::read(fixtures::FULL_V6));
     let script =
         relay::replay::Script::from_log("full.rcg", &fixtures::read(fixtures::FULL_V6)).unwrap();
     let dir = std::env::temp_dir().join(format!("pitchside-skip-{}", std::process::id()));
@@ -370,7 +370,7 @@ async fn a_spectator_that_stops_reading_skips_to_live_frames_and_nothing_is_lost
         .map(|e| e.path())
         .find(|p| p.extension().is_some_and(|x| x == "rcg"))
         .expect("a recording");
-    let recorded = pitchside_shared::parse_log(&std::fs::read(&file).unwrap());
+    let recorded = rcss_formats::parse_log(&std::fs::read(&file).unwrap());
     let first = fixture
         .frames
         .iter()
@@ -390,7 +390,7 @@ async fn a_spectator_that_stops_reading_skips_to_live_frames_and_nothing_is_lost
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spectator_let_go_after_the_last_frame_still_gets_the_end_of_the_match() {
     let log = fixtures::read(fixtures::SHORT_V6);
-    let fixture = pitchside_shared::parse_log(&log);
+    let fixture = rcss_formats::parse_log(&log);
     let last = fixture.frames.last().expect("frames").time;
     let script = relay::replay::Script::from_log("short.rcg", &log).unwrap();
     let mut settings = Settings::new(vec![relay::config::MatchSpec {

@@ -4,7 +4,7 @@
 //! `/api/series` from its archive, a folder being filled included. The command line's A/B is
 //! tested in `relay/tests/series_cli.rs`.
 
-use pitchside_shared::series::{Invalid, Series};
+use pitchside_competitions::series::{Invalid, Series};
 use pitchside_tests::spectator::http_get;
 use pitchside_tests::{fixtures, relay_harness};
 use relay::config::Settings;
@@ -77,7 +77,7 @@ fn every_invalid_game_is_found_with_its_reason_and_left_out() {
             .invalid
             .clone()
     };
-    use pitchside_shared::Side::{Left, Right};
+    use rcss_formats::Side::{Left, Right};
     // A helios player killed with SIGKILL: the server drops him a few cycles later.
     assert_eq!(
         why("20261126140633-ALPHA_0-vs-BRAVO_0.rcg.gz"),

@@ -2,7 +2,7 @@
 //! y downward as rcssserver sends it), the camera the user moves, and the one conversion between
 //! field coordinates and canvas pixels ([`View`]).
 
-use pitchside_shared::params::field;
+use rcss_formats::params::field;
 
 // The library's fixed pitch measures, as the f64 the canvas computes with.
 pub const PITCH_HALF_LENGTH: f64 = field::HALF_LENGTH as f64;

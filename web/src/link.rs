@@ -17,7 +17,7 @@ use crate::state::{Mode, Monitor};
 use leptos::prelude::*;
 use std::cell::RefCell;
 
-pub use pitchside_shared::link::{
+pub use pitchside_wire::link::{
     percent_decode, query_value, with_query_value, Fragment, AGENTS_KEY, CONTROL_KEY, CYCLE_KEY,
     LOG_KEY, TEAM_KEY,
 };

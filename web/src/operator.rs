@@ -6,9 +6,9 @@
 //! link; the page keeps it in `sessionStorage` for this relay (this tab only, gone when it
 //! closes), so a reload stays the operator's.
 
-use pitchside_shared::command;
-use pitchside_shared::params::ServerParams;
-use pitchside_shared::{state, Frame, Match, PlayMode, Side};
+use rcss_formats::command;
+use rcss_formats::params::ServerParams;
+use rcss_formats::{state, Frame, Match, PlayMode, Side};
 
 /// The `sessionStorage` key the token is kept under (the storage is per relay already: one
 /// origin per relay).
@@ -230,7 +230,7 @@ impl Action {
 
 /// Where the server puts a free kick or drop ball asked for at (x, y): on the pitch.
 pub fn clamp_to_pitch(x: f32, y: f32) -> (f32, f32) {
-    use pitchside_shared::params::field::{HALF_LENGTH, HALF_WIDTH};
+    use rcss_formats::params::field::{HALF_LENGTH, HALF_WIDTH};
     (
         x.clamp(-HALF_LENGTH, HALF_LENGTH),
         y.clamp(-HALF_WIDTH, HALF_WIDTH),
@@ -239,7 +239,7 @@ pub fn clamp_to_pitch(x: f32, y: f32) -> (f32, f32) {
 
 /// The pitch plus the 5 m the relay accepts around it: where the page lets the operator act.
 pub fn on_pitch_or_near(x: f64, y: f64) -> bool {
-    use pitchside_shared::params::field::{HALF_LENGTH, HALF_WIDTH};
+    use rcss_formats::params::field::{HALF_LENGTH, HALF_WIDTH};
     x.abs() <= f64::from(HALF_LENGTH + 5.0) && y.abs() <= f64::from(HALF_WIDTH + 5.0)
 }
 
@@ -258,7 +258,7 @@ pub fn facing(x0: f64, y0: f64, x1: f64, y1: f64) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pitchside_shared::parse_log;
+    use rcss_formats::parse_log;
 
     fn operator_game() -> Match {
         let path = concat!(

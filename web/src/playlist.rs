@@ -6,7 +6,7 @@
 
 use crate::state::{Mode, Monitor};
 use leptos::prelude::*;
-use pitchside_shared::link::query_value;
+use pitchside_wire::link::query_value;
 use std::cell::RefCell;
 
 /// The query key holding the archive query.
@@ -45,11 +45,8 @@ pub fn start(m: Monitor, query: String) {
     let status = RwSignal::new(None::<String>);
     provide_context(Status(status));
     leptos::task::spawn_local(async move {
-        let query = pitchside_shared::link::with_query_value(
-            &query,
-            "per_page",
-            Some(&MAX_LOGS.to_string()),
-        );
+        let query =
+            pitchside_wire::link::with_query_value(&query, "per_page", Some(&MAX_LOGS.to_string()));
         match crate::ui::archive::fetch(query).await {
             Ok(listing) => {
                 let items: Vec<Item> = listing

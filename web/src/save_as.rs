@@ -1,5 +1,5 @@
 //! *Save as…*: the match on screen written as a log file the user downloads, through the
-//! shared library's log tools ([`pitchside_shared::tools`], what `pitchside-inspect convert |
+//! shared library's log tools ([`rcss_formats::tools`], what `pitchside-inspect convert |
 //! reverse | rename | clip` run): another version, the sides swapped, teams renamed, only
 //! cycles A to B; and *Validate*, the same library's checks with each finding's place.
 //!
@@ -15,11 +15,11 @@ use crate::source::file::{js_message, page_url, yield_to_browser};
 use crate::source::url::{explain_fetch_failure, explain_status};
 use crate::state::{Mode, Monitor};
 use leptos::prelude::*;
-use pitchside_shared::export::{Table, TableFromRecords};
-use pitchside_shared::log::{incomplete_note, Ending};
-use pitchside_shared::tools::validate::{Streaming, Validation};
-use pitchside_shared::tools::{Edits, Rename, Rewriter, Rewritten};
-use pitchside_shared::LogVersion;
+use pitchside_analysis::export::{Table, TableFromRecords};
+use rcss_formats::log::{incomplete_note, Ending};
+use rcss_formats::tools::validate::{Streaming, Validation};
+use rcss_formats::tools::{Edits, Rename, Rewriter, Rewritten};
+use rcss_formats::LogVersion;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
@@ -526,8 +526,8 @@ async fn write_table(source: Source, edits: Edits, table: Table) -> Result<SaveS
     let name = table_name(&source_name, &edits, table);
     let mut rewriter = Rewriter::new(edits.clone());
     // The log the tools write, decoded again as it comes: its records make the rows.
-    let mut decoder = pitchside_shared::LogDecoder::new();
-    decoder.set_detail(pitchside_shared::log::Detail::Full);
+    let mut decoder = rcss_formats::LogDecoder::new();
+    decoder.set_detail(rcss_formats::log::Detail::Full);
     let mut records = Vec::new();
     let mut rows = TableFromRecords::new(table);
     let mut slices = Slices::new(blob);
@@ -611,7 +611,7 @@ async fn check(source: Source) -> Result<Report, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pitchside_shared::tools::rewrite;
+    use rcss_formats::tools::rewrite;
 
     fn short_v6() -> Vec<u8> {
         std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
@@ -815,7 +815,7 @@ mod tests {
         std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&src[..]), &mut plain)
             .unwrap();
         let cut = &plain[..plain.len() / 2];
-        let v = pitchside_shared::tools::validate::validate(cut);
+        let v = rcss_formats::tools::validate::validate(cut);
         let r = Report::of("cut.rcg".into(), &v);
         assert_eq!(r.version.as_deref(), Some("v6"));
         let inc = r.rows.iter().find(|r| r.kind == "incomplete").unwrap();

@@ -363,10 +363,10 @@ mod tests {
 
     #[test]
     fn team_colours_stay_apart_for_colour_blind_viewers() {
-        // The simulation and the distance are the library's (pitchside_shared::colour), the
+        // The simulation and the distance are the library's (pitchside_analysis::colour), the
         // same check the relay's choice of kits makes.
-        use pitchside_shared::colour::{delta_e, Rgb, Vision, GRASS};
-        use pitchside_shared::colour::{DEUTERANOPIA, NORMAL, PROTANOPIA, TRITANOPIA};
+        use pitchside_analysis::colour::{delta_e, Rgb, Vision, GRASS};
+        use pitchside_analysis::colour::{DEUTERANOPIA, NORMAL, PROTANOPIA, TRITANOPIA};
         let rgba = |s: &str| Rgb::parse(s).expect("a colour");
         // The simulation itself: red and green, far apart for normal vision, nearly merge
         // under deuteranopia; blue and yellow do not.

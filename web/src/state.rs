@@ -4,10 +4,10 @@
 use crate::settings::Settings;
 use crate::timeline::{CycleIndex, Direction};
 use leptos::prelude::*;
-use pitchside_shared::log::Match;
-use pitchside_shared::params::MatchParams;
-use pitchside_shared::stats::Stats;
-use pitchside_shared::{Frame, Record};
+use pitchside_analysis::stats::Stats;
+use rcss_formats::log::Match;
+use rcss_formats::params::MatchParams;
+use rcss_formats::{Frame, Record};
 
 /// Where the frames on screen come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -465,9 +465,9 @@ impl Default for Monitor {
 pub struct FieldView {
     pub camera: RwSignal<crate::field::Camera>,
     /// `(side, uniform number)` of the player whose panel, cone and areas are shown.
-    pub selected: RwSignal<Option<(pitchside_shared::Side, u8)>>,
+    pub selected: RwSignal<Option<(rcss_formats::Side, u8)>>,
     /// An action picked in the analysis panel, drawn on the field while its frames show.
-    pub action: RwSignal<Option<pitchside_shared::actions::Action>>,
+    pub action: RwSignal<Option<pitchside_analysis::actions::Action>>,
 }
 
 impl FieldView {

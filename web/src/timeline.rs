@@ -178,7 +178,7 @@ impl Clock {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pitchside_shared::parse_log;
+    use rcss_formats::parse_log;
 
     fn index_of(times: &[u32]) -> CycleIndex {
         let mut ix = CycleIndex::new();

@@ -7,11 +7,11 @@
 //! over (the server was stopped or killed), the same for every log version.
 //!
 //! The log tools (`validate`, `reverse`, `rename`, `convert`, `clip`) are functions of the
-//! shared library ([`pitchside_shared::tools`]); this parses their arguments and reports.
+//! shared library ([`rcss_formats::tools`]); this parses their arguments and reports.
 
-use pitchside_shared::log::Ending;
-use pitchside_shared::tools::{Edits, Rename};
-use pitchside_shared::{LogError, LogVersion, Side};
+use rcss_formats::log::Ending;
+use rcss_formats::tools::{Edits, Rename};
+use rcss_formats::{LogError, LogVersion, Side};
 use relay::inspect::{error_json, inspect_file, Report};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -167,7 +167,7 @@ fn main() -> ExitCode {
 }
 
 fn series_command(args: &[String]) -> ExitCode {
-    use pitchside_shared::series::Series;
+    use pitchside_competitions::series::Series;
     use relay::inspect::series;
     let mut dirs: Vec<PathBuf> = Vec::new();
     let mut team = None;
@@ -206,7 +206,7 @@ fn series_command(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let sets: Vec<Vec<pitchside_shared::series::Game>> = dirs
+    let sets: Vec<Vec<pitchside_competitions::series::Game>> = dirs
         .iter()
         .map(|d| series::read_games(std::slice::from_ref(d), jobs))
         .collect();
@@ -221,7 +221,7 @@ fn series_command(args: &[String]) -> ExitCode {
         .iter()
         .map(|g| Series::new(g, team.as_deref()))
         .collect();
-    let link = |g: &pitchside_shared::series::Game| series::page_link(&dirs, g);
+    let link = |g: &pitchside_competitions::series::Game| series::page_link(&dirs, g);
     let sources: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
     match (&all[..], as_json, as_csv) {
         ([a], true, _) => println!("{}", series::series_json(a, &link)),
@@ -256,7 +256,7 @@ fn series_command(args: &[String]) -> ExitCode {
 }
 
 fn standings_command(args: &[String]) -> ExitCode {
-    use pitchside_shared::tournament::{rank, Result};
+    use pitchside_competitions::tournament::{rank, Result};
     let as_json = args.iter().any(|a| a == "--json");
     let paths: Vec<PathBuf> = args
         .iter()
@@ -301,7 +301,11 @@ fn standings_command(args: &[String]) -> ExitCode {
         let skipped: Vec<&str> = table
             .skipped
             .iter()
-            .map(|pitchside_shared::tournament::standings::Skipped::Repeated(r)| r.date.as_str())
+            .map(
+                |pitchside_competitions::tournament::standings::Skipped::Repeated(r)| {
+                    r.date.as_str()
+                },
+            )
             .collect();
         println!(
             "{}",
@@ -319,7 +323,7 @@ fn standings_command(args: &[String]) -> ExitCode {
 /// The standings as text: the ranking, the cross table and the second games left out. Team
 /// names are printed whole, each column as wide as its longest name or result.
 fn standings_text(
-    table: &pitchside_shared::tournament::standings::Table,
+    table: &pitchside_competitions::tournament::standings::Table,
     places: &[u32],
 ) -> String {
     use std::fmt::Write;
@@ -398,7 +402,7 @@ fn standings_text(
         let _ = writeln!(out);
     }
     for s in &table.skipped {
-        let pitchside_shared::tournament::standings::Skipped::Repeated(r) = s;
+        let pitchside_competitions::tournament::standings::Skipped::Repeated(r) = s;
         let _ = writeln!(
             out,
             "left out, a second game of {} and {}: {}",
@@ -409,8 +413,8 @@ fn standings_text(
 }
 
 fn tournament_command(args: &[String]) -> ExitCode {
-    use pitchside_shared::tournament::progress::{Game, Status};
-    use pitchside_shared::tournament::{progress, Played};
+    use pitchside_competitions::tournament::progress::{Game, Status};
+    use pitchside_competitions::tournament::{progress, Played};
     let as_json = args.iter().any(|a| a == "--json");
     let mut paths = args
         .iter()
@@ -509,7 +513,7 @@ fn tournament_command(args: &[String]) -> ExitCode {
         println!();
         println!("{}", r.name);
         for t in &r.ties {
-            let side = |s: &pitchside_shared::tournament::progress::TieSide| {
+            let side = |s: &pitchside_competitions::tournament::progress::TieSide| {
                 s.team.clone().unwrap_or_else(|| format!("({})", s.label))
             };
             let winner = t
@@ -764,7 +768,7 @@ fn validate_command(args: &[String]) -> ExitCode {
     let unreadable = v.shows == 0
         && v.findings
             .iter()
-            .any(|f| f.kind == pitchside_shared::tools::FindingKind::Damaged);
+            .any(|f| f.kind == rcss_formats::tools::FindingKind::Damaged);
     if as_json {
         let findings: Vec<Value> = v
             .findings
@@ -777,8 +781,8 @@ fn validate_command(args: &[String]) -> ExitCode {
                     "rcgvalidator": f.kind.rcgvalidator(),
                 });
                 match f.at {
-                    Some(pitchside_shared::Location::Line(l)) => o["line"] = json!(l),
-                    Some(pitchside_shared::Location::Offset(b)) => o["offset"] = json!(b),
+                    Some(rcss_formats::Location::Line(l)) => o["line"] = json!(l),
+                    Some(rcss_formats::Location::Offset(b)) => o["offset"] = json!(b),
                     None => {}
                 }
                 o
@@ -844,8 +848,8 @@ fn validate_command(args: &[String]) -> ExitCode {
 }
 
 fn print_more(
-    v: &pitchside_shared::tools::validate::Validation,
-    kind: Option<pitchside_shared::tools::FindingKind>,
+    v: &rcss_formats::tools::validate::Validation,
+    kind: Option<rcss_formats::tools::FindingKind>,
 ) {
     if let Some(k) = kind {
         let more = v.more(k);
@@ -1013,7 +1017,7 @@ fn rewrite_command(cmd: &str, args: &[String]) -> ExitCode {
             eprintln!(
                 "{}: {}; written whole",
                 input.display(),
-                pitchside_shared::log::incomplete_note(cycle)
+                rcss_formats::log::incomplete_note(cycle)
             );
             ExitCode::from(3)
         }

@@ -12,15 +12,13 @@ pub mod parquet;
 pub mod series;
 pub mod tools;
 
-use pitchside_shared::actions::PlayerFigures;
-use pitchside_shared::events::Event;
-use pitchside_shared::log::{Detail, Ending, LineBatch, LogEnd, ReadLines};
-use pitchside_shared::params::MatchParams;
-use pitchside_shared::series::{Ended, Game, GameReader};
-use pitchside_shared::stats::{Stats, Summary};
-use pitchside_shared::{
-    Location, LogDecoder, LogError, LogVersion, Match, Params, Record, Side, Team,
-};
+use pitchside_analysis::actions::PlayerFigures;
+use pitchside_analysis::events::Event;
+use pitchside_analysis::stats::{Stats, Summary};
+use pitchside_competitions::series::{Ended, Game, GameReader};
+use rcss_formats::log::{Detail, Ending, LineBatch, LogEnd, ReadLines};
+use rcss_formats::params::MatchParams;
+use rcss_formats::{Location, LogDecoder, LogError, LogVersion, Match, Params, Record, Side, Team};
 use serde_json::{json, Value};
 use std::io::Read;
 
@@ -83,7 +81,7 @@ pub struct Report {
     pub events: Vec<Event>,
     /// Each player's figures from his actions, left team first, `[side][unum - 1]`.
     pub players: [[PlayerFigures; 11]; 2],
-    /// The teams' statistics at the end ([`pitchside_shared::stats`]).
+    /// The teams' statistics at the end ([`pitchside_analysis::stats`]).
     pub stats: Summary,
     pub end: LogEnd,
     pub error: Option<LogError>,
@@ -148,7 +146,7 @@ impl Report {
         let goals: Vec<Value> = self
             .events
             .iter()
-            .filter(|e| matches!(e.kind, pitchside_shared::events::EventKind::Goal { .. }))
+            .filter(|e| matches!(e.kind, pitchside_analysis::events::EventKind::Goal { .. }))
             .map(|e| json!({"cycle": e.cycle, "side": e.side.map(letter)}))
             .collect();
         let events: Vec<Value> = self
@@ -223,8 +221,9 @@ fn players_json(players: &[[PlayerFigures; 11]; 2]) -> Value {
 /// The teams' statistics as JSON, each figure a `[left, right]` pair; possession as shares
 /// (`null` before any play).
 fn stats_json(s: &Summary) -> Value {
-    let pair =
-        |f: fn(&pitchside_shared::stats::TeamStats) -> u32| json!([f(&s.teams[0]), f(&s.teams[1])]);
+    let pair = |f: fn(&pitchside_analysis::stats::TeamStats) -> u32| {
+        json!([f(&s.teams[0]), f(&s.teams[1])])
+    };
     json!({
         "play_on_cycles": s.play_on_cycles,
         "possession": [s.possession(Side::Left), s.possession(Side::Right)],

@@ -3,7 +3,7 @@
 //!
 //! The inspector's summary is a fold over a log's records that must see them in order, but
 //! most of its time goes into reading lines, which need nothing but the line
-//! ([`pitchside_shared::log::LineBatch`]). So the calling thread reads the file, completes
+//! ([`rcss_formats::log::LineBatch`]). So the calling thread reads the file, completes
 //! and folds, and both threads read lines, whichever is free: a few batches are in flight
 //! ([`run`]'s `window`), so memory stays that of a few batches however long the log.
 

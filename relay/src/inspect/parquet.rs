@@ -379,7 +379,7 @@ mod tests {
             Field::Long(v) => v.to_string(),
             Field::Double(v) => {
                 let mut s = String::new();
-                pitchside_shared::number::write_g6(&mut s, *v);
+                rcss_formats::number::write_g6(&mut s, *v);
                 s
             }
             Field::Str(s) => s.clone(),
@@ -444,7 +444,7 @@ mod tests {
         let csv = dir.join("x.player_types.csv");
         std::fs::write(&csv, "").expect("w");
         let out = dir.join("x.player_types.parquet");
-        let header = pitchside_shared::export::PLAYER_TYPES_HEADER;
+        let header = pitchside_analysis::export::PLAYER_TYPES_HEADER;
         assert_eq!(
             table_to_parquet(&csv, &out, Some(header)).expect("written"),
             0

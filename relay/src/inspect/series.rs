@@ -1,12 +1,12 @@
 //! `pitchside-inspect series`: a folder of logs read as a team's series (and two folders
 //! compared), as text, JSON or CSV. The figures are the shared library's
-//! ([`pitchside_shared::series`]); this reads the logs on every core and lays the figures out.
+//! ([`pitchside_competitions::series`]); this reads the logs on every core and lays the figures out.
 //! The JSON is the same document the relay serves for an archive's series.
 
 use super::export::logs_in;
-use pitchside_shared::series::compare::{compare, Comparison};
-use pitchside_shared::series::stats::{Interval, Mean};
-use pitchside_shared::series::{Game, Outcome, Seen, Series};
+use pitchside_competitions::series::compare::{compare, Comparison};
+use pitchside_competitions::series::stats::{Interval, Mean};
+use pitchside_competitions::series::{Game, Outcome, Seen, Series};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -186,7 +186,7 @@ pub fn series_json(s: &Series, link: Linker) -> Value {
 /// Two series compared: both documents and the comparison.
 pub fn comparison_json(a: &Series, b: &Series, link: Linker) -> Value {
     let c = compare(a, b);
-    let diff = |d: Option<pitchside_shared::series::stats::Difference>, method: &str| {
+    let diff = |d: Option<pitchside_competitions::series::stats::Difference>, method: &str| {
         d.map_or(Value::Null, |d| {
             json!({"estimate": d.estimate, "ci": [d.ci.lo, d.ci.hi], "p_value": d.p_value, "method": method})
         })
@@ -408,7 +408,7 @@ pub fn series_text(s: &Series, source: &str) -> String {
             g.goals_for,
             g.goals_against,
             g.game.teams[1 - g.side.index()],
-            if g.side == pitchside_shared::Side::Left {
+            if g.side == rcss_formats::Side::Left {
                 "left"
             } else {
                 "right"
@@ -515,7 +515,7 @@ pub fn series_csv(s: &Series) -> String {
             .iter()
             .map(|i| i.describe(&game.teams))
             .collect();
-        let figs = |f: &pitchside_shared::series::Figures| {
+        let figs = |f: &pitchside_competitions::series::Figures| {
             format!(
                 "{},{},{},{},{},{}",
                 f.possession.map(|p| format!("{p:.4}")).unwrap_or_default(),

@@ -1,10 +1,10 @@
 //! The files around the log tools of `pitchside-inspect` (`validate`, `reverse`, `rename`,
 //! `convert`, `clip`): the tools themselves are pure functions of the shared library
-//! ([`pitchside_shared::tools`]); this reads the source chunk by chunk and writes the output
+//! ([`rcss_formats::tools`]); this reads the source chunk by chunk and writes the output
 //! as it comes, gzipped when its name ends in `.gz`, so memory stays flat for any size.
 
-use pitchside_shared::tools::validate::{Streaming, Validation};
-use pitchside_shared::tools::{Edits, Rewriter, Rewritten};
+use rcss_formats::tools::validate::{Streaming, Validation};
+use rcss_formats::tools::{Edits, Rewriter, Rewritten};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 

@@ -23,9 +23,9 @@ use crate::history::ItemKind;
 use crate::hub::{Body, MatchState, Step, Tapped};
 use bytes::Bytes;
 use chrono::{DateTime, Local};
-use pitchside_shared::feed::FeedSource;
-use pitchside_shared::wire::{Decoder, Event, Notice, WireError};
-use pitchside_shared::Record;
+use pitchside_wire::feed::FeedSource;
+use pitchside_wire::{Decoder, Event, Notice, WireError};
+use rcss_formats::Record;
 
 pub const ENVELOPE_VERSION: u8 = 1;
 
@@ -381,7 +381,7 @@ pub fn is_match_notice(n: &Notice) -> bool {
 mod tests {
     use super::*;
     use crate::hub::Hub;
-    use pitchside_shared::{Frame, Message, Params};
+    use rcss_formats::{Frame, Message, Params};
     use tokio::sync::mpsc;
 
     #[test]

@@ -21,7 +21,7 @@ use async_nats::jetstream::{self, context::PublishAckFuture, stream};
 use bytes::Bytes;
 use futures_util::stream::FuturesOrdered;
 use futures_util::StreamExt;
-use pitchside_shared::feed::FeedSource;
+use pitchside_wire::feed::FeedSource;
 use std::collections::VecDeque;
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;

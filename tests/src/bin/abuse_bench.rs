@@ -5,7 +5,7 @@
 //! 2. clients that send garbage after the handshake, one huge message, a message that never
 //!    ends, a flood of small messages, or that stop reading;
 //! 3. the relay killed and started again: every page reconnects at once, each after the delay
-//!    the page itself uses (`pitchside_shared::wire::reconnect`).
+//!    the page itself uses (`pitchside_wire::reconnect`).
 //!
 //! For each phase it prints the well-behaved spectators' frame rate and frame gaps, the
 //! relay's memory and CPU, and what became of the misbehaving clients. Traffic stays on
@@ -18,10 +18,10 @@
 //! ```
 
 use futures_util::{SinkExt, StreamExt};
-use pitchside_shared::wire::reconnect::retry_delay;
 use pitchside_tests::bench::{arg, frame_number, proc_usage, Histogram};
 use pitchside_tests::fixtures;
 use pitchside_tests::spectator::http_get;
+use pitchside_wire::reconnect::retry_delay;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};

@@ -229,8 +229,8 @@ async fn main() {
     // What a series adds to each log's summary in the index: the first goal, both teams'
     // figures and the (usually empty) list of reasons a game is invalid.
     let extra = std::mem::size_of::<Option<u32>>()
-        + std::mem::size_of::<[pitchside_shared::series::Figures; 2]>()
-        + std::mem::size_of::<Vec<pitchside_shared::series::Invalid>>();
+        + std::mem::size_of::<[pitchside_competitions::series::Figures; 2]>()
+        + std::mem::size_of::<Vec<pitchside_competitions::series::Invalid>>();
     println!("| a series' share of each log's summary in memory | {extra} bytes |");
     if let Some((median, worst)) = page {
         println!("| `/archive` in Chromium, asked to first rows shown (10 loads) | median {median:.0} ms, worst {worst:.0} ms |");

@@ -207,13 +207,13 @@ async fn inflate_alone(b: &Browser, path: &std::path::Path) -> [f64; 2] {
 async fn json_against_text(b: &Browser, addr: std::net::SocketAddr) {
     use std::io::Write;
     let json = fixtures::path(fixtures::FULL_JSON);
-    let m = pitchside_shared::parse_log(&fixtures::read(fixtures::FULL_JSON));
+    let m = rcss_formats::parse_log(&fixtures::read(fixtures::FULL_JSON));
     let shows = m.frames.len();
     let text = std::env::temp_dir().join(format!("pitchside-bench-{}.rcg.gz", std::process::id()));
     {
         let f = std::fs::File::create(&text).expect("temporary file");
         let mut gz = flate2::write::GzEncoder::new(f, flate2::Compression::new(6));
-        gz.write_all(&pitchside_shared::write::ulg6(&m))
+        gz.write_all(&rcss_formats::write::ulg6(&m))
             .and_then(|()| gz.finish().map(|_| ()))
             .expect("write the text log");
     }

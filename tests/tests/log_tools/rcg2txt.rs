@@ -13,8 +13,8 @@
 //! into a `player_t` (`rintf(v × 65536)`, angles × `DEG2RADF`) and prints those integers / 65536
 //! as `double`s with six significant digits.
 
-use pitchside_shared::number::write_g6;
-use pitchside_shared::{LogDecoder, LogVersion, Record};
+use rcss_formats::number::write_g6;
+use rcss_formats::{LogDecoder, LogVersion, Record};
 
 const SCALE2F: f32 = 65536.0;
 const DEG2RADF: f32 = std::f32::consts::PI / 180.0;
@@ -223,7 +223,7 @@ pub fn rcg2txt(bytes: &[u8]) -> String {
     let mut counts: Vec<[i64; 8]> = vec![[0; 8]; 22];
     let mut v3_index = 0;
     let handle_team =
-        |teams: &[pitchside_shared::Team; 2], names: &mut [String; 2], scores: &mut [u32; 2]| {
+        |teams: &[rcss_formats::Team; 2], names: &mut [String; 2], scores: &mut [u32; 2]| {
             for (i, t) in teams.iter().enumerate() {
                 if names[i].is_empty() {
                     names[i] = t.name.clone().unwrap_or_default();

@@ -14,7 +14,7 @@
 use super::Agents;
 use crate::state::Monitor;
 use leptos::prelude::*;
-use pitchside_shared::agent::Time;
+use pitchside_agents::Time;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;

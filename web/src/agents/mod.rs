@@ -3,11 +3,11 @@
 //! together, a folder, or picked).
 //!
 //! Each file is indexed by game time in a worker (`web/agents.js` and `web/worker`, which
-//! runs [`pitchside_shared::agent::index`] itself), so the page holds about 32 bytes per cycle
+//! runs [`pitchside_agents::index`] itself), so the page holds about 32 bytes per cycle
 //! of each file, not the file; the lines of the time on screen are read and decoded when that
 //! time is shown, and kept in a small cache. A gzipped file is the same to the page: the worker
 //! that indexed it inflates the range asked for from its access points
-//! ([`pitchside_shared::agent::gz`]). Files are paired with a team and a player by their names
+//! ([`pitchside_agents::gz`]). Files are paired with a team and a player by their names
 //! (`TEAM-UNUM.log`) and the match's team names; what cannot be paired is listed with why.
 
 pub mod live;
@@ -16,13 +16,13 @@ pub mod manifest;
 use crate::scene::agent::AgentOverlay;
 use crate::state::Monitor;
 use leptos::prelude::*;
-use pitchside_shared::agent::commands;
-use pitchside_shared::agent::debuglog;
-use pitchside_shared::agent::files::{parse_name, Named, Owner};
-use pitchside_shared::agent::index::{FileKind, Index, Span};
-use pitchside_shared::agent::worldmodel::{self, WorldModel};
-use pitchside_shared::agent::{level, AgentLineError, Time};
-use pitchside_shared::Side;
+use pitchside_agents::commands;
+use pitchside_agents::debuglog;
+use pitchside_agents::files::{parse_name, Named, Owner};
+use pitchside_agents::index::{FileKind, Index, Span};
+use pitchside_agents::worldmodel::{self, WorldModel};
+use pitchside_agents::{level, AgentLineError, Time};
+use rcss_formats::Side;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};

@@ -5,7 +5,7 @@
 
 use super::{Dash, Rgba};
 use super::{Geom, Owner, Shape, Stroke, Tag, P};
-use pitchside_shared::actions::{Action, ActionKind, ShotOutcome};
+use pitchside_analysis::actions::{Action, ActionKind, ShotOutcome};
 
 /// Frames before its start and after its end that an action stays drawn.
 const BEFORE: usize = 5;
@@ -101,8 +101,8 @@ pub fn build(out: &mut Vec<Shape>, a: &Action, px: f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pitchside_shared::actions::Direction;
-    use pitchside_shared::Side;
+    use pitchside_analysis::actions::Direction;
+    use rcss_formats::Side;
 
     #[test]
     fn a_pass_is_an_arrow_shown_from_its_kick_to_a_while_after_its_receipt() {

@@ -8,9 +8,9 @@
 
 use super::{Align, Geom, Owner, Shape, Stroke, Tag, P};
 use crate::scene::style::{Rgba, INK};
-use pitchside_shared::agent::drawing::{Drawing, Shape as AgentShape};
-use pitchside_shared::agent::worldmodel::{Who, WorldModel};
-use pitchside_shared::{Frame, Side};
+use pitchside_agents::drawing::{Drawing, Shape as AgentShape};
+use pitchside_agents::worldmodel::{Who, WorldModel};
+use rcss_formats::{Frame, Side};
 
 /// Drawn where an agent gave no colour (or one that is not a colour).
 const DEFAULT: Rgba = Rgba([255, 255, 255, 230]);
@@ -411,8 +411,8 @@ fn beliefs(shapes: &mut Vec<Shape>, side: Side, owner: Owner, wm: &WorldModel, f
 mod tests {
     use super::*;
     use crate::scene::testutil;
-    use pitchside_shared::agent::index::{FileKind, Indexer};
-    use pitchside_shared::agent::{worldmodel, Time};
+    use pitchside_agents::index::{FileKind, Indexer};
+    use pitchside_agents::{worldmodel, Time};
     use std::io::Read;
 
     fn dcl(name: &str) -> Vec<u8> {
@@ -488,7 +488,7 @@ mod tests {
 
     #[test]
     fn every_kind_of_drawing_becomes_a_shape_in_the_field_frame() {
-        use pitchside_shared::agent::debuglog::{parse_line, Item};
+        use pitchside_agents::debuglog::{parse_line, Item};
         let lines = [
             "1,0 4 p 1.0 2.0 red",
             "1,0 4 l 0 0 10 0 #00ff00",

@@ -6,7 +6,7 @@ use super::players::{drawn, team_colour};
 use super::style::{self, Rgba, BALL_PATH, INK};
 use super::{Geom, Input, Owner, Scene, Shape, Stroke, Tag, P};
 use crate::settings::Trails;
-use pitchside_shared::{Frame, Side};
+use rcss_formats::{Frame, Side};
 
 /// Below this speed (m/cycle) the server stops the ball (`stopped_ball_vel`).
 const STOPPED: f64 = 0.01;

@@ -1,6 +1,6 @@
 //! What a program drew on the monitor's field through protocols 1 and 2: points, circles and
 //! lines in a named colour, orders to clear them, and blank screens. They reach the page in
-//! the match's [`Match::drawings`](pitchside_shared::log::Match) from v1/v2 logs and from the
+//! the match's [`Match::drawings`](rcss_formats::log::Match) from v1/v2 logs and from the
 //! relay's wire; rcssserver itself never sends them, but programs that wrote those formats did
 //! (logplayers, coaches' and trainers' debugging tools).
 //!
@@ -19,7 +19,7 @@
 
 use super::style::{Rgba, INK};
 use super::{Geom, Owner, Scene, Shape, Stroke, Tag};
-use pitchside_shared::model::{Drawing, Shape as Draw};
+use rcss_formats::model::{Drawing, Shape as Draw};
 
 /// Drawn where the colour is not one (the monitors fell back on their default colour too).
 const DEFAULT: Rgba = Rgba::rgb(220, 220, 220);
@@ -31,7 +31,7 @@ const LINE_PX: f64 = 2.0;
 
 /// The colour a drawing names, or `None` if it names none.
 pub fn colour(name: &str) -> Option<Rgba> {
-    match pitchside_shared::team_graphic::parse_color(name) {
+    match rcss_formats::team_graphic::parse_color(name) {
         // XPM's `None` (transparent) is no colour to draw with.
         Some([_, _, _, 0]) | None => None,
         Some(c) => Some(Rgba(c)),
@@ -131,11 +131,11 @@ mod tests {
     use super::*;
     use crate::field::{Camera, View};
     use crate::scene::{self, testutil, FieldParams};
-    use pitchside_shared::log::{parse_log, LogDecoder, Match};
-    use pitchside_shared::model::Record;
-    use pitchside_shared::tools::{rewrite, Edits};
-    use pitchside_shared::write::write_log;
-    use pitchside_shared::LogVersion;
+    use rcss_formats::log::{parse_log, LogDecoder, Match};
+    use rcss_formats::model::Record;
+    use rcss_formats::tools::{rewrite, Edits};
+    use rcss_formats::write::write_log;
+    use rcss_formats::LogVersion;
     use std::io::Read;
 
     /// Where the log with drawings lives, made by [`made_log`].

@@ -36,7 +36,7 @@ pub mod style;
 use crate::field::View;
 use crate::settings::{Colours, FieldSettings};
 pub use params::FieldParams;
-use pitchside_shared::{Frame, Side};
+use rcss_formats::{Frame, Side};
 use serde::Serialize;
 pub use style::{Dash, Rgba};
 
@@ -441,8 +441,8 @@ pub(crate) mod testutil {
     use super::{FieldParams, Input};
     use crate::field::View;
     use crate::settings::{Colours, FieldSettings};
-    use pitchside_shared::log::{parse_log, Match};
-    use pitchside_shared::Frame;
+    use rcss_formats::log::{parse_log, Match};
+    use rcss_formats::Frame;
     use std::sync::OnceLock;
 
     /// The input of `frame` with the page's default settings and colours, and no

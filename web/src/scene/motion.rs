@@ -1,7 +1,7 @@
 //! Smooth motion between the server's 100 ms cycles: positions and directions are blended from
 //! the frame before to the frame on screen, except where something jumped rather than moved.
 
-use pitchside_shared::{Frame, PlayMode};
+use rcss_formats::{Frame, PlayMode};
 
 /// A move longer than this in one cycle is a teleport (a `move` command, the referee placing
 /// players or the ball), not running: players cover at most ~1.2 m and the ball 3 m per cycle.

@@ -9,7 +9,7 @@ use super::style::{self, INK};
 use super::Dash;
 use super::{Align, Geom, Input, Owner, Shape, Stroke, Tag};
 use crate::field::PITCH_HALF_WIDTH;
-use pitchside_shared::{Frame, Side};
+use rcss_formats::{Frame, Side};
 
 /// The x of each team's offside line: `[left team's, right team's]`. `None` for a team with
 /// fewer than two players on the field.
@@ -158,7 +158,7 @@ mod tests {
     use super::*;
     use crate::field::View;
     use crate::scene::{testutil, FieldParams};
-    use pitchside_shared::PlayMode;
+    use rcss_formats::PlayMode;
 
     #[test]
     fn second_last_defender_or_ball_never_past_half_way_on_real_frames() {

@@ -2,9 +2,9 @@
 //! ([`MatchParams`], rcssserver 19's defaults where the source sent none, as a v1 source never
 //! does) and the few more the field needs, looked up the same way.
 
-use pitchside_shared::log::Match;
-use pitchside_shared::params::{default_server_param, MatchParams, PlayerTypeParams};
-use pitchside_shared::Params;
+use rcss_formats::log::Match;
+use rcss_formats::params::{default_server_param, MatchParams, PlayerTypeParams};
+use rcss_formats::Params;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct FieldParams {

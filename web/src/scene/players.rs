@@ -5,7 +5,7 @@
 use super::style::{self, bits, Dash, Rgba, HIGHLIGHTS, INK, WHITE};
 use super::{Align, Geom, Input, Owner, PlayerMark, Scene, Shape, Stroke, Tag, P};
 use crate::settings::{Colours, Cones};
-use pitchside_shared::{Frame, Player, Side, ViewQuality};
+use rcss_formats::{Frame, Player, Side, ViewQuality};
 
 /// Smallest body drawn, in canvas pixels: a 0.3 m player is 3 px across when the whole field
 /// is on a laptop screen.
@@ -722,7 +722,7 @@ mod tests {
     use crate::field::View;
     use crate::scene::{build, testutil, FieldParams, Input};
     use crate::settings::FieldSettings;
-    use pitchside_shared::Frame;
+    use rcss_formats::Frame;
 
     fn scene_of(frame: &Frame, settings: &FieldSettings, selected: Option<(Side, u8)>) -> Scene {
         let params = FieldParams::of_match(testutil::short_v6());

@@ -66,7 +66,7 @@ pub const CAPACITY: Rgba = Rgba::rgb(90, 170, 255);
 pub const SELECTION: Rgba = Rgba::rgb(255, 255, 255);
 pub const BALL_PATH: Rgba = Rgba([255, 255, 255, 190]);
 
-pub use pitchside_shared::state as bits;
+pub use rcss_formats::state as bits;
 
 /// How a ring is stroked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -19,8 +19,8 @@ use super::now;
 use crate::state::{Mode, Monitor, Timings};
 use crate::timeline::Direction;
 use leptos::prelude::*;
-use pitchside_shared::log::Ending;
-use pitchside_shared::{Location, LogDecoder, LogError, Record};
+use rcss_formats::log::Ending;
+use rcss_formats::{Location, LogDecoder, LogError, Record};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 

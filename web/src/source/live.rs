@@ -1,4 +1,4 @@
-//! The relay's WebSocket feed, in the relay's wire (`pitchside_shared::wire`): the match's
+//! The relay's WebSocket feed, in the relay's wire (`pitchside_wire`): the match's
 //! history in a few compressed chunks, then live frames as changes, and notices (feed,
 //! new match, server errors, operator actions), all decoded here with the library's decoder.
 //! Reconnects after a drop, with a growing, jittered delay so that a relay restart is not met
@@ -23,10 +23,10 @@
 
 use crate::state::{Mode, Monitor};
 use leptos::prelude::*;
-use pitchside_shared::feed::FeedSource;
-use pitchside_shared::wire::reconnect::retry_delay;
-use pitchside_shared::wire::{Decoder, Event, Notice, WireError};
-use pitchside_shared::Record;
+use pitchside_wire::feed::FeedSource;
+use pitchside_wire::reconnect::retry_delay;
+use pitchside_wire::{Decoder, Event, Notice, WireError};
+use rcss_formats::Record;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use wasm_bindgen::prelude::*;
@@ -53,7 +53,7 @@ thread_local! {
     /// The relay's number of the match on screen (its `NewMatch` notice).
     static MATCH_NUMBER: Cell<Option<u32>> = const { Cell::new(None) };
     /// While the match is fetched again to fill in skipped frames: what came of it so far.
-    static FILLING: RefCell<Option<pitchside_shared::log::Match>> = const { RefCell::new(None) };
+    static FILLING: RefCell<Option<rcss_formats::log::Match>> = const { RefCell::new(None) };
 }
 
 /// How long the page says it is skipping frames after the relay last skipped some.
@@ -231,7 +231,7 @@ enum Filling {
     /// Part of the match fetched again: kept aside.
     Kept,
     /// The match fetched again, whole.
-    Done(Box<pitchside_shared::log::Match>),
+    Done(Box<rcss_formats::log::Match>),
 }
 
 /// While the match is fetched again ([`fill_in`]): its records build the fuller match aside,
@@ -566,7 +566,7 @@ mod tests {
     use super::*;
 
     fn show(time: u32) -> Record {
-        Record::Show(pitchside_shared::Frame {
+        Record::Show(rcss_formats::Frame {
             time,
             ..Default::default()
         })

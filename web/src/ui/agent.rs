@@ -8,10 +8,10 @@ use crate::agents::{self, Agents, Cycle, Decoded};
 use crate::scene::agent::belief_errors;
 use crate::state::Monitor;
 use leptos::prelude::*;
-use pitchside_shared::agent::commands::Sender;
-use pitchside_shared::agent::files::Owner;
-use pitchside_shared::agent::index::FileKind;
-use pitchside_shared::agent::{debuglog, level, Time};
+use pitchside_agents::commands::Sender;
+use pitchside_agents::files::Owner;
+use pitchside_agents::index::FileKind;
+use pitchside_agents::{debuglog, level, Time};
 
 /// One message line of the panel.
 #[derive(Clone, Debug, PartialEq)]

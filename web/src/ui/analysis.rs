@@ -1,5 +1,5 @@
 //! The analysis panel: what each player did with the ball up to the frame on screen, from the
-//! library's [`pitchside_shared::actions`]: a table per team (kicks, passes, through passes,
+//! library's [`pitchside_analysis::actions`]: a table per team (kicks, passes, through passes,
 //! shots, goals, assists, dribbles, tackles, recoveries, penalty-area entries, catches), where
 //! every figure opens the list of its moments; each moment jumps to its cycle with the action
 //! drawn on the field. Below, each team's pass map and shot map (where from, where to).
@@ -9,8 +9,8 @@
 
 use crate::state::Monitor;
 use leptos::prelude::*;
-use pitchside_shared::actions::{Action, ActionKind, PlayerFigures, ShotOutcome, DEFINITIONS};
-use pitchside_shared::Side;
+use pitchside_analysis::actions::{Action, ActionKind, PlayerFigures, ShotOutcome, DEFINITIONS};
+use rcss_formats::Side;
 use wasm_bindgen::JsCast;
 
 /// A figure of the table: its id (for `data-figure`), its heading, its full name, and which
@@ -489,7 +489,7 @@ pub fn AnalysisPanel() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pitchside_shared::actions::Direction;
+    use pitchside_analysis::actions::Direction;
 
     fn pass(side: Side, unum: u8, receiver: u8, completed: bool) -> Action {
         Action {

@@ -9,8 +9,8 @@
 
 use crate::state::Monitor;
 use leptos::prelude::*;
-use pitchside_shared::model::state::{RED_CARD, YELLOW_CARD};
-use pitchside_shared::{Frame, PlayMode, Side};
+use rcss_formats::model::state::{RED_CARD, YELLOW_CARD};
+use rcss_formats::{Frame, PlayMode, Side};
 
 /// Shortest time between two spoken play-mode changes.
 pub const MODE_GAP_MS: f64 = 4000.0;
@@ -102,11 +102,11 @@ pub fn announcement(before: &Moment, now: &Moment) -> Option<Announcement> {
     }
     if now.mode != before.mode && now.mode != PlayMode::PLAY_ON {
         let teams = [
-            pitchside_shared::Team {
+            rcss_formats::Team {
                 name: Some(now.names[0].clone()),
                 ..Default::default()
             },
-            pitchside_shared::Team {
+            rcss_formats::Team {
                 name: Some(now.names[1].clone()),
                 ..Default::default()
             },

@@ -3,7 +3,7 @@
 //! `/api/archive` (README, "The archive") and asks again whenever a filter changes.
 
 use leptos::prelude::*;
-use pitchside_shared::link::{with_query_value, LOG_KEY};
+use pitchside_wire::link::{with_query_value, LOG_KEY};
 use serde::Deserialize;
 
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
@@ -199,7 +199,7 @@ pub fn ArchivePage() -> impl IntoView {
                                 let status = match (&log.error, log.incomplete) {
                                     _ if log.live => "live, being recorded".to_owned(),
                                     (Some(e), _) => format!("damaged: {e}"),
-                                    (None, Some(c)) => pitchside_shared::log::incomplete_note(c),
+                                    (None, Some(c)) => rcss_formats::log::incomplete_note(c),
                                     (None, None) => String::new(),
                                 };
                                 view! {

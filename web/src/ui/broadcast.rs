@@ -11,14 +11,14 @@
 
 use crate::state::Monitor;
 use leptos::prelude::*;
-use pitchside_shared::actions::Actions;
-use pitchside_shared::broadcast::captions::{self, Caption, Lang};
-use pitchside_shared::broadcast::clock::clock;
-use pitchside_shared::broadcast::highlights::instant_replay;
-use pitchside_shared::broadcast::moments::{moments, Moment, MomentKind};
-use pitchside_shared::link::{self, LANG_KEY};
-use pitchside_shared::params::ServerParams;
-use pitchside_shared::{Frame, PlayMode, Side};
+use pitchside_analysis::actions::Actions;
+use pitchside_analysis::broadcast::captions::{self, Caption, Lang};
+use pitchside_analysis::broadcast::clock::clock;
+use pitchside_analysis::broadcast::highlights::instant_replay;
+use pitchside_analysis::broadcast::moments::{moments, Moment, MomentKind};
+use pitchside_wire::link::{self, LANG_KEY};
+use rcss_formats::params::ServerParams;
+use rcss_formats::{Frame, PlayMode, Side};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -408,7 +408,7 @@ fn derive(m: Monitor, count: usize, lang: Lang) -> Derived {
                                 from,
                                 to.max(
                                     mo.frame
-                                        + pitchside_shared::broadcast::highlights::REPLAY_AFTER,
+                                        + pitchside_analysis::broadcast::highlights::REPLAY_AFTER,
                                 ),
                             ))
                         }
@@ -539,10 +539,7 @@ pub fn BroadcastView(info: RwSignal<Option<Info>>) -> impl IntoView {
                 || [String::new(), String::new()],
                 |f| [0, 1].map(|k| f.teams[k].name.clone().unwrap_or_default()),
             );
-            (
-                names,
-                pitchside_shared::params::MatchParams::of_match(g).server,
-            )
+            (names, rcss_formats::params::MatchParams::of_match(g).server)
         });
         if let Some(&i) = shot.fired.last() {
             // Of several at once (a foul and its card), the last says most.
@@ -671,7 +668,7 @@ fn ScoreGraphic(frame: Signal<Option<Frame>>) -> impl IntoView {
     let params = Memo::new(move |_| {
         m.revision.track();
         m.game
-            .with_value(|g| pitchside_shared::params::MatchParams::of_match(g).server)
+            .with_value(|g| rcss_formats::params::MatchParams::of_match(g).server)
     });
     let name = move |k: usize| {
         frame

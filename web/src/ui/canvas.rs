@@ -18,7 +18,7 @@ use crate::scene::{self, motion, FieldParams, Scene};
 use crate::settings::{FieldSettings, Settings};
 use crate::state::Monitor;
 use leptos::prelude::*;
-use pitchside_shared::{Frame, Side};
+use rcss_formats::{Frame, Side};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;

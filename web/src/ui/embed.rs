@@ -8,8 +8,8 @@ use super::announce::Moment;
 use crate::state::{Mode, Monitor};
 use crate::timeline::Direction;
 use leptos::prelude::*;
-use pitchside_shared::link::{self, EMBED_KEY};
-use pitchside_shared::PlayMode;
+use pitchside_wire::link::{self, EMBED_KEY};
+use rcss_formats::PlayMode;
 use serde_json::{json, Value};
 
 /// The version of the messages an embedding page receives; a change that breaks a reader

@@ -1,4 +1,4 @@
-//! The match's events (from the library's [`pitchside_shared::events`]): the list to click,
+//! The match's events (from the library's [`pitchside_analysis::events`]): the list to click,
 //! and jumps to the next or previous goal or event (`G`, `N`, with Shift backwards). A jump
 //! lands on the event's first frame, the first cycle where it shows.
 //!
@@ -7,12 +7,12 @@
 
 use crate::state::Monitor;
 use leptos::prelude::*;
-use pitchside_shared::actions::{Action, ActionKind};
-use pitchside_shared::events::{Event, EventKind};
-use pitchside_shared::Side;
+use pitchside_analysis::actions::{Action, ActionKind};
+use pitchside_analysis::events::{Event, EventKind};
+use rcss_formats::Side;
 
 /// Every event kind a match can have, in the order the settings list them: `(id, label)`.
-/// The last ones are players' actions ([`pitchside_shared::actions`]) worth a marker.
+/// The last ones are players' actions ([`pitchside_analysis::actions`]) worth a marker.
 pub const KINDS: [(&str, &str); 23] = [
     ("goal", "goals"),
     ("kick_off", "kick-offs"),
@@ -221,10 +221,10 @@ pub fn EventList() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pitchside_shared::parse_log;
-    use pitchside_shared::stats::Stats;
+    use pitchside_analysis::stats::Stats;
+    use rcss_formats::parse_log;
 
-    fn full_game() -> (pitchside_shared::Match, Stats) {
+    fn full_game() -> (rcss_formats::Match, Stats) {
         let gz = std::fs::read(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../tests/fixtures/logs/full-v6-realtime/20261122131124-HELIOS_L_2-vs-HELIOS_R_3.rcg.gz"

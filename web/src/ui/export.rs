@@ -5,7 +5,7 @@ use crate::export::{self, ExportState};
 use crate::state::{Monitor, Overlay};
 use crate::timeline::speed_label;
 use leptos::prelude::*;
-use pitchside_shared::broadcast::highlights::{reel, reel_frames, Clip, ClipKind};
+use pitchside_analysis::broadcast::highlights::{reel, reel_frames, Clip, ClipKind};
 
 #[component]
 pub fn ExportPanel() -> impl IntoView {

@@ -10,10 +10,10 @@
 
 use crate::state::Monitor;
 use leptos::prelude::*;
-use pitchside_shared::events::Events;
-use pitchside_shared::log::Match;
-use pitchside_shared::params::MatchParams;
-use pitchside_shared::{Message, Side};
+use pitchside_analysis::events::Events;
+use rcss_formats::log::Match;
+use rcss_formats::params::MatchParams;
+use rcss_formats::{Message, Side};
 
 /// What a board entry is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

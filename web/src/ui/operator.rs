@@ -18,7 +18,7 @@ use crate::operator::{self as op, Action};
 use crate::state::Monitor;
 use crate::ui::canvas;
 use leptos::prelude::*;
-use pitchside_shared::Side;
+use rcss_formats::Side;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 

@@ -6,7 +6,7 @@ use crate::scene::players::team_colour;
 use crate::scene::FieldParams;
 use crate::state::Monitor;
 use leptos::prelude::*;
-use pitchside_shared::{Counts, Params, Player, Side, ViewQuality};
+use rcss_formats::{Counts, Params, Player, Side, ViewQuality};
 
 /// The player-type parameters the table shows, with short headings: the ones heterogeneous
 /// types differ in, in the server's order.
@@ -39,10 +39,10 @@ fn num(v: f64) -> String {
 
 fn param(p: &Params, name: &str) -> String {
     match p.get(name) {
-        Some(pitchside_shared::ParamValue::Int(i)) => i.to_string(),
-        Some(pitchside_shared::ParamValue::Float(f)) => num(*f),
-        Some(pitchside_shared::ParamValue::Bool(b)) => b.to_string(),
-        Some(pitchside_shared::ParamValue::Text(t)) => t.clone(),
+        Some(rcss_formats::ParamValue::Int(i)) => i.to_string(),
+        Some(rcss_formats::ParamValue::Float(f)) => num(*f),
+        Some(rcss_formats::ParamValue::Bool(b)) => b.to_string(),
+        Some(rcss_formats::ParamValue::Text(t)) => t.clone(),
         None => "—".into(),
     }
 }
@@ -66,7 +66,7 @@ struct Facts {
 fn facts(m: Monitor, side: Side, unum: u8, index: usize) -> Option<Facts> {
     m.game.with_value(|g| {
         let f = g.frames.get(index)?;
-        let slot = |fr: &pitchside_shared::Frame| -> Option<Player> {
+        let slot = |fr: &rcss_formats::Frame| -> Option<Player> {
             fr.players
                 .iter()
                 .find(|p| p.side == Some(side) && p.unum == unum)
@@ -179,7 +179,7 @@ fn facts(m: Monitor, side: Side, unum: u8, index: usize) -> Option<Facts> {
             team,
             colour,
             rows,
-            states: pitchside_shared::state::names(p.state).collect(),
+            states: rcss_formats::state::names(p.state).collect(),
             counts,
             type_id: p.player_type,
             type_params,

@@ -5,7 +5,7 @@
 use crate::save_as::{self, Outcome, Report, Request, SaveState, VERSIONS};
 use crate::state::{Monitor, Overlay};
 use leptos::prelude::*;
-use pitchside_shared::export::Table;
+use pitchside_analysis::export::Table;
 
 #[component]
 pub fn SaveAsSection() -> impl IntoView {

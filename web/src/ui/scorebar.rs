@@ -3,8 +3,8 @@
 
 use crate::state::Monitor;
 use leptos::prelude::*;
-use pitchside_shared::team_graphic::{assemble, Logo};
-use pitchside_shared::{Frame, PlayMode, Side, Team};
+use rcss_formats::team_graphic::{assemble, Logo};
+use rcss_formats::{Frame, PlayMode, Side, Team};
 use wasm_bindgen::JsCast;
 
 /// What the score bar shows, taken from the current frame.

@@ -125,7 +125,7 @@ fn search() -> String {
 }
 
 fn param(key: &str) -> String {
-    pitchside_shared::link::query_value(&search(), key).unwrap_or_default()
+    pitchside_wire::link::query_value(&search(), key).unwrap_or_default()
 }
 
 async fn fetch(query: &str) -> Result<(Answer, usize), String> {

@@ -50,7 +50,7 @@ pub fn SettingsPanel() -> impl IntoView {
 /// The broadcast view's captions.
 #[component]
 fn CaptionsSection() -> impl IntoView {
-    use pitchside_shared::broadcast::captions::Lang;
+    use pitchside_analysis::broadcast::captions::Lang;
     let m = expect_context::<Monitor>();
     let options = Lang::ALL
         .into_iter()

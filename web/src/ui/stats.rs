@@ -1,12 +1,12 @@
 //! The statistics panel: both teams' figures up to the frame on screen (possession, kicks,
 //! passes, shots, shots on target, goals, fouls, cards, corners, free kicks, offsides), a heat
 //! map of where the ball was, and how each figure is counted, all from the library's
-//! [`pitchside_shared::stats`].
+//! [`pitchside_analysis::stats`].
 
 use crate::state::Monitor;
 use leptos::prelude::*;
-use pitchside_shared::stats::{HeatFilter, HeatMap, TeamStats, DEFINITIONS};
-use pitchside_shared::Side;
+use pitchside_analysis::stats::{HeatFilter, HeatMap, TeamStats, DEFINITIONS};
+use rcss_formats::Side;
 use wasm_bindgen::JsCast;
 
 /// How to read one figure from a team's stats.

@@ -11,9 +11,9 @@
 //! hundred KB for a player's whole game) and a gzipped one its access points (about 1/150 of
 //! its text) and, while it is being read, one inflater.
 
-use pitchside_shared::agent::gz::{self, AccessPoint, Inflater, Progress, SPACING};
-use pitchside_shared::agent::index::{FileKind, Finder, Index, Indexer};
-use pitchside_shared::agent::words::{Lookup, WordIndex};
+use pitchside_agents::gz::{self, AccessPoint, Inflater, Progress, SPACING};
+use pitchside_agents::index::{FileKind, Finder, Index, Indexer};
+use pitchside_agents::words::{Lookup, WordIndex};
 use wasm_bindgen::prelude::*;
 
 fn main() {}
@@ -561,7 +561,7 @@ impl Scan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pitchside_shared::agent::gz::inflate_all;
+    use pitchside_agents::gz::inflate_all;
 
     /// Runs a search as the worker's JavaScript does: the bytes asked for, from `source` (the
     /// file as it is on disk), until done.

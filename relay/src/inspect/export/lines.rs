@@ -1,5 +1,5 @@
 //! The tracking table of a text log straight from its lines
-//! ([`pitchside_shared::export::text`]), on two cores.
+//! ([`pitchside_analysis::export::text`]), on two cores.
 //!
 //! Three kinds of work make the table: reading the next lines and the state they carry (in
 //! order), writing the rows of a batch's shows (in any order, a chunk of shows at a time), and
@@ -10,8 +10,8 @@
 //! long the log.
 
 use super::{tracking_header, ExportError, Sink};
-use pitchside_shared::export::text::{show_body, ShowLine, TextTracking};
-use pitchside_shared::log::LogEnd;
+use pitchside_analysis::export::text::{show_body, ShowLine, TextTracking};
+use rcss_formats::log::LogEnd;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -487,7 +487,7 @@ fn next_lines<R: Read>(
             Some(n) => break n + 1,
             None if r.at_end && filled == 0 => return Ok(Lines::End),
             None if r.at_end => return Ok(Lines::NotPlain),
-            None if buf.len() > 2 * pitchside_shared::log::MAX_RECORD_BYTES => {
+            None if buf.len() > 2 * rcss_formats::log::MAX_RECORD_BYTES => {
                 return Ok(Lines::NotPlain)
             }
             None => buf.resize(buf.len() * 2, 0),

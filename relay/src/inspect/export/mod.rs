@@ -1,7 +1,7 @@
 //! `pitchside-inspect export`: logs as tables for datasets, a log, a folder of them or an
 //! archive's worth: for each, its tracking table and beside it the player types its `_t`
 //! columns name (both as librcsc's `rcg2csv` writes them), and its actions table
-//! ([`pitchside_shared::export`]), as CSV, and with `--parquet` as Parquet too.
+//! ([`pitchside_analysis::export`]), as CSV, and with `--parquet` as Parquet too.
 //!
 //! Every core reads its own log, one at a time, streaming it chunk by chunk and writing the
 //! rows as the frames come, so memory stays the same however many logs there are (a log's
@@ -14,13 +14,13 @@ mod sink;
 
 use sink::Sink;
 
-use pitchside_shared::actions::Actions;
-use pitchside_shared::export::{
+use pitchside_analysis::actions::Actions;
+use pitchside_analysis::export::{
     action_row, tracking_header, PlayerTypes, Tracking, ACTIONS_HEADER, PLAYER_TYPES_HEADER,
 };
-use pitchside_shared::log::{Detail, Ending};
-use pitchside_shared::params::MatchParams;
-use pitchside_shared::{LogDecoder, LogError, Params, Record};
+use rcss_formats::log::{Detail, Ending};
+use rcss_formats::params::MatchParams;
+use rcss_formats::{LogDecoder, LogError, Params, Record};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -310,7 +310,7 @@ fn export_log(
         actions: None,
         server_param: None,
         player_types: Vec::new(),
-        end: pitchside_shared::log::LogEnd::default(),
+        end: rcss_formats::log::LogEnd::default(),
         shows: 0,
         teams: [String::new(), String::new()],
         want_actions: opts.actions,
@@ -477,7 +477,7 @@ struct Rows {
     actions: Option<Actions>,
     server_param: Option<Params>,
     player_types: Vec<Params>,
-    end: pitchside_shared::log::LogEnd,
+    end: rcss_formats::log::LogEnd,
     shows: u64,
     teams: [String; 2],
     want_actions: bool,
