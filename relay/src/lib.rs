@@ -34,6 +34,7 @@
 //! port 0 and learn the address.
 
 pub mod agents;
+pub mod app;
 pub mod archive;
 pub mod broadcast;
 pub mod colours;
@@ -45,6 +46,7 @@ pub mod headers;
 pub mod history;
 pub mod hub;
 pub mod inspect;
+pub mod item;
 pub mod monitor;
 pub mod nats;
 pub mod order;
@@ -56,6 +58,7 @@ pub mod spectator;
 pub mod tls;
 pub mod tournament;
 pub mod web;
+pub mod ws_frame;
 
 use config::{Settings, SourceSpec};
 use hub::Hub;

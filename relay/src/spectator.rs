@@ -24,8 +24,9 @@
 //!   more than a few dozen messages in ten seconds close it (1008).
 
 use crate::connections::Tracked;
-use crate::fanout::{header, Direct, Failed, OP_CLOSE, OP_PING};
+use crate::fanout::{Direct, Failed};
 use crate::hub::{Body, CatchUp, Hub, Item};
+use crate::ws_frame::{header, OP_CLOSE, OP_PING};
 use bytes::Bytes;
 use futures_util::{SinkExt, StreamExt};
 use hyper_util::rt::TokioIo;

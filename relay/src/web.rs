@@ -16,7 +16,6 @@
 use crate::hub::Hub;
 use crate::recorder::LogWriter;
 use crate::spectator::{self, CLOSE_FULL};
-use crate::MatchHandle;
 use axum::body::Body;
 use axum::extract::{Path, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -26,51 +25,12 @@ use axum::Router;
 use std::fmt::Write as _;
 use std::future::Future;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use tokio::sync::watch;
 use tower_http::compression::CompressionLayer;
 use tower_http::services::{ServeDir, ServeFile};
 
-pub struct Shared {
-    pub matches: crate::Matches,
-    /// Every client connection, and why some were refused or closed.
-    pub connections: Arc<crate::connections::Table>,
-    /// Protective headers, CORS for the control endpoint, CSP reports.
-    pub policy: Arc<crate::headers::Policy>,
-    pub max_spectators: usize,
-    pub spectator: spectator::Options,
-    /// Turns true when the relay shuts down: spectators are told goodbye.
-    pub stop: watch::Receiver<bool>,
-    pub spectators: AtomicUsize,
-    pub refused: AtomicU64,
-    /// The operator's token and the failed attempts to give it.
-    pub gate: crate::control::Gate,
-    /// `--debug-port`: the agents' debug messages of one match, for its teams' keys.
-    pub debug: Option<Arc<crate::agents::DebugLog>>,
-    /// Set at an edge relay (`--edge`): its link to the origin, for operator commands.
-    pub edge: Option<EdgeLink>,
-    /// The logs below `--archive` and `--record`.
-    pub archive: Arc<crate::archive::Archive>,
-    /// `--tournament`: what `/api/tournaments` answers from.
-    pub tournaments: Arc<crate::tournament::Tournaments>,
-    /// `--broadcast-delay`, `--team-colours` and the captions kept per match.
-    pub broadcast: crate::broadcast::Broadcast,
-}
-
-/// What an edge's routes need of NATS.
-pub struct EdgeLink {
-    pub client: async_nats::Client,
-    pub stats: Arc<crate::nats::edge::EdgeStats>,
-}
-
-impl Shared {
-    fn find(&self, name: &str) -> Option<Arc<MatchHandle>> {
-        self.matches.find(name)
-    }
-}
-
-pub type AppState = Arc<Shared>;
+pub use crate::app::{control_answer, AppState, ControlAnswer, EdgeLink, Shared};
 
 /// The whole HTTP application; `dist` is the directory `trunk build` wrote.
 pub fn app(state: AppState, dist: PathBuf) -> Router {
@@ -593,70 +553,6 @@ fn refusal(r: &crate::control::Refusal) -> Response {
         serde_json::json!({ "error": r.to_string() }),
         r.retry_after(),
     )
-}
-
-/// What the control endpoint answers: a status, a JSON body and maybe a `Retry-After`.
-#[derive(Debug)]
-pub struct ControlAnswer {
-    pub status: u16,
-    pub body: serde_json::Value,
-    pub retry_after: Option<u64>,
-}
-
-impl From<crate::control::Refusal> for ControlAnswer {
-    fn from(r: crate::control::Refusal) -> Self {
-        ControlAnswer {
-            status: r.status(),
-            body: serde_json::json!({ "error": r.to_string() }),
-            retry_after: r.retry_after(),
-        }
-    }
-}
-
-/// The control endpoint itself, for a page here and for a page at an edge (its request
-/// carried over NATS) alike: the token checked first, against the page's address, then the
-/// status (`command` is `None`) or one command ([`crate::control::handle`]).
-pub async fn control_answer(
-    app: &Shared,
-    name: &str,
-    client: std::net::IpAddr,
-    authorization: Option<&str>,
-    command: Option<&[u8]>,
-    via: &str,
-) -> ControlAnswer {
-    if let Err(r) = app
-        .gate
-        .check(client, authorization, std::time::Instant::now())
-    {
-        return r.into();
-    }
-    let Some(m) = app.find(name) else {
-        return crate::control::Refusal::UnknownMatch(name.to_owned()).into();
-    };
-    let Some(body) = command else {
-        let view = m.hub.control_view();
-        let kickoff = view
-            .now
-            .is_none_or(|(t, mode)| rcss_formats::command::kick_off_acts(t, mode, &view.params));
-        return ControlAnswer {
-            status: 200,
-            body: serde_json::json!({
-                "match": name,
-                "live": m.kind == "live",
-                "coach": view.coach,
-                "kickoff": kickoff,
-            }),
-            retry_after: None,
-        };
-    };
-    match crate::control::handle(&m, true, body, &format!("{client}{via}")).await {
-        Ok(sent) => ControlAnswer {
-            status: 200,
-            body: serde_json::to_value(&sent).unwrap_or_default(),
-            retry_after: None,
-        },
-        Err(r) => r.into(),
-    }
 }
 
 fn answer(a: ControlAnswer) -> Response {

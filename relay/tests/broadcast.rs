@@ -5,20 +5,15 @@
 //! changes, the match's tournament, the last result) and `/api/matches/NAME/captions`.
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
 
+mod common;
 use clap::Parser;
+use common::*;
 use serde_json::Value;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-fn fixture(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures")
-        .join(rel)
-}
-
 /// The short real game: SHORT_L_a against SHORT_R_a, 0-1, 600 cycles.
 const SHORT: &str = "logs/short-v6/20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz";
 /// The whole real game: HELIOS_L against HELIOS_R, 2-3, 6000 cycles.
@@ -48,14 +43,6 @@ away = "#000000"
 home = "#3aa0ff"
 away = "#ffffff"
 "##;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pitchside-bc-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// Writes `text` to `path` and moves its modification time on, so that a rewrite within the
 /// file system's clock tick is still seen as a change.
 fn rewrite(path: &Path, text: &str) {
@@ -168,7 +155,7 @@ fn dist(dir: &Path) -> PathBuf {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_broadcast_answer_gives_the_delay_kits_tournament_and_last_result() {
-    let dir = scratch("answer");
+    let dir = scratch("bc-answer");
     std::fs::create_dir_all(dir.join("archive")).unwrap();
     std::fs::copy(
         fixture(OPS),
@@ -345,7 +332,7 @@ async fn the_captions_feed_follows_a_real_game_and_gives_what_is_new() {
     let game = rcss_formats::parse_log(&std::fs::read(fixture(FULL)).unwrap());
     let goals: Vec<u32> = game.goals().iter().map(|(c, _)| *c).collect();
     assert_eq!(goals.len(), 5, "the fixture's five goals");
-    let dir = scratch("captions");
+    let dir = scratch("bc-captions");
     let dist = dist(&dir);
     // A cycle a millisecond, once: the whole game is in the history within seconds.
     let relay = start(&[
@@ -421,19 +408,10 @@ async fn the_captions_feed_follows_a_real_game_and_gives_what_is_new() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 /// `pitchside-relay` as a process with only environment variables for the broadcast options.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_options_come_from_the_environment_and_mistakes_stop_the_start() {
-    let dir = scratch("env");
+    let dir = scratch("bc-env");
     let colours = dir.join("colours.toml");
     std::fs::write(&colours, APART).unwrap();
     let run = |env: &[(&str, &str)], addr: SocketAddr| {

@@ -4,6 +4,8 @@
 //! limit is the relay's alone. All traffic stays on loopback; every loop is bounded.
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
 
+mod common;
+use common::*;
 use futures_util::StreamExt;
 use pitchside_wire::{Decoder, Event};
 use rcss_formats::Record;
@@ -17,21 +19,6 @@ use tokio_tungstenite::tungstenite::Message;
 
 /// The relay's open-files limit in these tests (soft and hard).
 const OPEN_FILES: u64 = 256;
-
-fn fixture(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures")
-        .join(rel)
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 struct Relay {
     child: Child,
     log: PathBuf,

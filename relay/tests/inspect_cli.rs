@@ -4,8 +4,9 @@
 //! copies.
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
 
+mod common;
+use common::*;
 use serde_json::Value;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -27,22 +28,6 @@ const KEYS: [&str; 16] = [
     "teams",
     "version",
 ];
-
-fn fixture(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures")
-        .join(rel)
-}
-
-fn gunzip(path: &Path) -> Vec<u8> {
-    let raw = std::fs::read(path).unwrap();
-    let mut out = Vec::new();
-    flate2::read::GzDecoder::new(&raw[..])
-        .read_to_end(&mut out)
-        .unwrap();
-    out
-}
-
 fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("pitchside-inspect-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

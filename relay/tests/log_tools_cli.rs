@@ -4,29 +4,15 @@
 //! librcsc in `tests/tests/log_tools.rs`.
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
 
+mod common;
+use common::*;
 use rcss_formats::{parse_log, LogVersion};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const SHORT_V6: &str = "logs/short-v6/20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz";
 const SHORT_V2: &str = "logs/short-v2/20261122132541-SHORT_L_a_0-vs-SHORT_R_a_0.rcg.gz";
 const OPERATOR: &str = "logs/operator-commands-v6/20261122132312-OPS_L_0-vs-OPS_R_1.rcg.gz";
-
-fn fixture(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures")
-        .join(rel)
-}
-
-fn gunzip(bytes: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    flate2::read::GzDecoder::new(bytes)
-        .read_to_end(&mut out)
-        .unwrap();
-    out
-}
-
 fn dir() -> PathBuf {
     let d = std::env::temp_dir().join(format!("pitchside-logtools-cli-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
@@ -67,7 +53,7 @@ fn validate_exit_codes_and_places() {
     );
 
     // Cut after cycle 300, inside the next line.
-    let text = gunzip(&std::fs::read(fixture(SHORT_V6)).unwrap());
+    let text = gunzip_bytes(&std::fs::read(fixture(SHORT_V6)).unwrap());
     let at = String::from_utf8_lossy(&text).find("(show 350 ").unwrap() + 100;
     let cut = dir().join("cut.rcg");
     std::fs::write(&cut, &text[..at]).unwrap();
@@ -106,7 +92,7 @@ fn convert_reverse_rename_and_clip_write_their_files() {
     let back = d.join("short.v6.rcg");
     let (code, _) = tool(&["convert", s(&out_json), "-o", s(&back), "-v", "6"]);
     assert_eq!(code, 0);
-    assert!(std::fs::read(&back).unwrap() == gunzip(&std::fs::read(&src).unwrap()));
+    assert!(std::fs::read(&back).unwrap() == gunzip_bytes(&std::fs::read(&src).unwrap()));
 
     let rev = d.join("reversed.rcg");
     let (code, out) = tool(&["reverse", s(&src), "-o", s(&rev)]);
@@ -224,7 +210,7 @@ fn mistakes_are_refused_with_a_reason() {
     assert!(leftovers.is_empty(), "{leftovers:?}");
 
     // A damaged source is written up to the damage, exit 1.
-    let mut text = gunzip(&std::fs::read(&src).unwrap());
+    let mut text = gunzip_bytes(&std::fs::read(&src).unwrap());
     let at = String::from_utf8_lossy(&text).find("(show 200 ").unwrap();
     text[at + 10] = b'#';
     let bad = d.join("bad.rcg");

@@ -3,30 +3,14 @@
 //! spectator with a close frame, and names the recording.
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
 
+mod common;
+use common::*;
 use futures_util::StreamExt;
-use std::io::Read;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::net::UdpSocket;
-
-fn fixture(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures")
-        .join(rel)
-}
-
-fn gunzip(path: &Path) -> Vec<u8> {
-    let raw = std::fs::read(path).unwrap();
-    let mut out = Vec::new();
-    flate2::read::GzDecoder::new(&raw[..])
-        .read_to_end(&mut out)
-        .unwrap();
-    out
-}
-
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -34,14 +18,6 @@ fn free_port() -> u16 {
         .unwrap()
         .port()
 }
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pitchside-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 struct Relay(Child);
 
 impl Drop for Relay {

@@ -132,6 +132,26 @@ impl Browser {
             .await;
     }
 
+    /// Opens `url` in the tab, as typing it in the address bar.
+    pub async fn goto(&self, url: &str) {
+        self.client
+            .goto(url)
+            .await
+            .unwrap_or_else(|e| panic!("opening {url}: {e}"));
+    }
+
+    /// Chooses files in the page's file picker (`#file-input`) as a user would: `files` is
+    /// one path, or several on lines of their own.
+    pub async fn choose(&self, files: &str) {
+        self.client
+            .find(Locator::Css("#file-input"))
+            .await
+            .expect("the page's file input")
+            .send_keys(files)
+            .await
+            .expect("choosing the files");
+    }
+
     /// Waits until `pred` holds for the text of `css`, failing with what was seen.
     pub async fn wait_text(&self, css: &str, what: &str, pred: impl Fn(&str) -> bool) -> String {
         let deadline = std::time::Instant::now() + Duration::from_secs(30);

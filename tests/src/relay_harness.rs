@@ -29,25 +29,32 @@ pub fn replay(rel: &str, name: &str, step: Duration) -> MatchSpec {
     spec
 }
 
-/// One match with the default settings.
-/// A relay replaying the log bundled with it, slowly (a frame every 500 ms), serving the built
-/// web app: what the browser tests open a page on before they open files in it. Fails with
-/// what to do when the web app is not built.
-pub async fn start_bundled_replay() -> RunningRelay {
+/// Fails, saying what to do, when the web app the browser tests open is not built.
+pub fn need_web_app() {
     let index = dist().join("index.html");
     assert!(
         index.is_file(),
         "{} is missing: build the web app first (scripts/build-web.sh)",
         index.display()
     );
+}
+
+/// One match with the default settings.
+/// A relay replaying the log bundled with it, slowly (a frame every 500 ms), serving the built
+/// web app: what the browser tests open a page on before they open files in it. Fails with
+/// what to do when the web app is not built.
+pub async fn start_bundled_replay() -> RunningRelay {
+    start_bundled_replay_every(std::time::Duration::from_millis(500)).await
+}
+
+/// [`start_bundled_replay`] with a frame every `step` (the benches step slower, so the page
+/// they measure is busy with what they measure).
+pub async fn start_bundled_replay_every(step: std::time::Duration) -> RunningRelay {
+    need_web_app();
     let script =
         relay::replay::Script::from_log(relay::replay::BUNDLED_NAME, relay::replay::BUNDLED_LOG)
             .expect("the bundled log");
-    start(Source::Replay {
-        script,
-        step: std::time::Duration::from_millis(500),
-    })
-    .await
+    start(Source::Replay { script, step }).await
 }
 
 pub async fn start(source: Source) -> RunningRelay {

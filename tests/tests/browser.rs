@@ -38,10 +38,7 @@ async fn live_page_shows_the_cycle_advancing() {
     mc.retry = Duration::from_millis(200);
     let relay = relay_harness::start(Source::Server(mc)).await;
     let b = Browser::start().await;
-    b.client
-        .goto(&format!("http://{}/", relay.addr))
-        .await
-        .unwrap();
+    b.goto(&format!("http://{}/", relay.addr)).await;
     b.wait_text("#source", "the live badge", |t| t.starts_with("Live"))
         .await;
     let first: u32 = b
@@ -74,9 +71,8 @@ async fn uploaded_log_replays_to_the_final_score_and_bad_files_are_explained() {
     let b = Browser::start().await;
     b.open_replay(relay.addr).await;
 
-    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
     let path = fixtures::path(fixtures::SHORT_V6);
-    input.send_keys(&path.display().to_string()).await.unwrap();
+    b.choose(&path.display().to_string()).await;
     b.wait_text("#frames", "all 679 shows", |t| t.ends_with("/ 679"))
         .await;
     assert!(b
@@ -102,12 +98,8 @@ async fn uploaded_log_replays_to_the_final_score_and_bad_files_are_explained() {
     b.screenshot("file-final").await;
 
     // Not a log at all.
-    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
     let not_a_log = fixtures::dir().join("README.md");
-    input
-        .send_keys(&not_a_log.display().to_string())
-        .await
-        .unwrap();
+    b.choose(&not_a_log.display().to_string()).await;
     let err = b
         .wait_text("#error", "an error about the format", |t| !t.is_empty())
         .await;
@@ -124,11 +116,7 @@ async fn uploaded_log_replays_to_the_final_score_and_bad_files_are_explained() {
     let truncated =
         std::env::temp_dir().join(format!("pitchside-truncated-{}.rcg", std::process::id()));
     std::fs::write(&truncated, &full[..cut]).unwrap();
-    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
-    input
-        .send_keys(&truncated.display().to_string())
-        .await
-        .unwrap();
+    b.choose(&truncated.display().to_string()).await;
     let note = b
         .wait_text("#notice", "the cut log said to be incomplete", |t| {
             t.contains("pitchside-truncated-") && t.contains("incomplete")
@@ -158,11 +146,7 @@ async fn uploaded_log_replays_to_the_final_score_and_bad_files_are_explained() {
     let damaged_path =
         std::env::temp_dir().join(format!("pitchside-damaged-{}.rcg", std::process::id()));
     std::fs::write(&damaged_path, &damaged).unwrap();
-    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
-    input
-        .send_keys(&damaged_path.display().to_string())
-        .await
-        .unwrap();
+    b.choose(&damaged_path.display().to_string()).await;
     let err = b
         .wait_text("#error", "an error about the damage", |t| {
             t.contains("damaged")
@@ -178,11 +162,7 @@ async fn uploaded_log_replays_to_the_final_score_and_bad_files_are_explained() {
     let cut_gz =
         std::env::temp_dir().join(format!("pitchside-truncated-{}.rcg.gz", std::process::id()));
     std::fs::write(&cut_gz, &gz[..gz.len() / 2]).unwrap();
-    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
-    input
-        .send_keys(&cut_gz.display().to_string())
-        .await
-        .unwrap();
+    b.choose(&cut_gz.display().to_string()).await;
     let note = b
         .wait_text("#notice", "the cut archive said to be incomplete", |t| {
             t.contains(".rcg.gz") && t.contains("incomplete")
@@ -200,11 +180,9 @@ async fn uploaded_log_replays_to_the_final_score_and_bad_files_are_explained() {
 
     // A small file chosen while the full game is still being parsed replaces it: the first
     // parse stops and nothing of it shows up later.
-    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
     let full = fixtures::path(fixtures::FULL_V6);
-    input.send_keys(&full.display().to_string()).await.unwrap();
-    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
-    input.send_keys(&path.display().to_string()).await.unwrap();
+    b.choose(&full.display().to_string()).await;
+    b.choose(&path.display().to_string()).await;
     b.wait_text("#frames", "the short game's 679 shows", |t| {
         t.ends_with("/ 679")
     })
@@ -248,7 +226,7 @@ async fn live_links_pause_on_their_cycle_files_outlive_the_relay_and_the_page_wo
     let b = Browser::start().await;
 
     // A link to a cycle of the live match: it opens there, paused, while the match goes on.
-    b.client.goto(&format!("{page}#t=40")).await.unwrap();
+    b.goto(&format!("{page}#t=40")).await;
     // The page is the match's own: its cycle 40, paused, while the match goes on.
     b.wait_text("#cycle", "cycle 40 of the live match", |t| t == "40")
         .await;
@@ -278,9 +256,8 @@ async fn live_links_pause_on_their_cycle_files_outlive_the_relay_and_the_page_wo
     .await;
 
     // A file opened in the page stays when the relay goes away: the page holds no socket.
-    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
     let path = fixtures::path(fixtures::SHORT_V6);
-    input.send_keys(&path.display().to_string()).await.unwrap();
+    b.choose(&path.display().to_string()).await;
     b.wait_text("#frames", "all 679 shows", |t| t.ends_with("/ 679"))
         .await;
     relay.stop().await;
@@ -301,8 +278,7 @@ async fn live_links_pause_on_their_cycle_files_outlive_the_relay_and_the_page_wo
         t.contains("relay")
     })
     .await;
-    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
-    input.send_keys(&path.display().to_string()).await.unwrap();
+    b.choose(&path.display().to_string()).await;
     b.wait_text("#frames", "all 679 shows, offline", |t| {
         t.ends_with("/ 679")
     })

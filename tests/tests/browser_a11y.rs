@@ -22,10 +22,7 @@ fn assert_clean(page: &str, violations: &[String]) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lobby_a_live_match_a_log_and_the_settings_pass_axe() {
-    assert!(
-        relay_harness::dist().join("index.html").is_file(),
-        "build the web app first (scripts/build-web.sh)"
-    );
+    relay_harness::need_web_app();
     // Two matches: with one, the lobby opens it at once.
     let step = Duration::from_millis(100);
     let relay = relay_harness::start_with(Settings::new(vec![
@@ -36,18 +33,12 @@ async fn the_lobby_a_live_match_a_log_and_the_settings_pass_axe() {
     let b = Browser::start().await;
     let mut found = Vec::new();
 
-    b.client
-        .goto(&format!("http://{}/", relay.addr))
-        .await
-        .expect("lobby");
+    b.goto(&format!("http://{}/", relay.addr)).await;
     b.wait_text("#matches", "the match card", |t| t.contains("field-a"))
         .await;
     found.push(("the lobby", b.axe_violations().await));
 
-    b.client
-        .goto(&format!("http://{}/m/field-a", relay.addr))
-        .await
-        .expect("match");
+    b.goto(&format!("http://{}/m/field-a", relay.addr)).await;
     b.wait_text("#team-l", "the left team", |t| t == "SHORT_L_a")
         .await;
     found.push(("a live match", b.axe_violations().await));
@@ -67,10 +58,7 @@ async fn the_lobby_a_live_match_a_log_and_the_settings_pass_axe() {
     b.click("#settings-toggle").await;
     b.click("#colours-default").await;
 
-    b.client
-        .goto(&format!("http://{}/m/field-b", relay.addr))
-        .await
-        .expect("match");
+    b.goto(&format!("http://{}/m/field-b", relay.addr)).await;
     b.wait_text("#team-l", "the match", |t| t == "SHORT_L_a")
         .await;
     let input = b
@@ -173,13 +161,11 @@ async fn the_lobby_a_live_match_a_log_and_the_settings_pass_axe() {
         tree.replace('&', "&amp;").replace('<', "&lt;")
     );
     std::fs::write(artifacts.join("a11y-tree.html"), html).expect("write");
-    b.client
-        .goto(&format!(
-            "file://{}",
-            artifacts.join("a11y-tree.html").display()
-        ))
-        .await
-        .expect("the tree as a page");
+    b.goto(&format!(
+        "file://{}",
+        artifacts.join("a11y-tree.html").display()
+    ))
+    .await;
     b.screenshot("a11y-tree").await;
     b.close().await;
     relay.stop().await;

@@ -98,9 +98,8 @@ async fn a_match_opened_with_its_agents_files_shows_what_each_agent_thought() {
 
     let b = Browser::start().await;
     b.open_replay(relay.addr).await;
-    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
     let list: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    input.send_keys(&list.join("\n")).await.unwrap();
+    b.choose(&list.join("\n")).await;
     b.wait_text("#source", "the match's log", |t| {
         t.contains("HELIOS_A_0-vs-HELIOS_B_0")
     })
@@ -327,10 +326,8 @@ async fn the_agents_debug_stream_reaches_the_page_with_the_teams_key_only() {
     debug_client::send_all(&all, port).await;
 
     let b = Browser::start().await;
-    b.client
-        .goto(&format!("http://{}/m/field-a#team={KEY}", relay.addr))
-        .await
-        .unwrap();
+    b.goto(&format!("http://{}/m/field-a#team={KEY}", relay.addr))
+        .await;
     b.wait_js(
         "return !!document.querySelector('#agent-panel')",
         "the agent panel (the stream arrived)",
@@ -396,10 +393,7 @@ async fn the_agents_debug_stream_reaches_the_page_with_the_teams_key_only() {
 
     // The same match without the key (this tab's memory of it cleared): no agents at all.
     b.eval("sessionStorage.clear(); return true").await;
-    b.client
-        .goto(&format!("http://{}/m/field-a", relay.addr))
-        .await
-        .unwrap();
+    b.goto(&format!("http://{}/m/field-a", relay.addr)).await;
     b.wait_text("#cycle", "frames", |t| !t.is_empty()).await;
     tokio::time::sleep(Duration::from_secs(2)).await;
     let panel = b
@@ -452,10 +446,8 @@ async fn following_live_the_panel_shows_each_agents_latest_lines_at_every_look()
     });
 
     let b = Browser::start().await;
-    b.client
-        .goto(&format!("http://{}/m/field-a#team={KEY}", relay.addr))
-        .await
-        .unwrap();
+    b.goto(&format!("http://{}/m/field-a#team={KEY}", relay.addr))
+        .await;
     b.wait_js(
         "return !!document.querySelector('#agent-panel')",
         "the agent panel (the stream arrived)",
@@ -512,10 +504,8 @@ async fn a_match_and_its_agents_files_open_by_address() {
     .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
     .count();
     let b = Browser::start().await;
-    b.client
-        .goto(&format!("http://{}/?log={log}&agents={list}", relay.addr))
-        .await
-        .unwrap();
+    b.goto(&format!("http://{}/?log={log}&agents={list}", relay.addr))
+        .await;
     let indexed = b
         .wait_js(
             "return document.getElementById('agent-index') && document.getElementById('agent-index').dataset.files",
@@ -555,8 +545,7 @@ async fn open_with_agents(
         "const e = document.getElementById('agent-index'); if (e) e.dataset.ms = ''; return true",
     )
     .await;
-    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
-    input.send_keys(&paths.join("\n")).await.unwrap();
+    b.choose(&paths.join("\n")).await;
     b.wait_js(
         "const e = document.getElementById('agent-index'); return e ? e.dataset.ms || '' : ''",
         "the agents' files indexed",

@@ -26,15 +26,8 @@ async fn the_analysis_panel_lists_each_players_actions_and_shows_them_on_the_fie
     let b = Browser::start().await;
     b.open_replay(relay.addr).await;
     // The full game from the disk, stopped at its end.
-    let input = b
-        .client
-        .find(fantoccini::Locator::Css("#file-input"))
-        .await
-        .unwrap();
-    input
-        .send_keys(&fixtures::path(fixtures::FULL_V6).display().to_string())
-        .await
-        .unwrap();
+    b.choose(&fixtures::path(fixtures::FULL_V6).display().to_string())
+        .await;
     b.wait_text("#frames", "the whole log", |t| t.ends_with("/ 6489"))
         .await;
     if b.text("#play").await.contains("❚❚") {

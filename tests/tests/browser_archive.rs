@@ -12,13 +12,8 @@ use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_visitor_finds_a_past_match_and_watches_it() {
-    assert!(
-        relay_harness::dist().join("index.html").is_file(),
-        "build the web app first (scripts/build-web.sh)"
-    );
-    let dir = std::env::temp_dir().join(format!("pitchside-archive-page-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("mkdir");
+    relay_harness::need_web_app();
+    let dir = fixtures::scratch("archive-page");
     for (rel, name) in [
         (
             fixtures::FULL_V6,
@@ -45,10 +40,7 @@ async fn a_visitor_finds_a_past_match_and_watches_it() {
     let b = Browser::start().await;
     // The index is built at start, maybe not yet whole when the page opens: the page asks
     // again until it is.
-    b.client
-        .goto(&format!("http://{}/archive", relay.addr))
-        .await
-        .expect("the archive");
+    b.goto(&format!("http://{}/archive", relay.addr)).await;
     b.wait_text("#archive-count", "three logs", |t| t.starts_with("3 logs"))
         .await;
     let table = b.text("#archive-table").await;
@@ -79,10 +71,7 @@ async fn a_visitor_finds_a_past_match_and_watches_it() {
 
     // Play all: the three logs one after another, newest first. At the end of one (End
     // jumps there), the next opens by itself.
-    b.client
-        .goto(&format!("http://{}/archive", relay.addr))
-        .await
-        .expect("the archive");
+    b.goto(&format!("http://{}/archive", relay.addr)).await;
     b.wait_text("#archive-count", "three logs", |t| t.starts_with("3 logs"))
         .await;
     b.click("#archive-play-all").await;

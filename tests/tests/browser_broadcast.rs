@@ -51,12 +51,8 @@ fn trails_by_the_delay((live, shown): (i64, i64)) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_broadcast_view_follows_two_matches_with_replays_captions_delay_and_kits() {
-    assert!(
-        relay_harness::dist().join("index.html").is_file(),
-        "build the web app first (scripts/build-web.sh)"
-    );
-    let tmp = std::env::temp_dir().join(format!("pitchside-broadcast-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
+    relay_harness::need_web_app();
+    let tmp = fixtures::scratch("broadcast");
     let archive = tmp.join("archive");
     std::fs::create_dir_all(&archive).expect("mkdir");
     // The same game played earlier, in the archive: the tournament's one result so far.
@@ -99,10 +95,7 @@ async fn the_broadcast_view_follows_two_matches_with_replays_captions_delay_and_
         json!({"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": false}),
     )
     .await;
-    b.client
-        .goto(&format!("http://{addr}/m/field-1/broadcast"))
-        .await
-        .expect("the broadcast view");
+    b.goto(&format!("http://{addr}/m/field-1/broadcast")).await;
 
     // Both teams' home kits are red: the right team wears its away kit, on the page too.
     let info = api(addr, "/api/matches/field-1/broadcast").await;
@@ -260,10 +253,7 @@ async fn the_broadcast_view_follows_two_matches_with_replays_captions_delay_and_
     b.screenshot("broadcast-1280x720").await;
 
     // The ordinary page is live and wears the same kits.
-    b.client
-        .goto(&format!("http://{addr}/m/field-1"))
-        .await
-        .expect("the ordinary page");
+    b.goto(&format!("http://{addr}/m/field-1")).await;
     b.wait_js(
         "const e = document.getElementById('team-r'); return e ? getComputedStyle(e).color : ''",
         "the right team in its away kit",
@@ -277,10 +267,7 @@ async fn the_broadcast_view_follows_two_matches_with_replays_captions_delay_and_
         .as_str()
         .unwrap_or_else(|| panic!("an archived game's address: {archived}"))
         .to_owned();
-    b.client
-        .goto(&format!("http://{addr}/?log={url}"))
-        .await
-        .expect("the archived game");
+    b.goto(&format!("http://{addr}/?log={url}")).await;
     b.wait_text("#team-l", "the archived game", |t| t == "SHORT_L_a")
         .await;
     b.click("#export-toggle").await;

@@ -34,16 +34,11 @@ async fn frame_ancestors(addr: std::net::SocketAddr, path: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_page_on_another_site_embeds_a_live_match_and_hears_the_goal() {
-    assert!(
-        relay_harness::dist().join("index.html").is_file(),
-        "build the web app first (scripts/build-web.sh)"
-    );
+    relay_harness::need_web_app();
     // 20 ms a cycle: the goal at cycle 271 comes about 5 s after the start.
     // A finished log to embed too, from the relay's archive (a live match's download would
     // depend on how far the replay has got).
-    let archive = std::env::temp_dir().join(format!("pitchside-embed-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&archive);
-    std::fs::create_dir_all(&archive).expect("mkdir");
+    let archive = fixtures::scratch("embed");
     std::fs::copy(
         fixtures::path(fixtures::SHORT_V6),
         archive.join("short.rcg.gz"),
@@ -76,10 +71,7 @@ async fn a_page_on_another_site_embeds_a_live_match_and_hears_the_goal() {
     });
 
     let b = Browser::start().await;
-    b.client
-        .goto(&format!("http://{site_addr}/"))
-        .await
-        .expect("the other site");
+    b.goto(&format!("http://{site_addr}/")).await;
     let goal = b
         .wait_js(
             "return (window.got || []).filter(m => m.data && m.data.type === 'goal')",
@@ -107,7 +99,7 @@ async fn a_page_on_another_site_embeds_a_live_match_and_hears_the_goal() {
 
     // The embed view on its own: only the score bar and the field, and no accessibility
     // violation.
-    b.client.goto(&embed).await.expect("the embed view");
+    b.goto(&embed).await;
     b.wait_text("#team-l", "the left team", |t| t == "SHORT_L_a")
         .await;
     let parts = b
@@ -126,13 +118,11 @@ async fn a_page_on_another_site_embeds_a_live_match_and_hears_the_goal() {
     assert!(violations.is_empty(), "the embed view: {violations:#?}");
 
     // A log link with `&embed`, at a cycle: the same view, paused there, with play/pause.
-    b.client
-        .goto(&format!(
-            "http://{}/?log=/archive/files/0/short.rcg.gz&embed#t=100",
-            relay.addr
-        ))
-        .await
-        .expect("a log's embed view");
+    b.goto(&format!(
+        "http://{}/?log=/archive/files/0/short.rcg.gz&embed#t=100",
+        relay.addr
+    ))
+    .await;
     b.wait_text("#cycle", "cycle 100", |t| t == "100").await;
     assert_eq!(b.text("#play").await, "▶");
     b.click("#play").await;
@@ -148,10 +138,8 @@ async fn a_page_on_another_site_embeds_a_live_match_and_hears_the_goal() {
     );
 
     // Any other page asked for with `embed` is the embed view too, never the full page.
-    b.client
-        .goto(&format!("http://{}/archive?embed", relay.addr))
-        .await
-        .expect("the archive, framed");
+    b.goto(&format!("http://{}/archive?embed", relay.addr))
+        .await;
     b.wait_text("#team-l", "the embed view", |t| t == "SHORT_L_a")
         .await;
     let parts = b
@@ -160,10 +148,7 @@ async fn a_page_on_another_site_embeds_a_live_match_and_hears_the_goal() {
     assert_eq!(parts, serde_json::json!([true, false]));
 
     // The full page's Embed… panel gives the snippet for this match.
-    b.client
-        .goto(&format!("http://{}/m/field-a", relay.addr))
-        .await
-        .expect("the full page");
+    b.goto(&format!("http://{}/m/field-a", relay.addr)).await;
     b.wait_text("#team-l", "the left team", |t| t == "SHORT_L_a")
         .await;
     b.click("#embed-toggle").await;

@@ -6,7 +6,6 @@
 //! One browser for the file. Needs `dist/` built (scripts/test.sh builds it).
 
 use fantoccini::key::Key;
-use fantoccini::Locator;
 use pitchside_tests::browser::Browser;
 use pitchside_tests::static_server::StaticServer;
 use pitchside_tests::{fixtures, relay_harness};
@@ -82,7 +81,7 @@ async fn links_open_logs_and_cycles_and_keep_the_operator_key_out() {
     assert!(logs.len() >= 11, "{logs:?}");
     for (fixture, golden) in &logs {
         let url = files.url(fixture, true);
-        b.client.goto(&format!("{page}?log={url}")).await.unwrap();
+        b.goto(&format!("{page}?log={url}")).await;
         wait_loaded(&b, fixture).await;
         assert_eq!(b.text("#error").await, "", "{fixture} opens without error");
         b.keys(&Key::End.to_string()).await;
@@ -140,10 +139,7 @@ async fn links_open_logs_and_cycles_and_keep_the_operator_key_out() {
 
     // A site that does not allow other pages to read its files: the page says why.
     let refused = files.url(fixtures::SHORT_V6, false);
-    b.client
-        .goto(&format!("{page}?log={refused}"))
-        .await
-        .unwrap();
+    b.goto(&format!("{page}?log={refused}")).await;
     let err = b
         .wait_text("#error", "an explanation of the refused download", |t| {
             !t.is_empty()
@@ -162,8 +158,7 @@ async fn links_open_logs_and_cycles_and_keep_the_operator_key_out() {
     let json = fixtures::read(fixtures::SHORT_JSON);
     let cut = std::env::temp_dir().join(format!("pitchside-incomplete-{}.rcg", std::process::id()));
     std::fs::write(&cut, &json[..json.len() / 2]).unwrap();
-    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
-    input.send_keys(&cut.display().to_string()).await.unwrap();
+    b.choose(&cut.display().to_string()).await;
     let note = b
         .wait_text("#notice", "the incomplete log explained", |t| {
             t.contains("incomplete")
@@ -183,8 +178,7 @@ async fn links_open_logs_and_cycles_and_keep_the_operator_key_out() {
     }
     let early = std::env::temp_dir().join(format!("pitchside-early-{}.rcg", std::process::id()));
     std::fs::write(&early, &text[..end]).unwrap();
-    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
-    input.send_keys(&early.display().to_string()).await.unwrap();
+    b.choose(&early.display().to_string()).await;
     let note = b
         .wait_text("#notice", "the early end noted", |t| {
             t.contains("pitchside-early") && t.contains("incomplete")
@@ -203,7 +197,7 @@ async fn links_open_logs_and_cycles_and_keep_the_operator_key_out() {
     // fragment, which the page reads but never writes back.
     let full = files.url(fixtures::FULL_V6, true);
     let link = format!("{page}?log={full}#control=op%20secret&view=wide&t=2345");
-    b.client.goto(&link).await.unwrap();
+    b.goto(&link).await;
     b.wait_text("#cycle", "cycle 2345", |t| t == "2345").await;
     wait_loaded(&b, "the full game").await;
     assert_eq!(b.text("#cycle").await, "2345", "a link opens paused");
@@ -215,10 +209,7 @@ async fn links_open_logs_and_cycles_and_keep_the_operator_key_out() {
     b.screenshot("link-cycle-2345").await;
 
     // No frame for cycle 3000 (half time) in a text log: the next cycle that exists.
-    b.client
-        .goto(&format!("{page}?log={full}#t=3000"))
-        .await
-        .unwrap();
+    b.goto(&format!("{page}?log={full}#t=3000")).await;
     b.wait_text("#cycle", "cycle 3001", |t| t == "3001").await;
 
     // The address follows the page (throttled), and a reload opens the same moment.
@@ -235,10 +226,8 @@ async fn links_open_logs_and_cycles_and_keep_the_operator_key_out() {
     assert_eq!(b.text("#cycle").await, "3101");
 
     // Copy link: the same moment, never the operator's key.
-    b.client
-        .goto(&format!("{page}?log={full}#t=1863&control=k3y"))
-        .await
-        .unwrap();
+    b.goto(&format!("{page}?log={full}#t=1863&control=k3y"))
+        .await;
     b.wait_text("#cycle", "cycle 1863", |t| t == "1863").await;
     b.click("#copy-link").await;
     let copied = b
@@ -252,7 +241,7 @@ async fn links_open_logs_and_cycles_and_keep_the_operator_key_out() {
     );
     b.screenshot("link-copied").await;
     // The copied link opens the same moment.
-    b.client.goto(&copied).await.unwrap();
+    b.goto(&copied).await;
     b.wait_text("#cycle", "cycle 1863 from the copied link", |t| t == "1863")
         .await;
     b.close().await;

@@ -384,13 +384,8 @@ async fn match_page(b: &Browser, relay: std::net::SocketAddr, (w, h): (u32, u32)
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spectator_on_a_phone_reads_the_names_taps_a_player_pinches_and_finds_past_matches() {
-    assert!(
-        relay_harness::dist().join("index.html").is_file(),
-        "build the web app first (scripts/build-web.sh)"
-    );
-    let dir = std::env::temp_dir().join(format!("pitchside-phone-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("mkdir");
+    relay_harness::need_web_app();
+    let dir = fixtures::scratch("phone");
     for (rel, name) in [
         (fixtures::SHORT_V6, SHORT_NAME),
         (

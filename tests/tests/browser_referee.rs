@@ -96,7 +96,7 @@ async fn the_operator_cards_a_player_and_spectators_see_no_controls() {
     let b = Browser::start().await;
 
     // A spectator: the match, and nothing to referee with.
-    b.client.goto(&page).await.unwrap();
+    b.goto(&page).await;
     b.wait_text("#source", "the live badge", |t| t.starts_with("Live"))
         .await;
     scene_with_players(&b).await;
@@ -104,11 +104,9 @@ async fn the_operator_cards_a_player_and_spectators_see_no_controls() {
         assert!(!exists(&b, css).await, "a spectator's page has {css}");
     }
     // A wrong key: told so, and still nothing to referee with.
-    b.client.goto("about:blank").await.unwrap();
-    b.client
-        .goto(&format!("{page}#control=not-the-relays-token"))
-        .await
-        .unwrap();
+    b.goto("about:blank").await;
+    b.goto(&format!("{page}#control=not-the-relays-token"))
+        .await;
     b.wait_text("#operator-refused", "the key refused", |t| {
         t.contains("operator link")
     })
@@ -119,11 +117,8 @@ async fn the_operator_cards_a_player_and_spectators_see_no_controls() {
     assert!(server.commands_plain().is_empty());
 
     // The operator's link: the panel, and no key left in the address.
-    b.client.goto("about:blank").await.unwrap();
-    b.client
-        .goto(&format!("{page}#control={TOKEN}"))
-        .await
-        .unwrap();
+    b.goto("about:blank").await;
+    b.goto(&format!("{page}#control={TOKEN}")).await;
     b.wait_text("#operator", "the operator's panel", |t| {
         t.contains("Referee mode: off")
     })

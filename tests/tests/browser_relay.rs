@@ -35,10 +35,7 @@ async fn the_lobby_lists_the_matches_and_opens_one() {
     ]))
     .await;
     let b = Browser::start().await;
-    b.client
-        .goto(&format!("http://{}/", relay.addr))
-        .await
-        .unwrap();
+    b.goto(&format!("http://{}/", relay.addr)).await;
     b.wait_text("#matches", "two match cards", |t| {
         t.contains("field-a") && t.contains("field-b") && t.contains("SHORT_L_a")
     })
@@ -69,10 +66,7 @@ async fn a_refusal_from_the_server_is_explained() {
     mc.retry = Duration::from_millis(300);
     let relay = relay_harness::start(Source::Server(mc)).await;
     let b = Browser::start().await;
-    b.client
-        .goto(&format!("http://{}/", relay.addr))
-        .await
-        .unwrap();
+    b.goto(&format!("http://{}/", relay.addr)).await;
     b.wait_text("#error", "the refusal and what to do", |t| {
         t.contains("no_more_monitor") && t.contains("max_monitors")
     })
@@ -123,10 +117,7 @@ async fn a_page_opened_late_shows_live_at_once_and_can_seek_back() {
     }
     let b = Browser::start().await;
     let opened = Instant::now();
-    b.client
-        .goto(&format!("http://{}/", relay.addr))
-        .await
-        .unwrap();
+    b.goto(&format!("http://{}/", relay.addr)).await;
     b.wait_text("#cycle", "the live cycle", |t| {
         t.parse::<u32>().is_ok_and(|c| c >= 5000)
     })
@@ -204,10 +195,7 @@ async fn an_edge_lobby_waits_for_matches_and_lists_them_as_they_start() {
     settings.edge = Some(NatsOptions::new(nats.url()));
     let edge = relay_harness::start_with(settings).await;
     let b = Browser::start().await;
-    b.client
-        .goto(&format!("http://{}/", edge.addr))
-        .await
-        .unwrap();
+    b.goto(&format!("http://{}/", edge.addr)).await;
     b.wait_text(".lobby", "the empty lobby", |t| {
         t.contains("No match is being relayed yet")
     })
@@ -269,10 +257,7 @@ async fn a_page_that_falls_behind_says_frames_are_skipped_and_gets_them_back_whe
     let relay = relay_harness::start_with(settings).await;
     let proxy = pitchside_tests::pause_proxy::PauseProxy::start(relay.addr).await;
     let b = Browser::start().await;
-    b.client
-        .goto(&format!("http://{}/", proxy.addr))
-        .await
-        .unwrap();
+    b.goto(&format!("http://{}/", proxy.addr)).await;
     let count = |t: &str| {
         t.split('/')
             .nth(1)

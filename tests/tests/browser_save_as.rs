@@ -38,8 +38,7 @@ fn require_dist() {
 
 /// Opens a file from the disk as a user choosing it would, and waits until it is read.
 async fn open_file(b: &Browser, path: &std::path::Path) {
-    let input = b.client.find(Locator::Css("#file-input")).await.unwrap();
-    input.send_keys(&path.display().to_string()).await.unwrap();
+    b.choose(&path.display().to_string()).await;
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
     b.wait_text("#source", "the file to be the source", |t| {
         t.contains(&name)

@@ -57,12 +57,8 @@ async fn api(addr: std::net::SocketAddr, query: &str) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_developer_watches_a_batch_converge_and_compares_it_with_last_week() {
-    assert!(
-        relay_harness::dist().join("index.html").is_file(),
-        "build the web app first (scripts/build-web.sh)"
-    );
-    let tmp = std::env::temp_dir().join(format!("pitchside-series-page-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
+    relay_harness::need_web_app();
+    let tmp = fixtures::scratch("series-page");
     let night = tmp.join("archive/night");
     let a = fixtures::series_logs("A");
     fixtures::copy_into(&a[..12], &night);
@@ -101,7 +97,7 @@ async fn a_developer_watches_a_batch_converge_and_compares_it_with_last_week() {
     let b = Browser::start().await;
 
     let page = format!("http://{}/series?team=ALPHA&dir=0/night", relay.addr);
-    b.client.goto(&page).await.expect("the series page");
+    b.goto(&page).await;
     b.wait_text("#series-status", "half the batch", |t| {
         t.contains("12 games counted")
     })
@@ -148,7 +144,7 @@ async fn a_developer_watches_a_batch_converge_and_compares_it_with_last_week() {
         "http://{}/series?team=ALPHA&dir=0/night&b_dir=0/last-week",
         relay.addr
     );
-    b.client.goto(&ab).await.expect("the comparison");
+    b.goto(&ab).await;
     let api_ab = api(relay.addr, "?team=ALPHA&dir=0/night&b_dir=0/last-week").await;
     let verdict = api_ab["comparison"]["verdict"].as_str().unwrap().to_owned();
     b.wait_text("#series-verdict .verdict-text", "the verdict", |t| {
@@ -181,10 +177,8 @@ async fn a_developer_watches_a_batch_converge_and_compares_it_with_last_week() {
             verdict.starts_with(&format!("A is {finding} than B")),
             "{verdict}"
         );
-        b.client
-            .goto(&format!("http://{}/series{query}", relay.addr))
-            .await
-            .expect("the comparison");
+        b.goto(&format!("http://{}/series{query}", relay.addr))
+            .await;
         b.wait_text("#series-verdict .verdict-text", "the verdict", |t| {
             t == verdict
         })

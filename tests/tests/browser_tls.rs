@@ -77,10 +77,7 @@ async fn https_page_follows_its_match_over_wss_and_installs_its_service_worker()
         ),
     ])
     .await;
-    b.client
-        .goto(&format!("https://{HOST}:{port}/m/field-a"))
-        .await
-        .unwrap();
+    b.goto(&format!("https://{HOST}:{port}/m/field-a")).await;
     assert_eq!(
         b.eval("return [location.protocol, window.isSecureContext]")
             .await,
@@ -109,10 +106,7 @@ async fn https_page_follows_its_match_over_wss_and_installs_its_service_worker()
     b.screenshot("https-live").await;
 
     // The same name over plain HTTP: redirected to HTTPS by the relay.
-    b.client
-        .goto(&format!("http://{HOST}:{port}/m/field-a"))
-        .await
-        .unwrap();
+    b.goto(&format!("http://{HOST}:{port}/m/field-a")).await;
     b.wait_js("return location.protocol", "a redirect to https", |v| {
         v.as_str() == Some("https:")
     })

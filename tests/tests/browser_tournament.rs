@@ -41,10 +41,7 @@ fn api_standings(doc: &Value) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_organiser_follows_a_round_robin_into_its_knockout() {
-    assert!(
-        relay_harness::dist().join("index.html").is_file(),
-        "build the web app first (scripts/build-web.sh)"
-    );
+    relay_harness::need_web_app();
     let tmp =
         std::env::temp_dir().join(format!("pitchside-tournament-page-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
@@ -77,10 +74,7 @@ async fn an_organiser_follows_a_round_robin_into_its_knockout() {
     let b = Browser::start().await;
 
     // The lobby links to the tournament.
-    b.client
-        .goto(&format!("http://{}/", relay.addr))
-        .await
-        .expect("the lobby");
+    b.goto(&format!("http://{}/", relay.addr)).await;
     b.wait_text("#tournaments a", "the tournament's link", |t| {
         t == "Spring cup"
     })
@@ -144,10 +138,7 @@ async fn an_organiser_follows_a_round_robin_into_its_knockout() {
     b.wait_text("#team-l", "the live match", |t| t == "BRAVO")
         .await;
     assert!(b.url().await.ends_with("/m/field-1"));
-    b.client
-        .goto(&format!("http://{}/t/spring", relay.addr))
-        .await
-        .expect("back to the tournament");
+    b.goto(&format!("http://{}/t/spring", relay.addr)).await;
 
     // The sixth game's log and the first semi-final's arrive: the group completes, the
     // bracket fills in, without a reload.

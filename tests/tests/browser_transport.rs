@@ -67,7 +67,7 @@ async fn transport_moves_time_as_asked_settings_persist_and_exports_save() {
     let full = files.url(fixtures::FULL_V6, true);
     let page = format!("http://{}/?log={full}", relay.addr);
     let b = Browser::start().await;
-    b.client.goto(&format!("{page}#t=1000")).await.unwrap();
+    b.goto(&format!("{page}#t=1000")).await;
     b.wait_text("#progress", "the full game read", |t| {
         t.contains(" frames, log ")
     })
@@ -177,7 +177,7 @@ async fn transport_moves_time_as_asked_settings_persist_and_exports_save() {
     assert_eq!(saved["playback"]["speed"], 8.0);
     assert_eq!(saved["playback"]["autoplay"], false);
     b.screenshot("settings-open").await;
-    b.client.goto(&page).await.unwrap();
+    b.goto(&page).await;
     b.wait_text("#progress", "the full game read again", |t| {
         t.contains(" frames, log ")
     })

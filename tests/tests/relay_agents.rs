@@ -52,9 +52,7 @@ async fn read_all(addr: SocketAddr, auth: &str, want: usize) -> Vec<serde_json::
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_teams_debug_stream_reaches_its_key_and_nobody_else_and_is_recorded() {
-    let dir = std::env::temp_dir().join(format!("pitchside-debug-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fixtures::scratch("debug");
     let port = debug_client::free_port();
     let mut spec = relay_harness::replay(fixtures::AGENTS_RCG, "field-a", Duration::from_millis(2));
     let shows = match &mut spec.source {

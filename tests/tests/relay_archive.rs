@@ -37,8 +37,7 @@ fn copy(from: &str, to: &Path) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_archive_lists_searches_serves_and_stays_inside_its_directory() {
-    let tmp = std::env::temp_dir().join(format!("pitchside-archive-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
+    let tmp = fixtures::scratch("archive");
     let dir = tmp.join("logs");
     copy(
         fixtures::SHORT_V6,

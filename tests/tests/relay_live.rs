@@ -537,8 +537,7 @@ async fn a_shootout_download_is_named_with_penalties() {
 async fn a_recording_is_the_servers_log_line_for_line_and_renamed_at_time_over() {
     let original = fixtures::read(fixtures::SHORT_V6);
     let script = relay::replay::Script::from_log("short.rcg", &original).unwrap();
-    let dir = std::env::temp_dir().join(format!("pitchside-rec-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = fixtures::scratch("rec");
     let mut settings = Settings::new(vec![relay::config::MatchSpec {
         name: "short".into(),
         source: relay::config::SourceSpec::Replay(relay::replay::ReplayConfig {
@@ -678,8 +677,7 @@ async fn download_and_recording_of_a_live_game_are_the_servers_log() {
     // Then the server is gone: later registrations get no answer.
     let gone = Script::new(Vec::new(), Duration::from_millis(1));
     let server = FakeServer::start_sessions(vec![script, gone]).await;
-    let dir = std::env::temp_dir().join(format!("pitchside-live-rec-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = fixtures::scratch("live-rec");
     let mut mc = monitor(&server, Protocol::V5, None);
     mc.silence = Duration::from_millis(500);
     let mut settings = Settings::new(vec![Source::Server(mc).into_spec()]);

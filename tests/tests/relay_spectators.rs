@@ -250,8 +250,7 @@ async fn a_spectator_that_stops_reading_skips_to_live_frames_and_nothing_is_lost
     let fixture = rcss_formats::parse_log(&fixtures::read(fixtures::FULL_V6));
     let script =
         relay::replay::Script::from_log("full.rcg", &fixtures::read(fixtures::FULL_V6)).unwrap();
-    let dir = std::env::temp_dir().join(format!("pitchside-skip-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = fixtures::scratch("skip");
     // 200 frames a second: four seconds without reading are 800 frames, far more than the
     // kernel's buffers between relay and spectator hold (tens of KB, ~100 frames).
     let mut settings = Settings::new(vec![relay::config::MatchSpec {

@@ -137,8 +137,7 @@ async fn series(addr: std::net::SocketAddr, query: &str) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_relay_answers_a_series_from_its_archive_and_follows_a_folder_being_filled() {
-    let tmp = std::env::temp_dir().join(format!("pitchside-series-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
+    let tmp = fixtures::scratch("series");
     let night = tmp.join("archive/night");
     let a = fixtures::series_logs("A");
     // Half the batch is played when the relay starts, and a game a team began with ten
@@ -228,8 +227,7 @@ async fn the_relay_answers_a_series_from_its_archive_and_follows_a_folder_being_
 /// within seconds of its end, from the log the relay wrote.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_the_relay_records_join_the_series_as_they_end() {
-    let tmp = std::env::temp_dir().join(format!("pitchside-series-rec-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
+    let tmp = fixtures::scratch("series-rec");
     let game = fixtures::series_logs("A")[0].clone();
     let name = game.file_name().unwrap().to_string_lossy().into_owned();
     let source = read_games(std::slice::from_ref(&game), 0).remove(0);

@@ -39,18 +39,7 @@ pub enum Action {
     Field(FieldAction),
 }
 
-/// What the field's shortcuts do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FieldAction {
-    ZoomIn,
-    ZoomOut,
-    Fit,
-    FollowBall,
-    FollowSelected,
-    Flip,
-    Deselect,
-    Interpolation,
-}
+pub use crate::ui::drawn::FieldAction;
 
 /// A key (as `KeyboardEvent.key` names it), whether Shift is held, and what it does.
 pub struct Shortcut {
@@ -309,12 +298,12 @@ pub fn run(m: Monitor, action: Action) {
         Action::Help => m.toggle_overlay(Overlay::Help),
         // Esc closes what is on top; with nothing open it lets go of the selected player.
         Action::Close if m.overlay.get_untracked() != Overlay::None => m.overlay.set(Overlay::None),
-        Action::Close => crate::ui::canvas::run(m, FieldAction::Deselect),
+        Action::Close => crate::ui::drawn::run(m, FieldAction::Deselect),
         Action::NextGoal => events::jump(m, Which::Goals, true),
         Action::PreviousGoal => events::jump(m, Which::Goals, false),
         Action::NextEvent => events::jump(m, Which::Shown, true),
         Action::PreviousEvent => events::jump(m, Which::Shown, false),
-        Action::Field(a) => crate::ui::canvas::run(m, a),
+        Action::Field(a) => crate::ui::drawn::run(m, a),
     }
 }
 

@@ -69,7 +69,7 @@ pub fn Root() -> impl IntoView {
     // None: still asking the relay; Some(None): the monitor; Some(Some(cards)): the lobby.
     // The embed view whatever the path: the relay lets other sites frame any page asked for
     // with `embed`, so no such page may show more than the embed view.
-    if ui::embed::embed_mode() || ui::broadcast::broadcast_mode() {
+    if link::embed_mode() || ui::broadcast::broadcast_mode() {
         return view! { <App/> }.into_any();
     }
     if ui::archive::is_archive_page() {
@@ -167,13 +167,13 @@ pub fn App() -> impl IntoView {
     // The operator's panel exists only for a page opened with the relay's operator link.
     ui::operator::start(m);
     // What the agents thought, live, for a page opened with its team's link.
-    if live && !ui::embed::embed_mode() && !broadcast {
+    if live && !link::embed_mode() && !broadcast {
         agents::live::start(m);
     }
     if broadcast {
         return view! { <ui::broadcast::BroadcastView info/> }.into_any();
     }
-    if ui::embed::embed_mode() {
+    if link::embed_mode() {
         // Inside another site's page the shortcuts would take that page's keys.
         return view! { <ui::embed::EmbedView/> }.into_any();
     }

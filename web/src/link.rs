@@ -241,6 +241,17 @@ pub fn follow_address(m: Monitor) {
     });
 }
 
+/// True when the page was opened as the embed view.
+pub fn embed_mode() -> bool {
+    let Some(loc) = web_sys::window().map(|w| w.location()) else {
+        return false;
+    };
+    pitchside_wire::link::is_embed(
+        &loc.pathname().unwrap_or_default(),
+        &loc.search().unwrap_or_default(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

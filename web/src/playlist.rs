@@ -6,11 +6,9 @@
 
 use crate::state::{Mode, Monitor};
 use leptos::prelude::*;
-use pitchside_wire::link::query_value;
+use pitchside_wire::link::{query_value, PLAYLIST_KEY};
 use std::cell::RefCell;
 
-/// The query key holding the archive query.
-pub const PLAYLIST_KEY: &str = "playlist";
 /// Time at the end of a log before the next opens: the final score stays on screen a moment.
 pub const PAUSE_MS: u32 = 3000;
 /// Most logs one playlist holds (one page of `/api/archive`).

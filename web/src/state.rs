@@ -127,7 +127,7 @@ pub struct Monitor {
     /// live match and a log alike); `None` before the first frame. Follows `count`.
     pub analysis: StoredValue<Option<Stats>>,
     /// The agents' own files opened beside the match (debug logs, world models, commands).
-    pub agents: crate::agents::Agents,
+    pub agents: crate::agents::store::Agents,
 }
 
 impl Monitor {
@@ -160,7 +160,7 @@ impl Monitor {
             load_fraction: RwSignal::new(None),
             overlay: RwSignal::new(Overlay::None),
             analysis: StoredValue::new(None),
-            agents: crate::agents::Agents::new(),
+            agents: crate::agents::store::Agents::new(),
         }
     }
 

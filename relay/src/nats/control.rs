@@ -220,9 +220,9 @@ pub async fn forward(client: &async_nats::Client, req: ControlRequest) -> Contro
 }
 
 /// The origin's answer to forwarded requests: what its own control endpoint answers a page
-/// ([`crate::web::control_answer`]), the token checked here at the origin against the page's
+/// ([`crate::app::control_answer`]), the token checked here at the origin against the page's
 /// address (failed attempts count per page, not per edge).
-pub fn at_origin(shared: Arc<crate::web::Shared>) -> ControlFn {
+pub fn at_origin(shared: Arc<crate::app::Shared>) -> ControlFn {
     Arc::new(move |req: ControlRequest| {
         let shared = shared.clone();
         Box::pin(async move {
@@ -232,7 +232,7 @@ pub fn at_origin(shared: Arc<crate::web::Shared>) -> ControlFn {
                 Method::Post => Some(&req.body[..]),
             };
             let via = format!(" via edge {}", req.edge);
-            let a = crate::web::control_answer(
+            let a = crate::app::control_answer(
                 &shared,
                 &req.name,
                 client,

@@ -16,15 +16,15 @@
 
 use super::envelope::{self, Envelope};
 use super::{stream_name, MatchList, MATCHES_STREAM, PREFIX};
+use crate::app::Shared;
 use crate::hub::{Hub, Step};
-use crate::web::Shared;
 use crate::MatchHandle;
 use async_nats::jetstream::{self, consumer};
 use futures_util::StreamExt;
 use pitchside_wire::feed::FeedSource;
 use pitchside_wire::Notice;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, watch};
@@ -33,18 +33,7 @@ use tokio::sync::{mpsc, watch};
 pub const LOST: &str =
     "this relay lost its link to the venue (NATS); the match resumes when it is back";
 
-/// Counters for `/metrics` at an edge.
-#[derive(Default)]
-pub struct EdgeStats {
-    /// Envelopes applied.
-    pub applied: AtomicU64,
-    /// Envelopes seen twice and dropped.
-    pub duplicates: AtomicU64,
-    /// Times items were missing and a match was started afresh.
-    pub gaps: AtomicU64,
-    /// Envelopes that did not decode.
-    pub damaged: AtomicU64,
-}
+pub use crate::app::EdgeStats;
 
 /// What the edge needs from the relay's settings.
 #[derive(Clone)]

@@ -76,3 +76,13 @@ pub enum Detail {
     /// the same answer on every file); the rest of each player is not kept.
     Light,
 }
+
+/// What a JSON log's first two records say (a text or binary log says neither).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JsonHeader {
+    /// The server's version, `"19.0.0"` when not known.
+    pub version: Option<String>,
+    /// When the match started, as rcssserver prints it (`2026-11-22T13:27:46+0000`); left out
+    /// when not known.
+    pub timestamp: Option<String>,
+}

@@ -216,11 +216,6 @@ impl MatchParams {
         }
     }
 
-    /// The parameters of `log::Match`'s source, defaults where it has none.
-    pub fn of_match(m: &crate::log::Match) -> MatchParams {
-        MatchParams::new(m.server_param.as_ref(), &m.player_types)
-    }
-
     /// Type `id`, or the default type when the source sent no such type (v1/v2 sources send
     /// none, and their shows give every player type 0).
     pub fn player_type(&self, id: i16) -> PlayerTypeParams {

@@ -27,6 +27,8 @@ pub const EMBED_KEY: &str = "embed";
 pub const BROADCAST_KEY: &str = "broadcast";
 /// The query key choosing the captions' language of the broadcast view (`lang=de`).
 pub const LANG_KEY: &str = "lang";
+/// The query key holding an archive query whose logs the page plays one after another.
+pub const PLAYLIST_KEY: &str = "playlist";
 
 /// True for the broadcast view, made for a streaming program's browser source:
 /// `/m/NAME/broadcast`, or any address whose query has the key `broadcast`.

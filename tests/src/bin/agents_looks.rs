@@ -36,7 +36,7 @@ async fn main() {
         }
     }
     let b = Browser::start().await;
-    b.client.goto(&url).await.expect("the page");
+    b.goto(&url).await;
     b.wait_js(
         "return !!document.querySelector('#agent-panel')",
         "the agent panel (the stream arrived)",

@@ -86,8 +86,7 @@ async fn main() {
     let relay = std::env::current_exe()
         .expect("own path")
         .with_file_name("pitchside-relay");
-    let dir = std::env::temp_dir().join(format!("pitchside-archive-bench-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = fixtures::scratch("archive-bench");
 
     let text = String::from_utf8_lossy(&fixtures::read(fixtures::SHORT_V6)).into_owned();
     let cut = text[..40_000].rfind('\n').map_or(40_000, |i| i + 1);
@@ -163,13 +162,13 @@ async fn main() {
     let page = if args.iter().any(|a| a == "--browser") {
         let b = pitchside_tests::browser::Browser::start().await;
         let url = format!("http://{addr}/archive");
-        b.client.goto(&url).await.expect("the archive");
+        b.goto(&url).await;
         b.wait_text("#archive-count", "the count", |t| t.ends_with("logs"))
             .await;
         let mut times = Vec::new();
         for _ in 0..10 {
             let t = Instant::now();
-            b.client.goto(&url).await.expect("the archive");
+            b.goto(&url).await;
             b.wait_js(
                 "return document.querySelectorAll('#archive-table tbody tr').length",
                 "the first page of rows",

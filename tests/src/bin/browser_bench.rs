@@ -23,14 +23,7 @@ fn runs() -> usize {
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
-    let script =
-        relay::replay::Script::from_log(relay::replay::BUNDLED_NAME, relay::replay::BUNDLED_LOG)
-            .expect("bundled log");
-    let relay = relay_harness::start(relay::Source::Replay {
-        script,
-        step: Duration::from_secs(1),
-    })
-    .await;
+    let relay = relay_harness::start_bundled_replay_every(Duration::from_secs(1)).await;
     // `--chrome-flag FLAG` (repeatable) passes FLAG to Chromium, e.g.
     // `--js-flags=--no-wasm-tier-up` to run the page's wasm in V8's baseline compiler only.
     let args: Vec<String> = std::env::args().collect();
@@ -46,21 +39,8 @@ async fn main() {
     let mut decode = Vec::new();
     let mut wait = Vec::new();
     for _ in 0..runs() {
-        b.client
-            .goto(&format!("http://{}/", relay.addr))
-            .await
-            .expect("page");
-        b.wait_text("#source", "the page to start", |t| t.starts_with("Replay"))
-            .await;
-        let input = b
-            .client
-            .find(Locator::Css("#file-input"))
-            .await
-            .expect("file input");
-        input
-            .send_keys(&path.display().to_string())
-            .await
-            .expect("upload");
+        b.open_replay(relay.addr).await;
+        b.choose(&path.display().to_string()).await;
         b.wait_text("#frames", "all 6489 shows", |t| t.ends_with("/ 6489"))
             .await;
         let t = b
@@ -107,21 +87,10 @@ async fn open(
     path: &std::path::Path,
     shows: usize,
 ) -> [f64; 4] {
-    b.client
-        .goto(&format!("http://{addr}/"))
-        .await
-        .expect("page");
+    b.goto(&format!("http://{addr}/")).await;
     b.wait_text("#source", "the page to start", |t| t.starts_with("Replay"))
         .await;
-    let input = b
-        .client
-        .find(Locator::Css("#file-input"))
-        .await
-        .expect("file input");
-    input
-        .send_keys(&path.display().to_string())
-        .await
-        .expect("upload");
+    b.choose(&path.display().to_string()).await;
     let want = format!("/ {shows}");
     b.wait_text("#frames", "every show", |t| t.ends_with(&want))
         .await;

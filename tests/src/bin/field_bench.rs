@@ -30,31 +30,12 @@ const VARIANTS: [(&str, Option<&str>); 3] = [
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
-    let script =
-        relay::replay::Script::from_log(relay::replay::BUNDLED_NAME, relay::replay::BUNDLED_LOG)
-            .expect("bundled log");
-    let relay = relay_harness::start(relay::Source::Replay {
-        script,
-        step: Duration::from_secs(1),
-    })
-    .await;
+    let relay = relay_harness::start_bundled_replay_every(Duration::from_secs(1)).await;
     let args: Vec<String> = std::env::args().collect();
     let b = Browser::start_with_args(&browser::chrome_flags(&args)).await;
-    b.client
-        .goto(&format!("http://{}/", relay.addr))
-        .await
-        .expect("page");
-    b.wait_text("#source", "the page to start", |t| t.starts_with("Replay"))
+    b.open_replay(relay.addr).await;
+    b.choose(&fixtures::path(fixtures::FULL_V6).display().to_string())
         .await;
-    let input = b
-        .client
-        .find(Locator::Css("#file-input"))
-        .await
-        .expect("file input");
-    input
-        .send_keys(&fixtures::path(fixtures::FULL_V6).display().to_string())
-        .await
-        .expect("upload");
     b.wait_text("#frames", "all 6489 shows", |t| t.ends_with("/ 6489"))
         .await;
     let body = b.client.find(Locator::Css("body")).await.expect("body");

@@ -9,7 +9,6 @@
 //! cargo run --release -p pitchside-tests --bin hostile-bench
 //! ```
 
-use fantoccini::Locator;
 use pitchside_tests::browser::{chromium_pss, Browser, PssPeak};
 use pitchside_tests::{fixtures, relay_harness};
 use std::io::Write;
@@ -86,36 +85,18 @@ async fn main() {
     let dir = std::env::temp_dir().join(format!("pitchside-hostile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let files = make_files(&dir);
-    let script =
-        relay::replay::Script::from_log(relay::replay::BUNDLED_NAME, relay::replay::BUNDLED_LOG)
-            .expect("bundled log");
-    let relay = relay_harness::start(relay::Source::Replay {
-        script,
-        step: Duration::from_secs(1),
-    })
-    .await;
+    let relay = relay_harness::start_bundled_replay_every(Duration::from_secs(1)).await;
     println!("| file | the page says | shows kept | time | browser memory before | peak | after |");
     println!("|---|---|---:|---:|---:|---:|---:|");
     for (name, path) in &files {
         // A fresh browser for each file, so that one's memory does not count for the next.
         let b = Browser::start().await;
-        b.client
-            .goto(&format!("http://{}/", relay.addr))
-            .await
-            .expect("page");
-        b.wait_text("#source", "the page to start", |t| t.starts_with("Replay"))
-            .await;
+        b.open_replay(relay.addr).await;
         tokio::time::sleep(Duration::from_millis(500)).await;
         let before = chromium_pss();
         let sampler = PssPeak::start();
         let started = Instant::now();
-        b.client
-            .find(Locator::Css("#file-input"))
-            .await
-            .expect("file input")
-            .send_keys(&path.display().to_string())
-            .await
-            .expect("upload");
+        b.choose(&path.display().to_string()).await;
         let mut error = String::new();
         while started.elapsed() < Duration::from_secs(120) {
             error = b.text("#error").await;

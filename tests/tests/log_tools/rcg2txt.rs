@@ -14,7 +14,7 @@
 //! as `double`s with six significant digits.
 
 use rcss_formats::number::write_g6;
-use rcss_formats::{LogDecoder, LogVersion, Record};
+use rcss_formats::{LogDecoder, LogVersion, PlayMode, Record};
 
 const SCALE2F: f32 = 65536.0;
 const DEG2RADF: f32 = std::f32::consts::PI / 180.0;
@@ -77,59 +77,18 @@ fn g(out: &mut String, v: f64) {
     write_g6(out, v);
 }
 
-const PLAYMODES: [&str; 51] = [
-    "unknown playmode",
-    "before_kick_off",
-    "time_over",
-    "play_on",
-    "kick_off_l",
-    "kick_off_r",
-    "kick_in_l",
-    "kick_in_r",
-    "free_kick_l",
-    "free_kick_r",
-    "corner_kick_l",
-    "corner_kick_r",
-    "goal_kick_l",
-    "goal_kick_r",
-    "goal_l",
-    "goal_r",
-    "drop_ball",
-    "offside_l",
-    "offside_r",
-    "penalty_kick_l",
-    "penalty_kick_r",
-    "first_half_over",
-    "pause",
-    "human_judge",
-    "foul_charge_l",
-    "foul_charge_r",
-    "foul_push_l",
-    "foul_push_r",
-    "foul_multiple_attack_l",
-    "foul_multiple_attack_r",
-    "foul_ballout_l",
-    "foul_ballout_r",
-    "back_pass_l",
-    "back_pass_r",
-    "free_kick_fault_l",
-    "free_kick_fault_r",
-    "catch_fault_l",
-    "catch_fault_r",
-    "indirect_free_kick_l",
-    "indirect_free_kick_r",
-    "penalty_setup_l",
-    "penalty_setup_r",
-    "penalty_ready_l",
-    "penalty_ready_r",
-    "penalty_taken_l",
-    "penalty_taken_r",
-    "penalty_miss_l",
-    "penalty_miss_r",
-    "penalty_score_l",
-    "penalty_score_r",
-    "",
-];
+/// librcsc's name of play mode `index`: the server's names (`PlayMode::name`), except that
+/// librcsc calls index 0 "unknown playmode" and knows none past `penalty_score_r` (49).
+fn playmode_name(index: usize) -> &'static str {
+    match index {
+        0 => "unknown playmode",
+        1..=49 => u32::try_from(index)
+            .ok()
+            .and_then(PlayMode::from_index)
+            .map_or("", PlayMode::name),
+        _ => "",
+    }
+}
 
 /// A `player_t` as a v3 log holds it.
 #[derive(Clone, Copy, Debug)]
@@ -321,7 +280,7 @@ pub fn rcg2txt(bytes: &[u8]) -> String {
                 out.push_str("(Info (state ");
                 out.push_str(&f.time.to_string());
                 out.push(' ');
-                out.push_str(PLAYMODES.get(playmode).copied().unwrap_or(""));
+                out.push_str(playmode_name(playmode));
                 out.push_str(&format!(" {} {})", scores[0], scores[1]));
                 out.push_str(" (ball ");
                 for (k, v) in ball.iter().enumerate() {

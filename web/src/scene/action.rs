@@ -3,8 +3,8 @@
 //! a shot as its line to the goal (coloured by its outcome), a dribble as a dashed arrow, and
 //! a ring where any other action happened.
 
-use super::{Dash, Rgba};
-use super::{Geom, Owner, Shape, Stroke, Tag, P};
+use super::{shape::Geom, shape::Owner, shape::Shape, shape::Stroke, shape::Tag, shape::P};
+use super::{style::Dash, style::Rgba};
 use pitchside_analysis::actions::{Action, ActionKind, ShotOutcome};
 
 /// Frames before its start and after its end that an action stays drawn.

@@ -6,7 +6,9 @@
 //! the right. A right-side agent's coordinates are turned back (x and y negated, angles
 //! turned half round) before drawing, so they lie over the server's picture.
 
-use super::{Align, Geom, Owner, Shape, Stroke, Tag, P};
+use super::{
+    shape::Align, shape::Geom, shape::Owner, shape::Shape, shape::Stroke, shape::Tag, shape::P,
+};
 use crate::scene::style::{Rgba, INK};
 use pitchside_agents::drawing::{Drawing, Shape as AgentShape};
 use pitchside_agents::worldmodel::{Who, WorldModel};
@@ -235,7 +237,7 @@ pub fn belief_errors(side: Side, wm: &WorldModel, frame: &Frame) -> Vec<BeliefEr
         frame
             .players
             .iter()
-            .find(|p| p.side == Some(s) && p.unum == u && crate::scene::players::drawn(p))
+            .find(|p| p.side == Some(s) && p.unum == u && crate::scene::style::drawn(p))
             .map(|p| (f64::from(p.x), f64::from(p.y)))
     };
     let dist = |a: P, b: Option<P>| b.map(|b| (a.0 - b.0).hypot(a.1 - b.1));
@@ -280,8 +282,8 @@ pub fn belief_errors(side: Side, wm: &WorldModel, frame: &Frame) -> Vec<BeliefEr
     for p in &wm.players {
         let believed = f(p.pos);
         let (what, truth) = match p.who {
-            Who::Teammate(u) => (super::player_id(side, u), truth_of(side, u)),
-            Who::Opponent(u) => (super::player_id(other, u), truth_of(other, u)),
+            Who::Teammate(u) => (super::shape::player_id(side, u), truth_of(side, u)),
+            Who::Opponent(u) => (super::shape::player_id(other, u), truth_of(other, u)),
             who => {
                 let teams: &[Side] = match who {
                     Who::UnknownTeammate => &[side],
@@ -292,7 +294,7 @@ pub fn belief_errors(side: Side, wm: &WorldModel, frame: &Frame) -> Vec<BeliefEr
                     .players
                     .iter()
                     .filter(|t| t.side.is_some_and(|s| teams.contains(&s)))
-                    .filter(|t| crate::scene::players::drawn(t))
+                    .filter(|t| crate::scene::style::drawn(t))
                     .filter(|t| !t.side.is_some_and(|s| claimed.contains(&(s, t.unum))))
                     .map(|t| (f64::from(t.x), f64::from(t.y)))
                     .min_by(|a, b| {
@@ -351,7 +353,11 @@ fn beliefs(shapes: &mut Vec<Shape>, side: Side, owner: Owner, wm: &WorldModel, f
                     radius,
                 },
             )
-            .stroke(Stroke::dashed(colour, 2.0, crate::scene::Dash::Dashed)),
+            .stroke(Stroke::dashed(
+                colour,
+                2.0,
+                crate::scene::style::Dash::Dashed,
+            )),
         );
         // How old the belief is, in cycles, beside anything not seen for a while (most are
         // seen every cycle or two: labelling those would only hide the players' numbers).

@@ -2,9 +2,12 @@
 //! of the ball and the players over the last cycles.
 
 use super::motion::TELEPORT_METRES;
-use super::players::{drawn, team_colour};
 use super::style::{self, Rgba, BALL_PATH, INK};
-use super::{Geom, Input, Owner, Scene, Shape, Stroke, Tag, P};
+use super::style::{drawn, team_colour};
+use super::{
+    input::Input, shape::Geom, shape::Owner, shape::Scene, shape::Shape, shape::Stroke, shape::Tag,
+    shape::P,
+};
 use crate::settings::Trails;
 use rcss_formats::{Frame, Side};
 

@@ -18,7 +18,7 @@
 //! them with X) or `#rrggbb`; anything else is drawn in a light grey.
 
 use super::style::{Rgba, INK};
-use super::{Geom, Owner, Scene, Shape, Stroke, Tag};
+use super::{shape::Geom, shape::Owner, shape::Scene, shape::Shape, shape::Stroke, shape::Tag};
 use rcss_formats::model::{Drawing, Shape as Draw};
 
 /// Drawn where the colour is not one (the monitors fell back on their default colour too).

@@ -4,10 +4,12 @@
 //! being the last), or the ball's when the ball is nearer that goal line; never in the other
 //! half (an attacker in his own half is never offside).
 
-use super::players::{drawn, team_colour};
+use super::style::Dash;
 use super::style::{self, INK};
-use super::Dash;
-use super::{Align, Geom, Input, Owner, Shape, Stroke, Tag};
+use super::style::{drawn, team_colour};
+use super::{
+    input::Input, shape::Align, shape::Geom, shape::Owner, shape::Shape, shape::Stroke, shape::Tag,
+};
 use crate::field::PITCH_HALF_WIDTH;
 use rcss_formats::{Frame, Side};
 
@@ -91,7 +93,7 @@ pub fn build(out: &mut Vec<Shape>, input: &Input, x: [Option<f64>; 2]) {
 /// line just below the controls over it (and below the upper touch line); whichever is
 /// first on the canvas and clear of everything in `input.covered`. When none is (the line's
 /// ends are off the canvas), below the lower touch line.
-fn label_place(input: &Input, side: Side, x: f64) -> (super::P, (f64, f64), Align) {
+fn label_place(input: &Input, side: Side, x: f64) -> (super::shape::P, (f64, f64), Align) {
     let view = input.view;
     let toward_goal = if side == Side::Left { -1.0 } else { 1.0 };
     let toward_goal = toward_goal * if view.flipped { -1.0 } else { 1.0 };
@@ -122,7 +124,7 @@ fn label_place(input: &Input, side: Side, x: f64) -> (super::P, (f64, f64), Alig
             places.push(((x, y), (dx, 0.0)));
         }
     }
-    let room = |(at, offset): &(super::P, (f64, f64))| {
+    let room = |(at, offset): &(super::shape::P, (f64, f64))| {
         let (ax, ay) = view.canvas_from_field(at.0, at.1);
         let (ax, ay) = (ax + offset.0, ay + offset.1);
         let (left, right) = match align {

@@ -1,7 +1,10 @@
 //! The pitch: grass, lines, goals, and on demand the landmark flags and a coordinate grid.
 
 use super::style::{GRASS, GRASS_DARK, LINE, WHITE};
-use super::{Align, Geom, Input, Owner, Shape, Stroke, Tag, P};
+use super::{
+    input::Input, shape::Align, shape::Geom, shape::Owner, shape::Shape, shape::Stroke, shape::Tag,
+    shape::P,
+};
 use crate::field::*;
 use std::f64::consts::{FRAC_PI_2, PI};
 
@@ -210,7 +213,7 @@ fn flags(out: &mut Vec<Shape>, input: &Input) {
 }
 
 /// Flags are orange, as the landmark posts in rcssmonitor.
-const FLAG: super::Rgba = super::Rgba::rgb(255, 120, 60);
+const FLAG: super::style::Rgba = super::style::Rgba::rgb(255, 120, 60);
 
 /// A line every 10 m with its coordinate at the edge of the view, so positions can be read.
 fn grid(out: &mut Vec<Shape>, input: &Input) {

@@ -2,9 +2,12 @@
 //! state bits, pointto/focus/attentionto, the selected player's areas, and the labels, placed
 //! so that they do not cover each other.
 
-use super::style::{self, bits, Dash, Rgba, HIGHLIGHTS, INK, WHITE};
-use super::{Align, Geom, Input, Owner, PlayerMark, Scene, Shape, Stroke, Tag, P};
-use crate::settings::{Colours, Cones};
+use super::style::{self, bits, drawn, team_colour, Dash, Rgba, HIGHLIGHTS, INK, WHITE};
+use super::{
+    input::Input, shape::Align, shape::Geom, shape::Owner, shape::PlayerMark, shape::Scene,
+    shape::Shape, shape::Stroke, shape::Tag, shape::P,
+};
+use crate::settings::Cones;
 use rcss_formats::{Frame, Player, Side, ViewQuality};
 
 /// Smallest body drawn, in canvas pixels: a 0.3 m player is 3 px across when the whole field
@@ -30,25 +33,9 @@ fn marks_scale(v: &crate::field::View) -> f64 {
     (v.scale / FULL_MARKS_SCALE).clamp(MIN_MARKS, 1.0)
 }
 
-/// Whether a player is drawn: on the field, or sent off (shown dimmed where he stands, with
-/// his red card). Absent (never connected, disconnected) and discarded players are not.
-pub fn drawn(p: &Player) -> bool {
-    p.side.is_some() && p.state != 0 && p.state & bits::DISCARD == 0
-}
-
 /// Sent off with a red card: the server keeps him off the pitch.
 fn sent_off(p: &Player) -> bool {
     p.state & bits::RED_CARD != 0
-}
-
-pub fn team_colour(colours: &Colours, side: Side, goalie: bool) -> Rgba {
-    let (css, fallback) = match (side, goalie) {
-        (Side::Left, false) => (&colours.left, Rgba::rgb(0xf5, 0xd9, 0x0a)),
-        (Side::Left, true) => (&colours.left_goalie, Rgba::rgb(0x7c, 0xdf, 0x5a)),
-        (Side::Right, false) => (&colours.right, Rgba::rgb(0x3a, 0xa0, 0xff)),
-        (Side::Right, true) => (&colours.right_goalie, Rgba::rgb(0xd0, 0x70, 0xff)),
-    };
-    Rgba::parse(css).unwrap_or(fallback)
 }
 
 fn unit(degrees: f64) -> P {

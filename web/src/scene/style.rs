@@ -66,7 +66,9 @@ pub const CAPACITY: Rgba = Rgba::rgb(90, 170, 255);
 pub const SELECTION: Rgba = Rgba::rgb(255, 255, 255);
 pub const BALL_PATH: Rgba = Rgba([255, 255, 255, 190]);
 
+use crate::settings::Colours;
 pub use rcss_formats::state as bits;
+use rcss_formats::{Player, Side};
 
 /// How a ring is stroked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -188,6 +190,24 @@ pub const HIGHLIGHTS: &[Highlight] = &[
         meaning: "illegal defence",
     },
 ];
+
+/// Whether a player is drawn: on the field, or sent off (shown dimmed where he stands, with
+/// his red card). Absent (never connected, disconnected) and discarded players are not.
+pub fn drawn(p: &Player) -> bool {
+    p.side.is_some() && p.state != 0 && p.state & bits::DISCARD == 0
+}
+
+/// A team's kit colour from the settings (a goalie's own), or the default where the
+/// setting is not a colour.
+pub fn team_colour(colours: &Colours, side: Side, goalie: bool) -> Rgba {
+    let (css, fallback) = match (side, goalie) {
+        (Side::Left, false) => (&colours.left, Rgba::rgb(0xf5, 0xd9, 0x0a)),
+        (Side::Left, true) => (&colours.left_goalie, Rgba::rgb(0x7c, 0xdf, 0x5a)),
+        (Side::Right, false) => (&colours.right, Rgba::rgb(0x3a, 0xa0, 0xff)),
+        (Side::Right, true) => (&colours.right_goalie, Rgba::rgb(0xd0, 0x70, 0xff)),
+    };
+    Rgba::parse(css).unwrap_or(fallback)
+}
 
 #[cfg(test)]
 mod tests {

@@ -16,6 +16,7 @@
 //! frames while the rest is still being read.
 
 use super::now;
+use super::opened;
 use crate::state::{Mode, Monitor, Timings};
 use crate::timeline::Direction;
 use leptos::prelude::*;
@@ -41,9 +42,6 @@ const MAX_SHOWS: usize = 30_000;
 const YIELD_EVERY_MS: f64 = 50.0;
 
 thread_local! {
-    /// How many files were opened in this page: a run that sees a newer one stops, so a file
-    /// dropped while a large one is still being parsed replaces it instead of mixing with it.
-    static OPENED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// The file from the disk on screen, kept so that *Save as…* can read it again (the page
     /// keeps the match it decoded, not the file's bytes). `None` for a log on the web.
     static FILE: std::cell::RefCell<Option<web_sys::File>> = const { std::cell::RefCell::new(None) };
@@ -59,19 +57,10 @@ pub fn prepare() {
     warm_inflater();
 }
 
-/// Stops any log still being read: nothing more of it reaches the page (the live feed is
-/// coming back).
-pub fn cancel() {
-    OPENED.with(|n| n.set(n.get() + 1));
-}
-
 /// Starts opening a log: the page leaves the live feed and forgets the match on screen.
 /// Returns the number of this opening, which a later one supersedes.
 fn begin(m: Monitor, name: &str, log_url: Option<String>) -> u64 {
-    let generation = OPENED.with(|n| {
-        n.set(n.get() + 1);
-        n.get()
-    });
+    let generation = opened::next();
     // The page holds no live socket while it shows a file.
     super::live::disconnect();
     m.playing.set(false);
@@ -331,7 +320,7 @@ impl Run {
 
     /// A newer file was opened since this one.
     fn superseded(&self) -> bool {
-        OPENED.with(|n| n.get()) != self.generation
+        opened::current() != self.generation
     }
 
     async fn feed(&mut self, chunk: &[u8]) -> Result<(), LogError> {

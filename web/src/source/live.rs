@@ -495,7 +495,7 @@ pub fn connect(m: Monitor) {
 
 /// Leaves an opened file and shows the relay's feed again from its start.
 pub fn resume(m: Monitor) {
-    super::file::cancel();
+    super::opened::cancel();
     m.playing.set(false);
     m.mode.set(Mode::Live);
     m.follow.set(true);

@@ -6,9 +6,12 @@
 //! - [`file`]: a log opened in the page: a `.rcg` / `.rcg.gz` dropped on the page or chosen with
 //!   the file picker, or one on the web (`?log=URL`, the URL field), streamed.
 //! - [`url`]: what to tell the user when a log on the web cannot be downloaded.
+//! - [`opened`]: which opening of a log is current, so a newer one (or the live feed) stops
+//!   the others.
 
 pub mod file;
 pub mod live;
+pub mod opened;
 pub mod url;
 
 /// Milliseconds on the page's monotonic clock (0 where there is none, e.g. native tests).

@@ -3,7 +3,7 @@
 //! `/api/archive` (README, "The archive") and asks again whenever a filter changes.
 
 use leptos::prelude::*;
-use pitchside_wire::link::{with_query_value, LOG_KEY};
+use pitchside_wire::link::{with_query_value, LOG_KEY, PLAYLIST_KEY};
 use serde::Deserialize;
 
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
@@ -68,10 +68,7 @@ pub fn query(q: &str, shootout: bool, from: &str, to: &str, sort: &str, page: us
 /// The monitor's address that plays every log the filters find, one after another.
 pub fn play_all(filters: &str) -> String {
     let q = filters.trim_start_matches('?');
-    format!(
-        "/{}",
-        with_query_value("", crate::playlist::PLAYLIST_KEY, Some(q))
-    )
+    format!("/{}", with_query_value("", PLAYLIST_KEY, Some(q)))
 }
 
 /// A size for people: "2.3 MB".

@@ -12,11 +12,11 @@
 //! frames with every overlay on into a canvas of that size and returns the times).
 
 use crate::field::{Camera, Follow, View};
-use crate::keys::FieldAction;
 use crate::paint::{self, context};
-use crate::scene::{self, motion, FieldParams, Scene};
+use crate::scene::{self, motion, FieldParams};
 use crate::settings::{FieldSettings, Settings};
 use crate::state::Monitor;
+use crate::ui::drawn::{self, last_view, pick, run, FieldAction, PICK_SLOP_PX, ZOOM_STEP};
 use leptos::prelude::*;
 use rcss_formats::{Frame, Side};
 use std::cell::RefCell;
@@ -24,19 +24,13 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// Zoom per key press or per wheel notch.
-const ZOOM_STEP: f64 = 1.25;
 /// A press that moves less than this (CSS pixels) before release is a click, not a drag.
 const CLICK_SLOP_PX: f64 = 5.0;
-/// A click selects the nearest player whose body is within this many pixels.
-const PICK_SLOP_PX: f64 = 10.0;
 /// A tap reaches further: a fingertip covers about 40 px and hides what it touches, and on a
 /// phone the whole field is under 400 px wide.
 const TAP_SLOP_PX: f64 = 20.0;
 
 thread_local! {
-    /// The last scene drawn, with its view: what a click hits and what the test hook reports.
-    static LAST: RefCell<Option<(Scene, View)>> = const { RefCell::new(None) };
     /// What the page covered the canvas with in the last drawing (see [`covered`]).
     static COVERED: RefCell<Vec<[f64; 4]>> = const { RefCell::new(Vec::new()) };
     /// What the field canvas's painter keeps between frames (the pitch, painted once per view).
@@ -169,7 +163,7 @@ fn draw(m: Monitor, params: &FieldParams, glide: &Glide, target: &DrawCtx) -> bo
                 scene::drawings::build(&mut scene, &g.drawings, view.metres(1.0));
             }
             LAYER.with(|l| paint::scene(&ctx, &view, ratio, &scene, Some(&mut l.borrow_mut())));
-            LAST.with(|l| *l.borrow_mut() = Some((scene, view)));
+            drawn::remember(scene, view);
         })
     });
     COVERED.with(|l| *l.borrow_mut() = tools);
@@ -220,116 +214,13 @@ fn follow_target(
         Follow::Selected => Some(
             selected
                 .and_then(|(side, unum)| {
-                    f.players.iter().find(|p| {
-                        p.side == Some(side) && p.unum == unum && scene::players::drawn(p)
-                    })
+                    f.players
+                        .iter()
+                        .find(|p| p.side == Some(side) && p.unum == unum && scene::style::drawn(p))
                 })
                 .map_or(ball, |p| (f64::from(p.x), f64::from(p.y))),
         ),
     }
-}
-
-/// The view of the last drawing (for turning pointer positions into field points).
-fn last_view() -> Option<View> {
-    LAST.with(|l| l.borrow().as_ref().map(|(_, v)| *v))
-}
-
-/// Runs one of the field's keyboard shortcuts.
-pub fn run(m: Monitor, action: FieldAction) {
-    let cam = m.field.camera;
-    let centre_zoom = |factor: f64| {
-        if let Some(v) = last_view() {
-            cam.update(|c| c.zoom_at(factor, (v.width / 2.0, v.height / 2.0), &v));
-        }
-    };
-    match action {
-        FieldAction::ZoomIn => centre_zoom(ZOOM_STEP),
-        FieldAction::ZoomOut => centre_zoom(1.0 / ZOOM_STEP),
-        FieldAction::Fit => cam.update(Camera::fit),
-        FieldAction::FollowBall => cam.update(|c| {
-            c.follow = if c.follow == Follow::Ball {
-                stop_following(c);
-                Follow::Off
-            } else {
-                Follow::Ball
-            }
-        }),
-        FieldAction::FollowSelected => cam.update(|c| {
-            c.follow = if c.follow == Follow::Selected {
-                stop_following(c);
-                Follow::Off
-            } else {
-                Follow::Selected
-            }
-        }),
-        FieldAction::Flip => cam.update(|c| c.flipped = !c.flipped),
-        FieldAction::Deselect => m.field.selected.set(None),
-        FieldAction::Interpolation => m
-            .settings
-            .update(|s| s.field.interpolate = !s.field.interpolate),
-    }
-}
-
-/// Leaving a follow mode keeps the view where it was.
-fn stop_following(c: &mut Camera) {
-    if let Some(v) = last_view() {
-        c.centre = v.centre;
-    }
-}
-
-// ---- For the referee layer (issue 11), which lies over the canvas in referee mode ----
-
-/// The field point under canvas point `at` and the metres one CSS pixel spans, as last drawn.
-pub fn field_at(at: (f64, f64)) -> Option<((f64, f64), f64)> {
-    let v = last_view()?;
-    Some((v.field_from_canvas(at.0, at.1), v.metres(1.0)))
-}
-
-/// The canvas point of field point `p`, as last drawn.
-pub fn canvas_at(p: (f64, f64)) -> Option<(f64, f64)> {
-    Some(last_view()?.canvas_from_field(p.0, p.1))
-}
-
-/// A body angle in field degrees as the canvas shows it (the view may be turned round).
-pub fn canvas_degrees(deg: f64) -> f64 {
-    last_view().map_or(deg, |v| v.canvas_angle(deg.to_radians()).to_degrees())
-}
-
-/// The player drawn under canvas point `at`, with the same reach as a click that selects.
-pub fn player_under(at: (f64, f64)) -> Option<(Side, u8)> {
-    LAST.with(|l| {
-        let l = l.borrow();
-        let (scene, view) = l.as_ref()?;
-        let p = view.field_from_canvas(at.0, at.1);
-        scene
-            .player_at(p, view.metres(PICK_SLOP_PX))
-            .map(|p| (p.side, p.unum))
-    })
-}
-
-/// Zooms at canvas point `at` for a wheel event (the referee layer keeps the wheel working).
-pub fn wheel_zoom(m: Monitor, at: (f64, f64), ev: &web_sys::WheelEvent) {
-    let Some(view) = last_view() else { return };
-    // Lines or pages (deltaMode 1, 2) count as notches; pixels are scaled.
-    let notches = match ev.delta_mode() {
-        0 => ev.delta_y() / 100.0,
-        _ => ev.delta_y() / 3.0,
-    };
-    let factor = ZOOM_STEP.powf(-notches.clamp(-5.0, 5.0));
-    m.field.camera.update(|cam| cam.zoom_at(factor, at, &view));
-}
-
-/// Selects the player under canvas point `at` (within `slop` pixels), or nobody.
-fn pick(m: Monitor, at: (f64, f64), slop: f64) {
-    let hit = LAST.with(|l| {
-        let l = l.borrow();
-        let (scene, view) = l.as_ref()?;
-        let p = view.field_from_canvas(at.0, at.1);
-        scene
-            .player_at(p, view.metres(slop))
-            .map(|p| (p.side, p.unum))
-    });
-    m.field.selected.set(hit);
 }
 
 #[component]
@@ -557,7 +448,7 @@ pub fn FieldCanvas() -> impl IntoView {
     Effect::new(move |_| {
         let Some(c) = canvas.get() else { return };
         // Embedded in another site's page, the wheel scrolls that page as it would anywhere.
-        if crate::ui::embed::embed_mode() {
+        if crate::link::embed_mode() {
             return;
         }
         let target: web_sys::EventTarget = c.clone().into();
@@ -596,7 +487,7 @@ pub fn FieldCanvas() -> impl IntoView {
         let pointers = pointers.clone();
         Effect::new(move |_| {
             let Some(c) = canvas.get() else { return };
-            if !crate::ui::embed::embed_mode() {
+            if !crate::link::embed_mode() {
                 return;
             }
             let pointers = pointers.clone();
@@ -631,7 +522,7 @@ pub fn FieldCanvas() -> impl IntoView {
     // Embedded in another site's page, a finger on the whole field scrolls that page as it
     // would anywhere (as the wheel does); two fingers zoom (see `touch` above), and zoomed
     // in, one finger moves the field.
-    let embedded = crate::ui::embed::embed_mode();
+    let embedded = crate::link::embed_mode();
     let touch_action = move || {
         if embedded && m.field.camera.with(|c| c.zoom <= 1.0 + 1e-6) {
             "pan-x pan-y"
@@ -691,9 +582,8 @@ fn install_test_hooks(m: Monitor) {
     let Some(w) = web_sys::window() else { return };
     let summary = Closure::<dyn Fn() -> JsValue>::new(move || {
         let selected = m.field.selected.get_untracked();
-        LAST.with(|l| {
-            l.borrow()
-                .as_ref()
+        drawn::with_last(|l| {
+            l.as_ref()
                 .and_then(|(s, v)| {
                     let mut summary = s.summary(v, selected);
                     summary.offside_labels = s

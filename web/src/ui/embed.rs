@@ -19,17 +19,6 @@ pub const MESSAGE_VERSION: u32 = 1;
 /// the new state rather than the events in between.
 const SEEK_CYCLES: u32 = 50;
 
-/// True when the page was opened as the embed view.
-pub fn embed_mode() -> bool {
-    let Some(loc) = web_sys::window().map(|w| w.location()) else {
-        return false;
-    };
-    link::is_embed(
-        &loc.pathname().unwrap_or_default(),
-        &loc.search().unwrap_or_default(),
-    )
-}
-
 fn side_code(k: usize) -> &'static str {
     if k == 0 {
         "l"

@@ -7,6 +7,7 @@ pub mod announce;
 pub mod archive;
 pub mod broadcast;
 pub mod canvas;
+pub mod drawn;
 pub mod embed;
 pub mod events;
 pub mod export;

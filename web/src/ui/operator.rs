@@ -16,7 +16,7 @@
 
 use crate::operator::{self as op, Action};
 use crate::state::Monitor;
-use crate::ui::canvas;
+use crate::ui::drawn as canvas;
 use leptos::prelude::*;
 use rcss_formats::Side;
 use wasm_bindgen::prelude::*;

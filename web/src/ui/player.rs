@@ -2,7 +2,7 @@
 //! one), what his agent did this cycle (the command counters that moved), and his player
 //! type's parameters; below it, the table of every player type with the types in use marked.
 
-use crate::scene::players::team_colour;
+use crate::scene::style::team_colour;
 use crate::scene::FieldParams;
 use crate::state::Monitor;
 use leptos::prelude::*;

@@ -9,7 +9,6 @@ use crate::settings::{self, Colours, Settings};
 use crate::state::{Monitor, Overlay};
 use crate::ui::field_settings::FieldSettingsSection;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 /// The button that opens the panel.
 #[component]
@@ -196,9 +195,4 @@ fn JsonSection() -> impl IntoView {
 /// Saves the settings whenever they change.
 pub fn persist(m: Monitor) {
     Effect::new(move |_| m.settings.with(settings::save));
-}
-
-/// Used by sections: the `<input>` of a change event, if it is one.
-pub fn event_input(ev: &leptos::ev::Event) -> Option<web_sys::HtmlInputElement> {
-    ev.target()?.dyn_into().ok()
 }

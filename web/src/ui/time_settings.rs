@@ -22,7 +22,7 @@ fn checkbox(
                 id=id
                 prop:checked=move || m.settings.with(get)
                 on:change=move |ev| {
-                    let on = crate::ui::settings::event_input(&ev).is_some_and(|i| i.checked());
+                    let on = event_input(&ev).is_some_and(|i| i.checked());
                     m.settings.update(|s| set(s, on));
                 }
             />
@@ -83,7 +83,7 @@ pub fn TimelineSection() -> impl IntoView {
                             data-kind=id
                             prop:checked=move || m.settings.with(|s| !s.timeline.hidden_kinds.iter().any(|k| k == id))
                             on:change=move |ev| {
-                                let on = crate::ui::settings::event_input(&ev).is_some_and(|i| i.checked());
+                                let on = event_input(&ev).is_some_and(|i| i.checked());
                                 m.settings.update(|s| {
                                     s.timeline.hidden_kinds.retain(|k| k != id);
                                     if !on {
@@ -99,4 +99,10 @@ pub fn TimelineSection() -> impl IntoView {
                 .collect_view()}
         </fieldset>
     }
+}
+
+/// The `<input>` of a change event, if it is one.
+fn event_input(ev: &leptos::ev::Event) -> Option<web_sys::HtmlInputElement> {
+    use wasm_bindgen::JsCast;
+    ev.target()?.dyn_into().ok()
 }

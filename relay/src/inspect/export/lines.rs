@@ -9,8 +9,10 @@
 //! waiting. A few batches are in flight at once ([`SLOTS`]); memory is theirs alone, however
 //! long the log.
 
-use super::{tracking_header, ExportError, Sink};
+use super::error::ExportError;
+use super::sink::Sink;
 use pitchside_analysis::export::text::{show_body, ShowLine, TextTracking};
+use pitchside_analysis::export::tracking_header;
 use rcss_formats::log::LogEnd;
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -9,8 +9,12 @@
 //! `validation/` and `test/` in the given shares, by a seeded shuffle of their names, so the
 //! same logs and seed always make the same split.
 
+mod error;
 mod lines;
 mod sink;
+
+pub use error::ExportError;
+use sink::FLUSH_AT;
 
 use sink::Sink;
 
@@ -26,9 +30,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// Bytes of rows gathered before they go to the file.
-const FLUSH_AT: usize = 1 << 18;
-
 /// What to write.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -42,28 +43,6 @@ pub struct Options {
     pub jobs: usize,
     /// Each table also as Parquet ([`crate::inspect::parquet`]).
     pub parquet: bool,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum ExportError {
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("cannot write {path}: {source}")]
-    Write {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{path}: {error}")]
-    Log { path: PathBuf, error: LogError },
-    #[error(transparent)]
-    Parquet(#[from] crate::inspect::parquet::ParquetExportError),
-    /// Two logs whose tables would have one name (`a/x/g.rcg` and `b/x/g.rcg`, or `g.rcg`
-    /// and `g.rcg.gz`): the first in order is exported, not this one.
-    #[error("{path}: not exported, its tables would overwrite those of {other} (the same name below the folders given)")]
-    SameName { path: PathBuf, other: PathBuf },
 }
 
 /// One log exported: where from, where to, how many rows, and how it ended.

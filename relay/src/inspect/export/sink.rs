@@ -8,10 +8,13 @@
 //! when the new table is finished (unlinking costs well under a millisecond), and put back
 //! if it never is: a failed export leaves the table that was there.
 
-use super::{ExportError, FLUSH_AT};
+use super::error::ExportError;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Bytes of rows gathered before they go to the file.
+pub(super) const FLUSH_AT: usize = 1 << 18;
 
 pub(super) struct Sink {
     path: PathBuf,

@@ -7,8 +7,11 @@
 //! real log). Binary and gzip-compressed input, small logs and one-core machines take the
 //! single pass.
 
-use super::{memchr_nl, LogDecoder, LogVersion, Match};
+use super::decoder::{detect, Detect, LogDecoder};
+use super::line::memchr_nl;
+use super::recorded::Match;
 use crate::error::{Location, LogError};
+use crate::format::LogVersion;
 use crate::model::{Record, Team};
 use crate::playmode::PlayMode;
 
@@ -23,8 +26,8 @@ pub(super) fn parse(bytes: &[u8]) -> Option<Match> {
     if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
         return None;
     }
-    let version = match super::detect(bytes, true) {
-        super::Detect::Found(v, _) if v.is_line_based() => v,
+    let version = match detect(bytes, true) {
+        Detect::Found(v, _) if v.is_line_based() => v,
         _ => return None,
     };
     let mid = bytes.len() / 2;

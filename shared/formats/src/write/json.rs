@@ -4,7 +4,8 @@
 //! quotes them (a backslash before `"` and `\`), except that control characters, which would
 //! make the file unreadable as JSON, are written as `\u00XX`.
 
-use super::{normalized_params, JsonHeader, ParamsKind};
+use super::params::{normalized_params, ParamsKind};
+use crate::format::JsonHeader;
 use crate::model::{Frame, Message, ParamValue, Params, Player, Record, Team, TeamGraphic};
 use crate::number::write_g6;
 use crate::playmode::PlayMode;
