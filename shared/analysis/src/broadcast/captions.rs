@@ -256,10 +256,7 @@ pub fn at(captions: &[Caption], frame: usize, hold: usize) -> Option<&Caption> {
 
 fn names(actions: &Actions, lang: Lang) -> [String; 2] {
     let n = actions.events().team_names();
-    let fallback = match lang {
-        Lang::En => ["the left team", "the right team"],
-        Lang::De => ["das linke Team", "das rechte Team"],
-    };
+    let fallback = lang.wordings().teams;
     [0, 1].map(|k| n[k].map_or_else(|| fallback[k].to_owned(), str::to_owned))
 }
 
@@ -274,31 +271,293 @@ fn player(names: &[String; 2], side: Side, unum: Option<u8>) -> String {
     }
 }
 
+/// A language's wordings, as data: each list holds the ways of saying one thing, and a
+/// line is one of them with its placeholders filled ([`fill`]). The placeholders:
+/// `{left}` and `{right}` (the teams), `{team}` (the team the fact is about: the scoring,
+/// carded, offside or kicking team), `{other}` (the other team), `{by}` (the team kicking
+/// off), `{who}` (the player, `TEAM #N`), `{from}` (the passer, `#N`), `{score}` (the score
+/// line), `{tally}` (the shoot-out's tally, a sentence of its own or nothing), `{winner}`.
+/// Adding a language is adding one of these and its [`Lang`].
+struct Wordings {
+    /// The teams' names where the log has none.
+    teams: [&'static str; 2],
+    kick_off: &'static [&'static str],
+    second_half: &'static [&'static str],
+    extra_time: &'static [&'static str],
+    own_goal: &'static [&'static str],
+    /// The first two ways of saying a goal, each with and without the passer; then one
+    /// that names the team; then one for a goal that levels the score.
+    goal: [(&'static str, &'static str); 2],
+    goal_for: &'static str,
+    equaliser: &'static str,
+    saved: &'static [&'static str],
+    blocked: &'static [&'static str],
+    on_target: &'static [&'static str],
+    wide: &'static [&'static str],
+    second_yellow: &'static [&'static str],
+    red: &'static [&'static str],
+    yellow: &'static [&'static str],
+    offside: &'static [&'static str],
+    penalty: &'static [&'static str],
+    /// The shoot-out's tally, put after a kick's line.
+    tally: &'static str,
+    kick_scored: &'static [&'static str],
+    kick_missed: &'static [&'static str],
+    half_time: &'static [&'static str],
+    won_on_penalties: &'static [&'static str],
+    won: &'static [&'static str],
+    draw: &'static [&'static str],
+}
+
+const ENGLISH: Wordings = Wordings {
+    teams: ["the left team", "the right team"],
+    kick_off: &[
+        "{left} against {right}: kick-off.",
+        "We are under way: {by} kick off against {other}.",
+        "{left} and {right} are under way.",
+    ],
+    second_half: &[
+        "The second half is under way.",
+        "Play starts again after the break.",
+        "Back under way for the second half.",
+    ],
+    extra_time: &["Extra time is under way.", "Play goes on into extra time."],
+    own_goal: &[
+        "Own goal! It goes in off {who}. {score}.",
+        "An own goal gifts {team} a goal. {score}.",
+    ],
+    goal: [
+        (
+            "GOAL! {who} scores, set up by {from}. {score}.",
+            "GOAL! {who} scores. {score}.",
+        ),
+        (
+            "{who} finishes the pass from {from}: goal! {score}.",
+            "{who} puts it in the net! {score}.",
+        ),
+    ],
+    goal_for: "Goal for {team}! {who} it is. {score}.",
+    equaliser: "{who} levels it! {score}.",
+    saved: &[
+        "{who} shoots, and the {other} goalie saves.",
+        "Saved! {who} is denied by the {other} goalie.",
+        "A shot from {who}, kept out by the goalie.",
+    ],
+    blocked: &[
+        "{who} shoots, but {other} block it.",
+        "Blocked! {who}'s shot does not get through.",
+        "{other} get in the way of a shot from {who}.",
+    ],
+    on_target: &[
+        "{who} shoots on target, but no goal.",
+        "A shot on target from {who} comes to nothing.",
+    ],
+    wide: &[
+        "{who} shoots wide.",
+        "Off target: {who} misses the goal.",
+        "{who} tries a shot, but it goes wide.",
+    ],
+    second_yellow: &[
+        "A second yellow for {who}: he is sent off.",
+        "{who} sees a second yellow card and must leave the field.",
+    ],
+    red: &[
+        "Red card! {who} is sent off.",
+        "{who} is shown the red card. {team} are a player down.",
+    ],
+    yellow: &[
+        "Yellow card for {who}.",
+        "{who} goes into the book: yellow card.",
+        "The referee shows {who} a yellow card.",
+    ],
+    offside: &[
+        "Offside against {team}.",
+        "{team} are caught offside.",
+        "The flag is up: {team} offside.",
+    ],
+    penalty: &[
+        "Penalty to {team}!",
+        "The referee points to the spot: penalty for {team}.",
+    ],
+    tally: " Shoot-out {tally}.",
+    kick_scored: &[
+        "{who} scores from the spot.{tally}",
+        "Penalty in for {team}.{tally}",
+    ],
+    kick_missed: &[
+        "{who} misses the penalty!{tally}",
+        "No goal: {team} miss from the spot.{tally}",
+    ],
+    half_time: &[
+        "Half time: {score}.",
+        "The first half is over. {score}.",
+        "Half time, and it is {score}.",
+    ],
+    won_on_penalties: &["Full time: {score}. {winner} win on penalties."],
+    won: &[
+        "Full time: {score}. {winner} win.",
+        "It is over: {winner} win, {score}.",
+    ],
+    draw: &["Full time: {score}. A draw.", "It ends level: {score}."],
+};
+
+const GERMAN: Wordings = Wordings {
+    teams: ["das linke Team", "das rechte Team"],
+    kick_off: &[
+        "{left} gegen {right}: Anstoß.",
+        "Das Spiel läuft: {left} gegen {right}.",
+        "Los geht's zwischen {left} und {right}.",
+    ],
+    second_half: &[
+        "Die zweite Halbzeit läuft.",
+        "Nach der Pause rollt der Ball wieder.",
+        "Weiter geht's mit der zweiten Halbzeit.",
+    ],
+    extra_time: &["Die Verlängerung läuft.", "Es geht in die Verlängerung."],
+    own_goal: &[
+        "Eigentor durch {who}! {score}.",
+        "Ein Eigentor bringt {team} den Treffer. {score}.",
+    ],
+    goal: [
+        (
+            "TOR! {who} trifft nach Vorlage von {from}. {score}.",
+            "TOR! {who} trifft. {score}.",
+        ),
+        (
+            "{who} verwertet den Pass von {from}: Tor! {score}.",
+            "{who} schiebt ein! {score}.",
+        ),
+    ],
+    goal_for: "Tor für {team}! Torschütze: {who}. {score}.",
+    equaliser: "{who} gleicht aus! {score}.",
+    saved: &[
+        "{who} schießt, der Torwart von {other} hält.",
+        "Gehalten! Der Torwart von {other} pariert gegen {who}.",
+        "Schuss von {who}, der Torwart ist zur Stelle.",
+    ],
+    blocked: &[
+        "{who} zieht ab, {other} blocken.",
+        "Geblockt! Der Schuss von {who} kommt nicht durch.",
+    ],
+    on_target: &[
+        "{who} schießt aufs Tor, aber kein Treffer.",
+        "Ein Schuss aufs Tor von {who} bringt nichts ein.",
+    ],
+    wide: &[
+        "{who} schießt daneben.",
+        "Vorbei: {who} verfehlt das Tor.",
+        "{who} versucht es, doch der Ball geht am Tor vorbei.",
+    ],
+    second_yellow: &[
+        "Gelb-Rot für {who}: Platzverweis.",
+        "{who} sieht die zweite Gelbe und muss vom Platz.",
+    ],
+    red: &[
+        "Rote Karte! {who} muss vom Platz.",
+        "Rot für {who}. {team} nur noch zu zehnt.",
+    ],
+    yellow: &[
+        "Gelbe Karte für {who}.",
+        "{who} sieht Gelb.",
+        "Der Schiedsrichter zeigt {who} die Gelbe Karte.",
+    ],
+    offside: &[
+        "Abseits gegen {team}.",
+        "{team} stehen im Abseits.",
+        "Die Fahne ist oben: Abseits, {team}.",
+    ],
+    penalty: &[
+        "Elfmeter für {team}!",
+        "Der Schiedsrichter zeigt auf den Punkt: Elfmeter für {team}.",
+    ],
+    tally: " Elfmeterschießen {tally}.",
+    kick_scored: &[
+        "{who} verwandelt vom Punkt.{tally}",
+        "Elfmeter drin für {team}.{tally}",
+    ],
+    kick_missed: &[
+        "{who} verschießt!{tally}",
+        "Kein Tor: {team} vergeben vom Punkt.{tally}",
+    ],
+    half_time: &[
+        "Halbzeit: {score}.",
+        "Die erste Halbzeit ist vorbei. {score}.",
+        "Pause beim Stand von {score}.",
+    ],
+    won_on_penalties: &["Abpfiff: {score}. {winner} gewinnt im Elfmeterschießen."],
+    won: &[
+        "Abpfiff: {score}. {winner} gewinnt.",
+        "Aus und vorbei: {winner} siegt, {score}.",
+    ],
+    draw: &[
+        "Abpfiff: {score}. Unentschieden.",
+        "Keiner gewinnt: {score}.",
+    ],
+};
+
+impl Lang {
+    fn wordings(self) -> &'static Wordings {
+        match self {
+            Lang::En => &ENGLISH,
+            Lang::De => &GERMAN,
+        }
+    }
+}
+
+/// `template` with each `{key}` of `values` put in, in one pass: what is put in is never
+/// read as a template again (a team may be called `{who}`).
+fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len() + 32);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let found = after.find('}').and_then(|close| {
+            let key = &after[..close];
+            values
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, v)| (close, *v))
+        });
+        match found {
+            Some((close, v)) => {
+                out.push_str(v);
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Every wording of a fact, in `lang`.
 fn word(fact: &Fact, names: &[String; 2], lang: Lang) -> Vec<String> {
-    let other = |s: Side| names[1 - s.index()].clone();
-    match (lang, *fact) {
-        (Lang::En, Fact::KickOff { half: 0 | 1, side }) => {
-            let by = side.map_or_else(|| names[0].clone(), |s| names[s.index()].clone());
-            vec![
-                format!("{} against {}: kick-off.", names[0], names[1]),
-                format!(
-                    "We are under way: {by} kick off against {}.",
-                    other(side.unwrap_or(Side::Left))
-                ),
-                format!("{} and {} are under way.", names[0], names[1]),
-            ]
+    let w = lang.wordings();
+    let all = |templates: &[&str], values: &[(&str, &str)]| -> Vec<String> {
+        templates.iter().map(|t| fill(t, values)).collect()
+    };
+    let [left, right] = [names[0].as_str(), names[1].as_str()];
+    let team = |s: Side| names[s.index()].as_str();
+    let other = |s: Side| names[1 - s.index()].as_str();
+    match *fact {
+        Fact::KickOff { half: 0 | 1, side } => {
+            let by = side.map_or(left, team);
+            let against = other(side.unwrap_or(Side::Left));
+            let values = [
+                ("left", left),
+                ("right", right),
+                ("by", by),
+                ("other", against),
+            ];
+            all(w.kick_off, &values)
         }
-        (Lang::En, Fact::KickOff { half: 2, .. }) => vec![
-            "The second half is under way.".into(),
-            "Play starts again after the break.".into(),
-            "Back under way for the second half.".into(),
-        ],
-        (Lang::En, Fact::KickOff { .. }) => vec![
-            "Extra time is under way.".into(),
-            "Play goes on into extra time.".into(),
-        ],
-        (Lang::En, Fact::Goal(m)) => {
+        Fact::KickOff { half: 2, .. } => all(w.second_half, &[]),
+        Fact::KickOff { .. } => all(w.extra_time, &[]),
+        Fact::Goal(m) => {
             let side = m.side.unwrap_or(Side::Left);
             let score = score_line(names, m.score);
             match m.kind {
@@ -306,114 +565,72 @@ fn word(fact: &Fact, names: &[String; 2], lang: Lang) -> Vec<String> {
                     own_goal: true,
                     scorer,
                     ..
-                } => vec![
-                    format!(
-                        "Own goal! It goes in off {}. {score}.",
-                        player(names, side.other(), scorer)
-                    ),
-                    format!("An own goal gifts {} a goal. {score}.", names[side.index()]),
-                ],
+                } => {
+                    let who = player(names, side.other(), scorer);
+                    let values = [
+                        ("who", who.as_str()),
+                        ("team", team(side)),
+                        ("score", &score),
+                    ];
+                    all(w.own_goal, &values)
+                }
                 MomentKind::Goal { scorer, assist, .. } => {
                     let who = player(names, side, scorer);
-                    let from = assist.map(|a| format!("#{a}"));
-                    let mut v = vec![
-                        match &from {
-                            Some(a) => format!("GOAL! {who} scores, set up by {a}. {score}."),
-                            None => format!("GOAL! {who} scores. {score}."),
-                        },
-                        match &from {
-                            Some(a) => format!("{who} finishes the pass from {a}: goal! {score}."),
-                            None => format!("{who} puts it in the net! {score}."),
-                        },
-                        format!("Goal for {}! {who} it is. {score}.", names[side.index()]),
+                    let from = assist.map(|a| format!("#{a}")).unwrap_or_default();
+                    let values = [
+                        ("who", who.as_str()),
+                        ("from", &from),
+                        ("team", team(side)),
+                        ("score", &score),
                     ];
+                    let mut v: Vec<String> = w
+                        .goal
+                        .iter()
+                        .map(|(passed, alone)| {
+                            fill(if assist.is_some() { passed } else { alone }, &values)
+                        })
+                        .collect();
+                    v.push(fill(w.goal_for, &values));
                     if m.score[0] == m.score[1] {
-                        v.push(format!("{who} levels it! {score}."));
+                        v.push(fill(w.equaliser, &values));
                     }
                     v
                 }
                 _ => vec![score],
             }
         }
-        (
-            Lang::En,
-            Fact::Shot {
-                side,
-                unum,
-                outcome,
-                on_target,
-            },
-        ) => {
+        Fact::Shot {
+            side,
+            unum,
+            outcome,
+            on_target,
+        } => {
             let who = player(names, side, Some(unum));
-            match outcome {
-                ShotOutcome::Saved => vec![
-                    format!("{who} shoots, and the {} goalie saves.", other(side)),
-                    format!("Saved! {who} is denied by the {} goalie.", other(side)),
-                    format!("A shot from {who}, kept out by the goalie."),
-                ],
-                ShotOutcome::Blocked => vec![
-                    format!("{who} shoots, but {} block it.", other(side)),
-                    format!("Blocked! {who}'s shot does not get through."),
-                    format!("{} get in the way of a shot from {who}.", other(side)),
-                ],
-                _ if on_target => vec![
-                    format!("{who} shoots on target, but no goal."),
-                    format!("A shot on target from {who} comes to nothing."),
-                ],
-                _ => vec![
-                    format!("{who} shoots wide."),
-                    format!("Off target: {who} misses the goal."),
-                    format!("{who} tries a shot, but it goes wide."),
-                ],
-            }
+            let templates = match outcome {
+                ShotOutcome::Saved => w.saved,
+                ShotOutcome::Blocked => w.blocked,
+                _ if on_target => w.on_target,
+                _ => w.wide,
+            };
+            all(templates, &[("who", &who), ("other", other(side))])
         }
-        (Lang::En, Fact::Card(m)) => {
+        Fact::Card(m) => {
             let side = m.side.unwrap_or(Side::Left);
-            match m.kind {
+            let (templates, p) = match m.kind {
                 MomentKind::RedCard {
                     player: p,
-                    second_yellow,
-                } => {
-                    let who = player(names, side, p);
-                    if second_yellow {
-                        vec![
-                            format!("A second yellow for {who}: he is sent off."),
-                            format!("{who} sees a second yellow card and must leave the field."),
-                        ]
-                    } else {
-                        vec![
-                            format!("Red card! {who} is sent off."),
-                            format!(
-                                "{who} is shown the red card. {} are a player down.",
-                                names[side.index()]
-                            ),
-                        ]
-                    }
-                }
-                MomentKind::YellowCard { player: p } => {
-                    let who = player(names, side, p);
-                    vec![
-                        format!("Yellow card for {who}."),
-                        format!("{who} goes into the book: yellow card."),
-                        format!("The referee shows {who} a yellow card."),
-                    ]
-                }
-                _ => vec![],
-            }
+                    second_yellow: true,
+                } => (w.second_yellow, p),
+                MomentKind::RedCard { player: p, .. } => (w.red, p),
+                MomentKind::YellowCard { player: p } => (w.yellow, p),
+                _ => return vec![],
+            };
+            let who = player(names, side, p);
+            all(templates, &[("who", &who), ("team", team(side))])
         }
-        (Lang::En, Fact::Offside { side }) => vec![
-            format!("Offside against {}.", names[side.index()]),
-            format!("{} are caught offside.", names[side.index()]),
-            format!("The flag is up: {} offside.", names[side.index()]),
-        ],
-        (Lang::En, Fact::Penalty(m)) => {
-            let t = &names[m.side.unwrap_or(Side::Left).index()];
-            vec![
-                format!("Penalty to {t}!"),
-                format!("The referee points to the spot: penalty for {t}."),
-            ]
-        }
-        (Lang::En, Fact::ShootOutKick(m)) => {
+        Fact::Offside { side } => all(w.offside, &[("team", team(side))]),
+        Fact::Penalty(m) => all(w.penalty, &[("team", team(m.side.unwrap_or(Side::Left)))]),
+        Fact::ShootOutKick(m) => {
             let side = m.side.unwrap_or(Side::Left);
             let MomentKind::ShootOutKick { taker, scored } = m.kind else {
                 return vec![];
@@ -421,229 +638,24 @@ fn word(fact: &Fact, names: &[String; 2], lang: Lang) -> Vec<String> {
             let who = player(names, side, taker);
             let tally = m
                 .penalties
-                .map(|p| format!(" Shoot-out {}–{}.", p[0], p[1]))
+                .map(|p| fill(w.tally, &[("tally", &format!("{}–{}", p[0], p[1]))]))
                 .unwrap_or_default();
-            if scored {
-                vec![
-                    format!("{who} scores from the spot.{tally}"),
-                    format!("Penalty in for {}.{tally}", names[side.index()]),
-                ]
-            } else {
-                vec![
-                    format!("{who} misses the penalty!{tally}"),
-                    format!(
-                        "No goal: {} miss from the spot.{tally}",
-                        names[side.index()]
-                    ),
-                ]
-            }
+            let templates = if scored { w.kick_scored } else { w.kick_missed };
+            all(
+                templates,
+                &[("who", &who), ("team", team(side)), ("tally", &tally)],
+            )
         }
-        (Lang::En, Fact::HalfTime(m)) => vec![
-            format!("Half time: {}.", score_line(names, m.score)),
-            format!("The first half is over. {}.", score_line(names, m.score)),
-            format!("Half time, and it is {}.", score_line(names, m.score)),
-        ],
-        (Lang::En, Fact::FullTime(m)) => {
-            let score = score_line(names, m.score);
-            let winner = winner(&m);
-            match winner {
-                Some((k, true)) => vec![format!(
-                    "Full time: {score}. {} win on penalties.",
-                    names[k]
-                )],
-                Some((k, false)) => vec![
-                    format!("Full time: {score}. {} win.", names[k]),
-                    format!("It is over: {} win, {score}.", names[k]),
-                ],
-                None => vec![
-                    format!("Full time: {score}. A draw."),
-                    format!("It ends level: {score}."),
-                ],
-            }
-        }
-
-        (Lang::De, Fact::KickOff { half: 0 | 1, .. }) => vec![
-            format!("{} gegen {}: Anstoß.", names[0], names[1]),
-            format!("Das Spiel läuft: {} gegen {}.", names[0], names[1]),
-            format!("Los geht's zwischen {} und {}.", names[0], names[1]),
-        ],
-        (Lang::De, Fact::KickOff { half: 2, .. }) => vec![
-            "Die zweite Halbzeit läuft.".into(),
-            "Nach der Pause rollt der Ball wieder.".into(),
-            "Weiter geht's mit der zweiten Halbzeit.".into(),
-        ],
-        (Lang::De, Fact::KickOff { .. }) => vec![
-            "Die Verlängerung läuft.".into(),
-            "Es geht in die Verlängerung.".into(),
-        ],
-        (Lang::De, Fact::Goal(m)) => {
-            let side = m.side.unwrap_or(Side::Left);
-            let score = score_line(names, m.score);
-            match m.kind {
-                MomentKind::Goal {
-                    own_goal: true,
-                    scorer,
-                    ..
-                } => vec![
-                    format!(
-                        "Eigentor durch {}! {score}.",
-                        player(names, side.other(), scorer)
-                    ),
-                    format!(
-                        "Ein Eigentor bringt {} den Treffer. {score}.",
-                        names[side.index()]
-                    ),
-                ],
-                MomentKind::Goal { scorer, assist, .. } => {
-                    let who = player(names, side, scorer);
-                    let from = assist.map(|a| format!("#{a}"));
-                    let mut v = vec![
-                        match &from {
-                            Some(a) => format!("TOR! {who} trifft nach Vorlage von {a}. {score}."),
-                            None => format!("TOR! {who} trifft. {score}."),
-                        },
-                        match &from {
-                            Some(a) => format!("{who} verwertet den Pass von {a}: Tor! {score}."),
-                            None => format!("{who} schiebt ein! {score}."),
-                        },
-                        format!(
-                            "Tor für {}! Torschütze: {who}. {score}.",
-                            names[side.index()]
-                        ),
-                    ];
-                    if m.score[0] == m.score[1] {
-                        v.push(format!("{who} gleicht aus! {score}."));
-                    }
-                    v
-                }
-                _ => vec![score],
-            }
-        }
-        (
-            Lang::De,
-            Fact::Shot {
-                side,
-                unum,
-                outcome,
-                on_target,
-            },
-        ) => {
-            let who = player(names, side, Some(unum));
-            match outcome {
-                ShotOutcome::Saved => vec![
-                    format!("{who} schießt, der Torwart von {} hält.", other(side)),
-                    format!(
-                        "Gehalten! Der Torwart von {} pariert gegen {who}.",
-                        other(side)
-                    ),
-                    format!("Schuss von {who}, der Torwart ist zur Stelle."),
-                ],
-                ShotOutcome::Blocked => vec![
-                    format!("{who} zieht ab, {} blocken.", other(side)),
-                    format!("Geblockt! Der Schuss von {who} kommt nicht durch."),
-                ],
-                _ if on_target => vec![
-                    format!("{who} schießt aufs Tor, aber kein Treffer."),
-                    format!("Ein Schuss aufs Tor von {who} bringt nichts ein."),
-                ],
-                _ => vec![
-                    format!("{who} schießt daneben."),
-                    format!("Vorbei: {who} verfehlt das Tor."),
-                    format!("{who} versucht es, doch der Ball geht am Tor vorbei."),
-                ],
-            }
-        }
-        (Lang::De, Fact::Card(m)) => {
-            let side = m.side.unwrap_or(Side::Left);
-            match m.kind {
-                MomentKind::RedCard {
-                    player: p,
-                    second_yellow,
-                } => {
-                    let who = player(names, side, p);
-                    if second_yellow {
-                        vec![
-                            format!("Gelb-Rot für {who}: Platzverweis."),
-                            format!("{who} sieht die zweite Gelbe und muss vom Platz."),
-                        ]
-                    } else {
-                        vec![
-                            format!("Rote Karte! {who} muss vom Platz."),
-                            format!("Rot für {who}. {} nur noch zu zehnt.", names[side.index()]),
-                        ]
-                    }
-                }
-                MomentKind::YellowCard { player: p } => {
-                    let who = player(names, side, p);
-                    vec![
-                        format!("Gelbe Karte für {who}."),
-                        format!("{who} sieht Gelb."),
-                        format!("Der Schiedsrichter zeigt {who} die Gelbe Karte."),
-                    ]
-                }
-                _ => vec![],
-            }
-        }
-        (Lang::De, Fact::Offside { side }) => vec![
-            format!("Abseits gegen {}.", names[side.index()]),
-            format!("{} stehen im Abseits.", names[side.index()]),
-            format!("Die Fahne ist oben: Abseits, {}.", names[side.index()]),
-        ],
-        (Lang::De, Fact::Penalty(m)) => {
-            let t = &names[m.side.unwrap_or(Side::Left).index()];
-            vec![
-                format!("Elfmeter für {t}!"),
-                format!("Der Schiedsrichter zeigt auf den Punkt: Elfmeter für {t}."),
-            ]
-        }
-        (Lang::De, Fact::ShootOutKick(m)) => {
-            let side = m.side.unwrap_or(Side::Left);
-            let MomentKind::ShootOutKick { taker, scored } = m.kind else {
-                return vec![];
-            };
-            let who = player(names, side, taker);
-            let tally = m
-                .penalties
-                .map(|p| format!(" Elfmeterschießen {}–{}.", p[0], p[1]))
-                .unwrap_or_default();
-            if scored {
-                vec![
-                    format!("{who} verwandelt vom Punkt.{tally}"),
-                    format!("Elfmeter drin für {}.{tally}", names[side.index()]),
-                ]
-            } else {
-                vec![
-                    format!("{who} verschießt!{tally}"),
-                    format!(
-                        "Kein Tor: {} vergeben vom Punkt.{tally}",
-                        names[side.index()]
-                    ),
-                ]
-            }
-        }
-        (Lang::De, Fact::HalfTime(m)) => vec![
-            format!("Halbzeit: {}.", score_line(names, m.score)),
-            format!(
-                "Die erste Halbzeit ist vorbei. {}.",
-                score_line(names, m.score)
-            ),
-            format!("Pause beim Stand von {}.", score_line(names, m.score)),
-        ],
-        (Lang::De, Fact::FullTime(m)) => {
+        Fact::HalfTime(m) => all(w.half_time, &[("score", &score_line(names, m.score))]),
+        Fact::FullTime(m) => {
             let score = score_line(names, m.score);
             match winner(&m) {
-                Some((k, true)) => vec![format!(
-                    "Abpfiff: {score}. {} gewinnt im Elfmeterschießen.",
-                    names[k]
-                )],
-                Some((k, false)) => vec![
-                    format!("Abpfiff: {score}. {} gewinnt.", names[k]),
-                    format!("Aus und vorbei: {} siegt, {score}.", names[k]),
-                ],
-                None => vec![
-                    format!("Abpfiff: {score}. Unentschieden."),
-                    format!("Keiner gewinnt: {score}."),
-                ],
+                Some((k, true)) => all(
+                    w.won_on_penalties,
+                    &[("score", &score), ("winner", &names[k])],
+                ),
+                Some((k, false)) => all(w.won, &[("score", &score), ("winner", &names[k])]),
+                None => all(w.draw, &[("score", &score)]),
             }
         }
     }
@@ -657,4 +669,156 @@ fn winner(m: &Moment) -> Option<(usize, bool)> {
     }
     let [pl, pr] = m.penalties?;
     (pl != pr).then_some((usize::from(pr > pl), true))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every fact a caption can be about, in every shape the wording depends on.
+    fn facts() -> Vec<Fact> {
+        let m = |kind, side, score, penalties| Moment {
+            kind,
+            side,
+            cycle: 100,
+            frame: 100,
+            score,
+            penalties,
+        };
+        let mut v = Vec::new();
+        for half in [1, 2, 3] {
+            for side in [None, Some(Side::Left), Some(Side::Right)] {
+                v.push(Fact::KickOff { half, side });
+            }
+        }
+        for side in [Side::Left, Side::Right] {
+            for (scorer, assist, own_goal) in [
+                (Some(9), Some(7), false),
+                (Some(9), None, false),
+                (None, None, false),
+                (Some(4), None, true),
+                (None, None, true),
+            ] {
+                for score in [[1, 0], [1, 1]] {
+                    v.push(Fact::Goal(m(
+                        MomentKind::Goal {
+                            scorer,
+                            assist,
+                            own_goal,
+                        },
+                        Some(side),
+                        score,
+                        None,
+                    )));
+                }
+            }
+            for outcome in [
+                ShotOutcome::Saved,
+                ShotOutcome::Blocked,
+                ShotOutcome::Missed,
+                ShotOutcome::Goal { assist: None },
+            ] {
+                for on_target in [true, false] {
+                    v.push(Fact::Shot {
+                        side,
+                        unum: 10,
+                        outcome,
+                        on_target,
+                    });
+                }
+            }
+            for kind in [
+                MomentKind::YellowCard { player: Some(5) },
+                MomentKind::YellowCard { player: None },
+                MomentKind::RedCard {
+                    player: Some(5),
+                    second_yellow: true,
+                },
+                MomentKind::RedCard {
+                    player: Some(5),
+                    second_yellow: false,
+                },
+                MomentKind::HalfTime,
+            ] {
+                v.push(Fact::Card(m(kind, Some(side), [0, 0], None)));
+            }
+            v.push(Fact::Offside { side });
+            v.push(Fact::Penalty(m(
+                MomentKind::Penalty,
+                Some(side),
+                [0, 0],
+                None,
+            )));
+            for (taker, scored, penalties) in [
+                (Some(11), true, Some([3, 2])),
+                (Some(11), false, Some([3, 2])),
+                (None, true, None),
+            ] {
+                v.push(Fact::ShootOutKick(m(
+                    MomentKind::ShootOutKick { taker, scored },
+                    Some(side),
+                    [1, 1],
+                    penalties,
+                )));
+            }
+        }
+        v.push(Fact::ShootOutKick(m(
+            MomentKind::HalfTime,
+            None,
+            [0, 0],
+            None,
+        )));
+        v.push(Fact::HalfTime(m(MomentKind::HalfTime, None, [2, 1], None)));
+        for (score, penalties) in [
+            ([2, 1], None),
+            ([1, 2], None),
+            ([1, 1], None),
+            ([1, 1], Some([4, 3])),
+            ([1, 1], Some([3, 4])),
+            ([1, 1], Some([3, 3])),
+        ] {
+            v.push(Fact::FullTime(m(
+                MomentKind::FullTime,
+                None,
+                score,
+                penalties,
+            )));
+        }
+        v
+    }
+
+    /// Every wording of every fact in every language, with team names that look like the
+    /// templates' own placeholders: a name is put in as it stands, never read as a template.
+    fn every_wording() -> String {
+        let names = ["{who} FC".to_owned(), "RIGHT".to_owned()];
+        let mut out = String::new();
+        for lang in Lang::ALL {
+            for f in facts() {
+                for line in word(&f, &names, lang) {
+                    out.push_str(lang.code());
+                    out.push(' ');
+                    out.push_str(f.kind());
+                    out.push_str(": ");
+                    out.push_str(&line);
+                    out.push('\n');
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_wording_is_the_one_written_down() {
+        let want = include_str!("captions.golden");
+        let got = every_wording();
+        if std::env::var_os("PITCHSIDE_BLESS").is_some() {
+            std::fs::write(
+                concat!(env!("CARGO_MANIFEST_DIR"), "/src/broadcast/captions.golden"),
+                &got,
+            )
+            .expect("write the golden file");
+            return;
+        }
+        assert_eq!(got, want);
+    }
 }
