@@ -8,6 +8,7 @@ TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=0.2.130
 BINARYEN_VERSION=132
 AXE_VERSION=4.14.1
+MDBOOK_VERSION=0.5.4
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools="$root/.tools"
@@ -36,6 +37,12 @@ if ! command -v wasm-bindgen >/dev/null || ! wasm-bindgen --version | grep -q " 
   echo "==> installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 6 minutes)"
   # Not --locked: its lockfile names a webpki-roots version crates.io no longer serves.
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+# The book (docs/), served by the relay at /docs/; no file watcher or server of its own.
+if ! command -v mdbook >/dev/null || ! mdbook --version | grep -q "v$MDBOOK_VERSION"; then
+  echo "==> installing mdbook $MDBOOK_VERSION (about 3 minutes)"
+  cargo install --locked mdbook --version "$MDBOOK_VERSION" --no-default-features --features search
 fi
 
 # Debian's binaryen (wasm-opt 108) silently breaks wasm-bindgen output; npm's 132 works.

@@ -37,7 +37,7 @@ use tokio::sync::watch;
 pub const HISTORY_CAP: usize = 128 << 20;
 /// Bytes of messages one answer to [`poll`] holds at most; the page asks again at once.
 pub const ANSWER_CAP: usize = 1 << 20;
-/// Version of the `/m/NAME/agents` answer (README, "The agents' debug stream").
+/// Version of the `/m/NAME/agents` answer (book, "The agents' debug stream").
 pub const VERSION: u32 = 1;
 /// How far (in cycles) a message's time may be from the match's last frame to be taken as
 /// that match's: agents and server run in step, so anything further is another match.

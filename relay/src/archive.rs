@@ -1,5 +1,5 @@
 //! The archive: every log below the directories given with `--archive` (and `--record`),
-//! summarised once and listed by `/api/archive` (README, "The archive").
+//! summarised once and listed by `/api/archive` (book, "The archive").
 //!
 //! Each directory keeps its summaries in `.pitchside-index.json`, keyed by the log's path,
 //! size and modification time, so a restart reads no log twice and a log that changes is read

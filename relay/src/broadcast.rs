@@ -1,5 +1,5 @@
 //! What the broadcast view of a match (`/m/NAME/broadcast`, an OBS browser source) asks the
-//! relay, besides the match's own WebSocket (README, "Broadcast"):
+//! relay, besides the match's own WebSocket (book, "Broadcast"):
 //!
 //! - `/api/matches/NAME/broadcast` ([`FORMAT`]): how far the view trails live play, the kits
 //!   the teams wear, the tournament the match belongs to (its group's standings, the next

@@ -1,5 +1,5 @@
 //! `--team-colours FILE`: each team's home and away kits, from which the broadcast view's
-//! colours for a match are chosen ([`pitchside_analysis::colour::choose_kits`]; README, "Team
+//! colours for a match are chosen ([`pitchside_analysis::colour::choose_kits`]; book, "Team
 //! colours").
 //!
 //! The file is read and checked at start, and a mistake stops the relay saying the file, the

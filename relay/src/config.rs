@@ -28,7 +28,7 @@ const DEFAULT_SILENCE: f64 = 5.0;
 #[derive(Parser, Debug, Default)]
 #[command(name = "pitchside-relay", version)]
 pub struct Cli {
-    /// A TOML file with options and matches (schema in the README).
+    /// A TOML file with options and matches (schema in the book, "Running a relay for a tournament").
     #[arg(long, env = "PITCHSIDE_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
 
@@ -85,7 +85,7 @@ pub struct Cli {
     )]
     pub archive: Vec<PathBuf>,
 
-    /// A tournament (TOML: groups, fixtures, knockout ties; README "Tournaments"): its
+    /// A tournament (TOML: groups, fixtures, knockout ties; book, "Tournaments"): its
     /// standings, fixtures and bracket at /t/NAME, from the archive's logs and the matches
     /// being relayed. Repeat for several.
     #[arg(
@@ -107,7 +107,7 @@ pub struct Cli {
     )]
     pub broadcast_delay: Option<f64>,
 
-    /// Each team's home and away colours (TOML, README "Team colours"): the broadcast view
+    /// Each team's home and away colours (TOML, book, "Team colours"): the broadcast view
     /// dresses the teams in them, changing a kit when two would look alike. Read again when
     /// it changes.
     #[arg(long, env = "PITCHSIDE_TEAM_COLOURS", value_name = "FILE")]
@@ -280,7 +280,7 @@ pub struct Cli {
     pub nats_stream_hours: Option<f64>,
 }
 
-/// The config file (README, "Configuration file").
+/// The config file (book, "Configuration file").
 #[derive(serde::Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
 pub struct FileConfig {
@@ -1201,14 +1201,15 @@ replay = "{log}"
         assert_eq!(names, ["a", "b"]);
     }
 
-    /// The README's options table says what `--help` says: the same options, variables and
+    /// The book's options table (`docs/src/relay.md`) says what `--help` says: the same options, variables and
     /// defaults. A default in the table is a literal (`64`) exactly when the help gives it as
     /// `[default: 64]`; anything else (none, or a default in words) is said in words.
     #[test]
-    fn the_readme_options_table_is_the_help() {
+    fn the_books_options_table_is_the_help() {
         use clap::CommandFactory;
-        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
-            .expect("the README");
+        let readme =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/src/relay.md"))
+                .expect("the book's chapter on running a relay");
         let table: Vec<Vec<String>> = readme
             .lines()
             .skip_while(|l| !l.starts_with("| option | environment | default |"))
@@ -1223,7 +1224,7 @@ replay = "{log}"
                     .collect()
             })
             .collect();
-        assert!(table.len() > 30, "the options table in the README");
+        assert!(table.len() > 30, "the options table in the book");
         let literal = |cell: &str| {
             (cell.len() > 2
                 && cell.starts_with('`')
@@ -1240,7 +1241,7 @@ replay = "{log}"
             let row = table
                 .iter()
                 .find(|r| r[0].starts_with(&format!("`--{long}")))
-                .unwrap_or_else(|| panic!("--{long} is not in the README's options table"));
+                .unwrap_or_else(|| panic!("--{long} is not in the book's options table"));
             seen.push(row[0].clone());
             let env = a.get_env().map(|e| e.to_string_lossy().into_owned());
             assert_eq!(Some(row[1].trim_matches('`').to_owned()), env, "--{long}");
@@ -1258,14 +1259,14 @@ replay = "{log}"
             assert_eq!(
                 literal(&row[2]),
                 said,
-                "--{long}: README {:?}, help {help:?}",
+                "--{long}: book {:?}, help {help:?}",
                 row[2]
             );
         }
         assert_eq!(
             seen.len(),
             table.len(),
-            "rows in the README that are no option"
+            "rows in the book that are no option"
         );
     }
 

@@ -61,7 +61,7 @@ pub const RESERVED_FDS_PER_MATCH: u64 = 4;
 /// Longest request head accepted (hyper's buffer for it): a browser's is under 2 KB.
 const MAX_HEAD: usize = 16 << 10;
 
-/// The limits, from the command line or the config file (README, "Connections").
+/// The limits, from the command line or the config file (book, "Connections").
 #[derive(Clone, Debug)]
 pub struct Limits {
     /// From a request's first byte to the end of its head.

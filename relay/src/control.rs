@@ -407,7 +407,7 @@ impl Fields<'_> {
     }
 }
 
-/// Reads a command as the page sends it (README, "Refereeing"): `{"cmd":"card","side":"l",
+/// Reads a command as the page sends it (book, "Refereeing"): `{"cmd":"card","side":"l",
 /// "unum":5,"card":"yellow"}`, coordinates in metres and angles in degrees. Every value is
 /// checked; the error says which and why.
 pub fn parse(body: &[u8]) -> Result<Command, Refusal> {

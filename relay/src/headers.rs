@@ -70,6 +70,28 @@ pub fn content_security_policy(script_hashes: &[String], frame_ancestors: &str) 
     )
 }
 
+/// The book's policy (`/docs/`): its pages are static and the relay's own, built by mdbook,
+/// whose pages set their theme and search path in small inline scripts that differ per page;
+/// so inline scripts are allowed there, and nothing else beyond the page's own policy: no
+/// WebAssembly, no connections elsewhere, never in a frame.
+pub const DOCS_CSP: &str = "default-src 'self'; script-src 'self' 'unsafe-inline'; \
+     style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; \
+     object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'; \
+     report-uri /csp-report";
+
+/// Whether `path` is the book's.
+fn is_docs(path: &str) -> bool {
+    path == "/docs" || path.starts_with("/docs/")
+}
+
+/// Which policy an HTML response gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Page {
+    Monitor,
+    Embed,
+    Docs,
+}
+
 /// What the middleware adds, made once at start.
 pub struct Policy {
     page_csp: HeaderValue,
@@ -149,7 +171,13 @@ pub async fn protect(
 ) -> Response {
     let path = req.uri().path().to_owned();
     let control = is_control(&path);
-    let embed = is_embed(&path, req.uri().query());
+    let page = if is_docs(&path) {
+        Page::Docs
+    } else if is_embed(&path, req.uri().query()) {
+        Page::Embed
+    } else {
+        Page::Monitor
+    };
     let foreign = foreign_origin(req.headers()).map(str::to_owned);
     if control {
         if let Some(origin) = &foreign {
@@ -167,7 +195,7 @@ pub async fn protect(
                         .into_response(),
                     &policy,
                     None,
-                    false,
+                    Page::Monitor,
                 );
             }
             if req.method() == Method::OPTIONS {
@@ -185,16 +213,16 @@ pub async fn protect(
                     header::ACCESS_CONTROL_MAX_AGE,
                     HeaderValue::from_static("600"),
                 );
-                return finish(res, &policy, Some(origin), false);
+                return finish(res, &policy, Some(origin), Page::Monitor);
             }
         }
     }
     let res = next.run(req).await;
     let allowed = if control { foreign.as_deref() } else { None };
-    finish(res, &policy, allowed, embed)
+    finish(res, &policy, allowed, page)
 }
 
-fn finish(mut res: Response, policy: &Policy, cors_origin: Option<&str>, embed: bool) -> Response {
+fn finish(mut res: Response, policy: &Policy, cors_origin: Option<&str>, page: Page) -> Response {
     let is_html = res
         .headers()
         .get(header::CONTENT_TYPE)
@@ -210,13 +238,12 @@ fn finish(mut res: Response, policy: &Policy, cors_origin: Option<&str>, embed: 
         HeaderValue::from_static("no-referrer"),
     );
     if is_html {
-        let csp = if embed {
-            &policy.embed_csp
-        } else {
-            &policy.page_csp
+        let csp = match page {
+            Page::Embed => policy.embed_csp.clone(),
+            Page::Monitor => policy.page_csp.clone(),
+            Page::Docs => HeaderValue::from_static(DOCS_CSP),
         };
-        h.entry(header::CONTENT_SECURITY_POLICY)
-            .or_insert(csp.clone());
+        h.entry(header::CONTENT_SECURITY_POLICY).or_insert(csp);
     }
     if let Some(origin) = cors_origin.and_then(|o| HeaderValue::from_str(o).ok()) {
         h.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
@@ -264,6 +291,19 @@ mod tests {
         assert_eq!(foreign_origin(&h), Some("https://evil.example"));
         assert!(is_control("/m/final/control"));
         assert!(!is_control("/m/final/ws"));
+    }
+
+    #[test]
+    fn only_the_book_allows_inline_scripts_and_nothing_of_it_may_be_framed() {
+        assert!(is_docs("/docs/"));
+        assert!(is_docs("/docs/relay.html"));
+        assert!(!is_docs("/docsx"));
+        assert!(!is_docs("/m/docs"));
+        assert!(DOCS_CSP.contains("script-src 'self' 'unsafe-inline';"));
+        assert!(DOCS_CSP.contains("frame-ancestors 'none'"));
+        assert!(!DOCS_CSP.contains("wasm"));
+        assert!(!content_security_policy(&[], "'none'").contains("'unsafe-inline'; worker"));
+        assert!(HeaderValue::from_str(DOCS_CSP).is_ok());
     }
 
     #[test]

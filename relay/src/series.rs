@@ -4,7 +4,7 @@
 //! an autotest script is filling shows each game within a scan of its log being finished.
 //!
 //! The document is the one `pitchside-inspect series --json` prints (`pitchside.series.v1`,
-//! README "Series"), with each match linked to the page at its first goal.
+//! book, "Series"), with each match linked to the page at its first goal.
 
 use crate::archive::{check_dates, url_of, Entry, Filter, Query};
 use crate::inspect::series::{comparison_json, series_json};

@@ -50,7 +50,7 @@ const MAX_INCOMING: usize = 4096;
 /// Keeps idle connections (a feed that waits for a server) known to be alive.
 const PING_EVERY: Duration = Duration::from_secs(20);
 
-/// Close codes the page understands (README, "WebSocket").
+/// Close codes the page understands (book, "WebSocket").
 pub const CLOSE_FULL: u16 = 1013;
 pub const CLOSE_TOO_SLOW: u16 = 4000;
 pub const CLOSE_NO_MATCH: u16 = 4004;

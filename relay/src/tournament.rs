@@ -1,7 +1,7 @@
 //! Tournaments (`--tournament FILE`): the files read and checked at start, read again when
 //! they change (a schedule written in, a knockout tie added), and what `/api/tournaments`
 //! and `/api/tournaments/NAME` answer from them, the archive's index and the matches being
-//! relayed (README, "Tournaments").
+//! relayed (book, "Tournaments").
 //!
 //! A file that turns bad while the relay runs does not take the tournament down: the last
 //! good version is kept and the answer says what is wrong with the new one.

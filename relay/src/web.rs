@@ -1,6 +1,6 @@
 //! The HTTP side: the page, the spectator WebSockets, the match list, downloads, metrics.
 //!
-//! URL scheme (README, "URLs"):
+//! URL scheme (book, "URLs"):
 //! - `/` the page (one match: that match; several: the lobby), `/m/NAME` the page for a match
 //! - `/ws` the first match's WebSocket, `/m/NAME/ws` any match's
 //! - `/m/NAME/embed` the embed view, `/m/NAME/broadcast` the broadcast view (the page)
@@ -596,7 +596,7 @@ async fn control_command(
 
 /// `GET /m/NAME/agents?from=SEQ[&wait=MS]` with a team's key (or the operator's token): that
 /// team's agents' debug messages from `SEQ` on, waiting up to `MS` for one when there is none
-/// yet (README, "The agents' debug stream"). 404 when the relay is not this match's debug
+/// yet (book, "The agents' debug stream"). 404 when the relay is not this match's debug
 /// server; 401 and 429 as for the control endpoint.
 async fn agents_poll(
     State(app): State<AppState>,

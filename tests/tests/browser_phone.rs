@@ -5,7 +5,7 @@
 //! the screen, both team names show in full, the field takes the width (upright) or the
 //! height (sideways), the controls are big enough for a finger, a tap on a player selects
 //! him, two fingers spread apart zoom, a past match opens from the archive with a tap. Every
-//! page a shared link opens (README, "URLs" and "Links": the lobby, a match, its embed and
+//! page a shared link opens (book, "URLs" and "Links": the lobby, a match, its embed and
 //! broadcast views, an archived log by `?log=` with and without them, a playlist, the
 //! archive, a series and an A/B comparison, a tournament whose group has five teams) is no
 //! wider than a 390×844 or a 360×640 phone. The phone match page, the stacked archive and

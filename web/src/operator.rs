@@ -1,5 +1,5 @@
 //! Refereeing from the page, the part without a browser: the commands as the relay's control
-//! endpoint takes them (README, "Refereeing"), and what the frames after a command say it did.
+//! endpoint takes them (book, "Refereeing"), and what the frames after a command say it did.
 //!
 //! The key comes in the address fragment (`#control=KEY`, among other `key=value` pairs):
 //! [`crate::link`] reads it once and never writes it back to the address or into a copied

@@ -1,4 +1,4 @@
-//! Playlists: `?playlist=QUERY` plays the logs that `/api/archive?QUERY` lists (README, "The
+//! Playlists: `?playlist=QUERY` plays the logs that `/api/archive?QUERY` lists (book, "The
 //! archive"), one after another: "all matches of a team" is `?playlist=team%3DHELIOS`, and the
 //! archive page's *Play all* makes one from its search. When a log has played to its end the
 //! next one opens after [`PAUSE_MS`]. The address keeps `playlist=` beside the `log=` on

@@ -79,7 +79,7 @@ impl Colours {
     }
 }
 
-/// Captions of the broadcast view (README, "Broadcast").
+/// Captions of the broadcast view (book, "Broadcast").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Captions {

@@ -67,7 +67,7 @@ standings: the logs below PATH as one group's table, ranked exactly as librcsc's
        pitchside-inspect tournament FILE PATH... [--json]
        pitchside-inspect schedule FILE --group NAME [--fields N] [--force]
 
-tournament: the tournament FILE (README, section Tournaments) with the logs below PATH as its
+tournament: the tournament FILE (the book, section Tournaments) with the logs below PATH as its
   games: each group's standings (ranked as standings ranks), its fixtures played or to
   play, and the knockout ties filled in. --json: the document /api/tournaments/NAME
   serves (format pitchside.tournament.v1).

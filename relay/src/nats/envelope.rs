@@ -354,7 +354,7 @@ pub fn decode(payload: &Bytes) -> Result<Envelope, EnvelopeError> {
     })
 }
 
-/// Which subject of a match an envelope goes to (README, "Edge relays").
+/// Which subject of a match an envelope goes to (book, "Edge relays").
 pub fn suffix(t: &Tapped) -> &'static str {
     if t.state.is_some() {
         return "start";

@@ -9,7 +9,7 @@
 //! through [`crate::hub::Hub::ingest`], the same code path that builds the origin's history,
 //! live ring and lag policy, so an edge is the relay with NATS instead of UDP as its source.
 //!
-//! Subjects (version 1; README, "Edge relays"), `TOKEN` being the match name with `.` as `~`:
+//! Subjects (version 1; book, "Edge relays"), `TOKEN` being the match name with `.` as `~`:
 //! - `pitchside.v1.matches`: the origin's match list (JSON, [`MatchList`]), kept in the
 //!   stream [`MATCHES_STREAM`] (last message only);
 //! - `pitchside.v1.match.TOKEN.start` / `.notice` / `.records` / `.frame`: the match's

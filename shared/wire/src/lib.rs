@@ -1,6 +1,6 @@
 //! The contracts between the relay and the page: the WebSocket wire (this page), where a
 //! relayed match comes from ([`feed`]) and the page's link scheme ([`link`]). Each is
-//! versioned and documented in the README; both ends use this one crate, so they cannot
+//! versioned and documented in the book (`docs/src/contracts.md`); both ends use this one crate, so they cannot
 //! drift. It must not do IO or know about sockets: the relay and the page own those.
 //!
 //! # The wire

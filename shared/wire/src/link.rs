@@ -1,5 +1,5 @@
 //! The page's URL scheme, a contract shared by the relay (which writes operator links) and the
-//! page (which reads and rewrites them); README, "Links". Pure string handling, so it is
+//! page (which reads and rewrites them); book, "Links". Pure string handling, so it is
 //! tested natively and fuzzed.
 //!
 //! - `?log=URL` names a log on the web for the page to open; `&agents=URL` a list of the
@@ -23,7 +23,7 @@ pub const AGENTS_KEY: &str = "agents";
 /// The query key asking for the embed view (field and score only), on any page address.
 pub const EMBED_KEY: &str = "embed";
 
-/// The query key asking for the broadcast view (README, "Broadcast"): `?log=…&broadcast`.
+/// The query key asking for the broadcast view (book, "Broadcast"): `?log=…&broadcast`.
 pub const BROADCAST_KEY: &str = "broadcast";
 /// The query key choosing the captions' language of the broadcast view (`lang=de`).
 pub const LANG_KEY: &str = "lang";

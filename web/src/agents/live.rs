@@ -3,7 +3,7 @@
 //! as its `.dcl` file would be ([`super::Agents::add_live`]).
 //!
 //! The page asks `GET /m/NAME/agents?from=SEQ&wait=MS` with the key as a bearer token
-//! (README, "The agents' debug stream"): the relay answers as soon as the team's agents have
+//! (book, "The agents' debug stream"): the relay answers as soon as the team's agents have
 //! said something new (a long poll), so each cycle's messages arrive within milliseconds of
 //! being sent. A key is remembered for this tab only (`sessionStorage`), as the operator's is.
 //!

@@ -1,6 +1,6 @@
 //! The archive page (`/archive`): the relay's logs with search, filters, sorting and paging,
 //! each opening in the monitor by its `?log=` link or downloading as it is stored. It reads
-//! `/api/archive` (README, "The archive") and asks again whenever a filter changes.
+//! `/api/archive` (book, "The archive") and asks again whenever a filter changes.
 
 use leptos::prelude::*;
 use pitchside_wire::link::{with_query_value, LOG_KEY, PLAYLIST_KEY};

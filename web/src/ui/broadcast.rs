@@ -1,4 +1,4 @@
-//! The broadcast view (README, "Broadcast"), for a streaming program's browser source at
+//! The broadcast view (book, "Broadcast"), for a streaming program's browser source at
 //! 1920×1080 (any 16:9 down to 1280×720): a TV score graphic, the field filling the picture,
 //! lower-thirds for goals, cards, penalties, half and full time, an instant replay of each
 //! goal, a caption line, and an intermission card between matches. No controls, nothing that

@@ -1,4 +1,4 @@
-//! The embed view, for a match inside another site's page (README, "Embedding"): the field
+//! The embed view, for a match inside another site's page (book, "Embedding"): the field
 //! and the score bar only, following live, with play/pause for a log, at any size down to
 //! 320×180. The embedding page hears goals, cards, play-mode changes and the score through
 //! `postMessage` (format version [`MESSAGE_VERSION`]), and the *Embed…* panel of the full
@@ -200,7 +200,7 @@ pub fn EmbedPanel() -> impl IntoView {
                         <button id="embed-copy" on:click=copy>"Copy"</button>
                         <span role="status">{move || if copied.get() { " Copied." } else { "" }}</span>
                         <p class="hint">
-                            "The embedding page hears goals, cards and play-mode changes through postMessage (README, \"Embedding\")."
+                            "The embedding page hears goals, cards and play-mode changes through postMessage (book, \"Embedding\")."
                         </p>
                     }.into_any(),
                     None => view! {

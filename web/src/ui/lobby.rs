@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// One entry of `/api/matches` (README, "/api/matches").
+/// One entry of `/api/matches` (book, "/api/matches").
 #[derive(Clone, Debug, PartialEq, serde::Deserialize)]
 pub struct Card {
     pub name: String,
@@ -34,7 +34,7 @@ fn team(name: &Option<String>) -> String {
     name.clone().unwrap_or_else(|| "—".into())
 }
 
-/// One entry of `/api/tournaments` (README, "Tournaments").
+/// One entry of `/api/tournaments` (book, "Tournaments").
 #[derive(Clone, Debug, PartialEq, serde::Deserialize)]
 pub struct TournamentLink {
     pub name: String,

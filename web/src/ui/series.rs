@@ -1,7 +1,7 @@
 //! The series page (`/series?team=…&dir=…`, and `b_dir=…` / `b_q=…` for A/B): a team's games
 //! in the archive as one result with its uncertainty, the win rate drawn game by game with
 //! its 95 % band, the invalid games with why, and every match linked at its first goal. It
-//! reads `/api/series` (README, "Series") and asks again every few seconds, so a folder an
+//! reads `/api/series` (book, "Series") and asks again every few seconds, so a folder an
 //! autotest script is filling converges on screen.
 
 use leptos::prelude::*;

@@ -1,6 +1,6 @@
 //! A tournament's page (`/t/NAME`): each group's standings, cross table and fixtures, the
 //! knockout bracket, and the matches being played now with their live score and a link to
-//! watch. It reads `/api/tournaments/NAME` (README, "Tournaments") and asks again every few
+//! watch. It reads `/api/tournaments/NAME` (book, "Tournaments") and asks again every few
 //! seconds, so a result shows within seconds of its log being written and a live score
 //! moves while the organiser leaves the page on a screen.
 

@@ -1,5 +1,5 @@
 //! A tournament file's contents: groups with their teams (and, once a schedule is made, their
-//! fixtures) and the knockout ties. The relay reads it from TOML (README, "Tournaments");
+//! fixtures) and the knockout ties. The relay reads it from TOML (book, "Tournaments");
 //! here it is only checked, so that a typo in a team's name is said when the relay starts
 //! rather than found as a fixture that never gets played.
 
