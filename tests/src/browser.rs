@@ -34,6 +34,60 @@ pub fn chrome_flags(args: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// A press at the first of `points`, a move to each next one taking `leg`, and a release:
+/// a drag with `source` (a mouse, or a finger for touch gestures).
+fn drag<S>(source: S, points: &[(f64, f64)], leg: Duration) -> S
+where
+    S: fantoccini::actions::InputSource<Action = fantoccini::actions::PointerAction>,
+{
+    use fantoccini::actions::{PointerAction, MOUSE_BUTTON_LEFT};
+    let Some(&(x, y)) = points.first() else {
+        return source;
+    };
+    let mut a = source
+        .then(PointerAction::MoveTo {
+            duration: None,
+            x: x.round(),
+            y: y.round(),
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    for &(x, y) in &points[1..] {
+        a = a.then(PointerAction::MoveTo {
+            duration: Some(leg),
+            x: x.round(),
+            y: y.round(),
+        });
+    }
+    a.then(PointerAction::Up {
+        button: MOUSE_BUTTON_LEFT,
+    })
+}
+
+/// A mouse drag through `points` (viewport CSS pixels), `leg` per move.
+pub fn mouse_drag(points: &[(f64, f64)], leg: Duration) -> fantoccini::actions::MouseActions {
+    drag(
+        fantoccini::actions::MouseActions::new("mouse".into()),
+        points,
+        leg,
+    )
+}
+
+/// A finger's drag through `points`, `leg` per move; fingers with other `id`s at once make
+/// a pinch.
+pub fn finger_drag(
+    id: &str,
+    points: &[(f64, f64)],
+    leg: Duration,
+) -> fantoccini::actions::TouchActions {
+    drag(
+        fantoccini::actions::TouchActions::new(id.into()),
+        points,
+        leg,
+    )
+}
+
 impl Browser {
     pub async fn start() -> Browser {
         Browser::start_with_args(&[]).await

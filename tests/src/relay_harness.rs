@@ -29,6 +29,16 @@ pub fn replay(rel: &str, name: &str, step: Duration) -> MatchSpec {
     spec
 }
 
+/// The log bundled with the relay, played as match `name` with a frame every `step`.
+pub fn bundled(name: &str, step: Duration) -> MatchSpec {
+    let script =
+        relay::replay::Script::from_log(relay::replay::BUNDLED_NAME, relay::replay::BUNDLED_LOG)
+            .expect("the bundled log");
+    let mut spec = Source::Replay { script, step }.into_spec();
+    spec.name = name.into();
+    spec
+}
+
 /// Fails, saying what to do, when the web app the browser tests open is not built.
 pub fn need_web_app() {
     let index = dist().join("index.html");

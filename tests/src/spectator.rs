@@ -31,6 +31,11 @@ impl Spectator {
         let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}{path}"))
             .await
             .expect("websocket connect");
+        Spectator::over(ws)
+    }
+
+    /// A spectator on a WebSocket just opened, nothing read yet.
+    fn over(ws: Ws) -> Spectator {
         Spectator {
             ws,
             decoder: Decoder::new(),
@@ -55,16 +60,7 @@ impl Spectator {
         )
         .await
         .expect("websocket connect");
-        Spectator {
-            ws,
-            decoder: Decoder::new(),
-            events: Vec::new(),
-            messages: 0,
-            bytes: 0,
-            closed: None,
-            backlog: None,
-            raw: Vec::new(),
-        }
+        Spectator::over(ws)
     }
 
     /// Reads one message; false once the connection is over.

@@ -6,25 +6,15 @@
 //! chromium-driver.
 
 use fantoccini::key::Key;
-use fantoccini::Locator;
 use pitchside_tests::browser::Browser;
 use pitchside_tests::{capture, fake_server, fixtures, relay_harness};
 use relay::monitor::MonitorConfig;
 use relay::Source;
 use std::time::Duration;
 
-fn require_dist() {
-    let index = relay_harness::dist().join("index.html");
-    assert!(
-        index.is_file(),
-        "{} is missing: build the web app first (scripts/test.sh runs `trunk build --release --offline`)",
-        index.display()
-    );
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn live_page_shows_the_cycle_advancing() {
-    require_dist();
+    relay_harness::need_web_app();
     let datagrams = capture::split(&fixtures::read(fixtures::V5_CAPTURE)).unwrap();
     let server = fake_server::FakeServer::start(fake_server::Script {
         datagrams,
@@ -65,7 +55,7 @@ async fn live_page_shows_the_cycle_advancing() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn uploaded_log_replays_to_the_final_score_and_bad_files_are_explained() {
-    require_dist();
+    relay_harness::need_web_app();
     // The relay's own feed is a slow replay; opening a file must take over the view.
     let relay = relay_harness::start_bundled_replay().await;
     let b = Browser::start().await;
@@ -80,13 +70,7 @@ async fn uploaded_log_replays_to_the_final_score_and_bad_files_are_explained() {
         .await
         .contains("20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz"));
     // Jump to the end with the keyboard, as a user would.
-    b.client
-        .find(Locator::Css("body"))
-        .await
-        .unwrap()
-        .send_keys(&Key::End.to_string())
-        .await
-        .unwrap();
+    b.keys(&Key::End.to_string()).await;
     b.wait_text("#cycle", "the last cycle", |t| t == "600")
         .await;
     assert_eq!(b.text("#team-l").await, "SHORT_L_a");
@@ -201,22 +185,9 @@ async fn uploaded_log_replays_to_the_final_score_and_bad_files_are_explained() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn live_links_pause_on_their_cycle_files_outlive_the_relay_and_the_page_works_offline() {
-    require_dist();
+    relay_harness::need_web_app();
     // Two matches, so the relay has a lobby at `/` and each match its own page.
-    let replay = |name: &str| {
-        let script = relay::replay::Script::from_log(
-            relay::replay::BUNDLED_NAME,
-            relay::replay::BUNDLED_LOG,
-        )
-        .unwrap();
-        let mut spec = Source::Replay {
-            script,
-            step: Duration::from_millis(50),
-        }
-        .into_spec();
-        spec.name = name.into();
-        spec
-    };
+    let replay = |name: &str| relay_harness::bundled(name, Duration::from_millis(50));
     let relay = relay_harness::start_with(relay::config::Settings::new(vec![
         replay("field-a"),
         replay("field-b"),

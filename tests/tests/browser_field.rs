@@ -6,12 +6,10 @@
 //!
 //! Screenshots go to `tests/artifacts/field-*.png`. Needs the web app built into `dist/`.
 
-use fantoccini::actions::{
-    Actions, InputSource, PointerAction, TouchActions, WheelAction, WheelActions,
-};
+use fantoccini::actions::{Actions, WheelAction, WheelActions};
 use fantoccini::key::Key;
 use fantoccini::Locator;
-use pitchside_tests::browser::Browser;
+use pitchside_tests::browser::{self, Browser};
 use pitchside_tests::{fixtures, relay_harness};
 use serde_json::Value;
 use std::time::Duration;
@@ -51,13 +49,7 @@ async fn wait_scene(b: &Browser, what: &str, pred: impl Fn(&Value) -> bool) -> V
 }
 
 async fn press(b: &Browser, keys: &str) {
-    b.client
-        .find(Locator::Css("body"))
-        .await
-        .unwrap()
-        .send_keys(keys)
-        .await
-        .unwrap();
+    b.keys(keys).await;
 }
 
 /// Opens a log and stops the playback that opening starts, so the test decides what is shown.
@@ -333,13 +325,7 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
 
     // Every overlay on, from the settings panel.
     b.click("#settings-toggle").await;
-    b.client
-        .find(Locator::XPath("//button[text()='Show everything']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    b.click_xpath("//button[text()='Show everything']").await;
     b.click("#settings-toggle").await;
     b.click("#player-toggle").await;
     let s = wait_scene(&b, "every overlay", |s| {
@@ -451,13 +437,7 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
     // A phone, with the settings back to their defaults: the field takes the width of the
     // screen.
     b.click("#settings-toggle").await;
-    b.client
-        .find(Locator::XPath("//button[text()='Reset to defaults']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    b.click_xpath("//button[text()='Reset to defaults']").await;
     b.click("#settings-toggle").await;
     wait_scene(&b, "the default overlays", |s| {
         s["shapes"]["flag"].is_null()
@@ -493,23 +473,7 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
         oy + f(&before["view"]["height"]) / 2.0,
     );
     let finger = |id: &str, from: f64, to: f64, y: f64| {
-        TouchActions::new(id.into())
-            .then(PointerAction::MoveTo {
-                duration: None,
-                x: from.round(),
-                y: y.round(),
-            })
-            .then(PointerAction::Down {
-                button: fantoccini::actions::MOUSE_BUTTON_LEFT,
-            })
-            .then(PointerAction::MoveTo {
-                duration: Some(Duration::from_millis(300)),
-                x: to.round(),
-                y: y.round(),
-            })
-            .then(PointerAction::Up {
-                button: fantoccini::actions::MOUSE_BUTTON_LEFT,
-            })
+        browser::finger_drag(id, &[(from, y), (to, y)], Duration::from_millis(300))
     };
     b.client
         .perform_actions(

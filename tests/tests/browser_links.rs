@@ -9,18 +9,8 @@ use fantoccini::key::Key;
 use pitchside_tests::browser::Browser;
 use pitchside_tests::static_server::StaticServer;
 use pitchside_tests::{fixtures, relay_harness};
-use relay::Source;
 use std::path::Path;
 use std::time::Duration;
-
-fn require_dist() {
-    let index = relay_harness::dist().join("index.html");
-    assert!(
-        index.is_file(),
-        "{} is missing: build the web app first (scripts/build-web.sh)",
-        index.display()
-    );
-}
 
 /// Every log fixture, as `logs/DIR/FILE`, with its checked-in summary (`tests/golden/DIR.json`).
 fn log_fixtures() -> Vec<(String, serde_json::Value)> {
@@ -51,22 +41,9 @@ async fn wait_loaded(b: &Browser, what: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn links_open_logs_and_cycles_and_keep_the_operator_key_out() {
-    require_dist();
+    relay_harness::need_web_app();
     // Two matches: the relay's `/` is a lobby, which a `?log=` link must go past.
-    let replay = |name: &str| {
-        let script = relay::replay::Script::from_log(
-            relay::replay::BUNDLED_NAME,
-            relay::replay::BUNDLED_LOG,
-        )
-        .unwrap();
-        let mut spec = Source::Replay {
-            script,
-            step: Duration::from_millis(100),
-        }
-        .into_spec();
-        spec.name = name.into();
-        spec
-    };
+    let replay = |name: &str| relay_harness::bundled(name, Duration::from_millis(100));
     let relay = relay_harness::start_with(relay::config::Settings::new(vec![
         replay("field-a"),
         replay("field-b"),

@@ -11,7 +11,7 @@
 
 use fantoccini::actions::{InputSource, MouseActions, PointerAction};
 use fantoccini::Locator;
-use pitchside_tests::browser::Browser;
+use pitchside_tests::browser::{self, Browser};
 use pitchside_tests::fake_server::{FakeServer, Script};
 use pitchside_tests::{capture, fixtures, relay_harness};
 use relay::config::{MatchSpec, Settings, SourceSpec};
@@ -189,13 +189,7 @@ async fn the_operator_cards_a_player_and_spectators_see_no_controls() {
     }
     b.click("#op-fk-l").await;
     server_gets(&server, b"(dispfoul 320 160 1)\0").await;
-    b.client
-        .find(Locator::Css("#player-select option[value='l3']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    b.click("#player-select option[value='l3']").await;
     b.wait_text("#op-move", "left 3 picked", |t| t == "Move left 3 here")
         .await;
     b.click("#op-move").await;
@@ -223,28 +217,10 @@ async fn the_operator_cards_a_player_and_spectators_see_no_controls() {
         ox + l2["px"].as_f64().unwrap(),
         oy + l2["py"].as_f64().unwrap(),
     );
-    let drag = MouseActions::new("mouse".into())
-        .then(PointerAction::MoveTo {
-            duration: None,
-            x: x0.round(),
-            y: y0.round(),
-        })
-        .then(PointerAction::Down {
-            button: fantoccini::actions::MOUSE_BUTTON_LEFT,
-        })
-        .then(PointerAction::MoveTo {
-            duration: Some(Duration::from_millis(150)),
-            x: (x0 + 60.0).round(),
-            y: y0.round(),
-        })
-        .then(PointerAction::MoveTo {
-            duration: Some(Duration::from_millis(150)),
-            x: (x0 + 120.0).round(),
-            y: y0.round(),
-        })
-        .then(PointerAction::Up {
-            button: fantoccini::actions::MOUSE_BUTTON_LEFT,
-        });
+    let drag = browser::mouse_drag(
+        &[(x0, y0), (x0 + 60.0, y0), (x0 + 120.0, y0)],
+        Duration::from_millis(150),
+    );
     b.client.perform_actions(drag).await.unwrap();
     let deadline = Instant::now() + Duration::from_secs(10);
     let moved = loop {
@@ -309,13 +285,7 @@ async fn the_operator_cards_a_player_and_spectators_see_no_controls() {
     b.screenshot("referee-moved-and-dropped").await;
 
     // Ctrl+K kicks off: the server is waiting for it at cycle 0.
-    b.client
-        .find(Locator::Css("body"))
-        .await
-        .unwrap()
-        .send_keys(&format!("{}k", fantoccini::key::Key::Control))
-        .await
-        .unwrap();
+    b.keys(&format!("{}k", fantoccini::key::Key::Control)).await;
     server_gets(&server, b"(dispstart)\0").await;
     let got = server.commands_plain();
     assert_eq!(

@@ -16,18 +16,9 @@ use relay::monitor::MonitorConfig;
 use relay::Source;
 use std::time::{Duration, Instant};
 
-fn require_dist() {
-    let index = relay_harness::dist().join("index.html");
-    assert!(
-        index.is_file(),
-        "{} is missing: build the web app first (scripts/test.sh runs `trunk build --release --offline`)",
-        index.display()
-    );
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lobby_lists_the_matches_and_opens_one() {
-    require_dist();
+    relay_harness::need_web_app();
     let step = Duration::from_millis(100);
     let relay = relay_harness::start_with(Settings::new(vec![
         relay_harness::replay(fixtures::SHORT_V6, "field-a", step),
@@ -53,7 +44,7 @@ async fn the_lobby_lists_the_matches_and_opens_one() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refusal_from_the_server_is_explained() {
-    require_dist();
+    relay_harness::need_web_app();
     let answer = capture::split(&fixtures::read("captures/edge/maxmon2-third.dgrams.gz"))
         .unwrap()
         .remove(0);
@@ -79,7 +70,7 @@ async fn a_refusal_from_the_server_is_explained() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_page_opened_late_shows_live_at_once_and_can_seek_back() {
-    require_dist();
+    relay_harness::need_web_app();
     let m = rcss_formats::parse_log(&fixtures::read(fixtures::FULL_V6));
     let mut records = Vec::new();
     records.extend(m.server_param.clone().map(Record::ServerParam));
@@ -189,7 +180,7 @@ async fn an_edge_lobby_waits_for_matches_and_lists_them_as_they_start() {
     use pitchside_tests::nats_server::NatsServer;
     use relay::config::{MatchSpec, SourceSpec};
     use relay::nats::NatsOptions;
-    require_dist();
+    relay_harness::need_web_app();
     let nats = NatsServer::start().await;
     let mut settings = Settings::new(Vec::new());
     settings.edge = Some(NatsOptions::new(nats.url()));
@@ -234,7 +225,7 @@ async fn an_edge_lobby_waits_for_matches_and_lists_them_as_they_start() {
 /// time, it fetches the match again and has every frame, the skipped ones included.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_page_that_falls_behind_says_frames_are_skipped_and_gets_them_back_when_rewound() {
-    require_dist();
+    relay_harness::need_web_app();
     // The full game up to cycle 2900, 200 frames a second, once.
     let log = fixtures::read(fixtures::FULL_V6);
     let cut = log

@@ -27,15 +27,6 @@ use std::time::Duration;
 
 const DRAWINGS_V1: &str = "made/drawings-v1.rcg.gz";
 
-fn require_dist() {
-    let index = relay_harness::dist().join("index.html");
-    assert!(
-        index.is_file(),
-        "{} is missing: build the web app first (scripts/build-web.sh)",
-        index.display()
-    );
-}
-
 /// Opens a file from the disk as a user choosing it would, and waits until it is read.
 async fn open_file(b: &Browser, path: &std::path::Path) {
     b.choose(&path.display().to_string()).await;
@@ -152,7 +143,7 @@ fn players(s: &Value) -> usize {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn save_as_writes_the_log_asked_for_validate_lists_findings_and_drawings_show() {
-    require_dist();
+    relay_harness::need_web_app();
     let relay = relay_harness::start_bundled_replay().await;
     let b = Browser::start().await;
     b.open_replay(relay.addr).await;

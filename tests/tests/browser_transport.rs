@@ -13,15 +13,6 @@ use pitchside_tests::{fixtures, relay_harness};
 use relay::Source;
 use std::time::Duration;
 
-fn require_dist() {
-    let index = relay_harness::dist().join("index.html");
-    assert!(
-        index.is_file(),
-        "{} is missing: build the web app first (scripts/build-web.sh)",
-        index.display()
-    );
-}
-
 async fn cycle(b: &Browser) -> u32 {
     b.text("#cycle").await.parse().unwrap_or(0)
 }
@@ -54,7 +45,7 @@ async fn frames_per_second(b: &Browser, ms: f64) -> f64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn transport_moves_time_as_asked_settings_persist_and_exports_save() {
-    require_dist();
+    relay_harness::need_web_app();
     let script =
         relay::replay::Script::from_log(relay::replay::BUNDLED_NAME, relay::replay::BUNDLED_LOG)
             .unwrap();

@@ -42,13 +42,7 @@ async fn main() {
     // The file starts playing when opened: stop it, so every variant draws the same frames.
     b.wait_text("#play", "playback to start", |t| t.contains("❚❚"))
         .await;
-    b.client
-        .find(Locator::Css("#play"))
-        .await
-        .expect("play")
-        .click()
-        .await
-        .expect("pause");
+    b.click("#play").await;
     if args.iter().any(|a| a == "--by-tag") {
         by_tag(&b, &body).await;
         b.close().await;
