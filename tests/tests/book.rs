@@ -168,3 +168,41 @@ fn the_link_check_sees_a_missing_file_and_a_missing_heading() {
     );
     assert_eq!(anchor("`/api/tournaments`"), "apitournaments");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_relay_serves_the_built_book_at_docs_under_its_own_policy() {
+    use pitchside_tests::relay_harness;
+    use pitchside_tests::spectator::http_get;
+    relay_harness::need_web_app();
+    assert!(
+        relay_harness::dist().join("docs/index.html").is_file(),
+        "the book is not built into dist/docs (scripts/build-web.sh builds it)"
+    );
+    let relay = relay_harness::start_bundled_replay().await;
+    let (status, head, body) = http_get(relay.addr, "/docs/").await;
+    assert_eq!(status, 200, "{head}");
+    let body = String::from_utf8_lossy(&body);
+    assert!(
+        body.contains("Running a relay for a tournament"),
+        "the table of contents"
+    );
+    let head = head.to_ascii_lowercase();
+    assert!(
+        head.contains(
+            "content-security-policy: default-src 'self'; script-src 'self' 'unsafe-inline';"
+        ),
+        "{head}"
+    );
+    assert!(head.contains("frame-ancestors 'none'"), "{head}");
+    let (status, _, body) = http_get(relay.addr, "/docs/relay.html").await;
+    assert_eq!(status, 200);
+    assert!(String::from_utf8_lossy(&body).contains("--max-spectators"));
+    // The monitor's own page keeps its strict policy.
+    let (_, head, _) = http_get(relay.addr, "/").await;
+    let head = head.to_ascii_lowercase();
+    assert!(
+        head.contains("'wasm-unsafe-eval'") && !head.contains("script-src 'self' 'unsafe-inline'"),
+        "{head}"
+    );
+    relay.stop().await;
+}
