@@ -12,6 +12,8 @@ echo "==> cargo fmt --check"
 cargo fmt --all -- --check
 echo "==> building the web app"
 bash scripts/build-web.sh
+echo "==> cargo doc (rcss-formats, published on its own: no broken or private links)"
+RUSTDOCFLAGS="-D warnings" cargo doc --locked -p rcss-formats --no-deps
 echo "==> cargo clippy"
 cargo clippy --locked --workspace --all-targets -- -D warnings
 echo "==> cargo test"

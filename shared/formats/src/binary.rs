@@ -1,5 +1,5 @@
 //! Binary formats: v1/v2/v3 logs and v1/v2 monitor datagrams (big-endian C structs with their
-//! natural padding). Raw layouts live in [`layout`]; this module turns them into the model.
+//! natural padding). Raw layouts live in `layout`; this module turns them into the model.
 //!
 //! What the binary formats do not carry, and what the decoder puts there instead:
 //! - **Msgs have no time.** Every binary [`Message`] gets `time: 0`; a caller that knows the

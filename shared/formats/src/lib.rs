@@ -3,7 +3,7 @@
 //!
 //! - Logs: text ULG4, ULG5 and ULG6, binary v1, v2 and v3, and JSON (rcssserver 19), plain or
 //!   gzipped; read whole ([`parse_log`]) or pushed in chunks as they arrive ([`LogDecoder`]),
-//!   written back in the exact bytes rcssserver writes ([`write`]).
+//!   written back in the exact bytes rcssserver writes ([`write`](mod@write)).
 //! - The monitor protocol, versions 1 to 5 and JSON: a datagram from the server to records
 //!   ([`datagram`]), the commands a monitor sends ([`command`]).
 //! - Every format decodes to the same [`Record`]s and [`Frame`]s ([`model`]), so a program
@@ -26,7 +26,8 @@
 //! }
 //! for f in &m.frames {
 //!     let [l, r] = &f.teams;
-//!     println!("{} {} {}-{} ball ({}, {})", f.time, f.mode.name(), l.score, r.score, f.ball.x, f.ball.y);
+//!     let (x, y) = (f.ball.x, f.ball.y);
+//!     println!("{} {} {}-{} ball ({x}, {y})", f.time, f.mode.name(), l.score, r.score);
 //! }
 //! # Ok::<(), std::io::Error>(())
 //! ```
@@ -64,13 +65,13 @@
 //!
 //! - [`model`]: records, frames, players, teams, params, messages: what every format decodes
 //!   to.
-//! - [`format`]: the types the format layers share ([`LogVersion`], show shapes).
+//! - [`format`](mod@format): the types the format layers share ([`LogVersion`], show shapes).
 //! - [`playmode`]: the play-mode table (wire index and name).
 //! - [`text`], [`json`], [`binary`]: one record of each syntax; they know nothing of files.
 //! - [`log`]: format detection and the push-style decoder that drives them.
 //! - [`datagram`]: one live monitor datagram (plain or zlib) to records.
 //! - [`command`]: typed monitor commands and the datagrams that carry them.
-//! - [`write`]: logs of every version and v5 monitor shows, as rcssserver writes them.
+//! - [`write`](mod@write): logs of every version and v5 monitor shows, as rcssserver writes them.
 //! - [`tools`]: log tools on bytes or records (validate, reverse, rename, convert, clip).
 //! - [`number`]: fast number parsing and `%g`-style printing.
 //! - [`params`]: typed server and player-type parameters, with rcssserver 19's defaults.

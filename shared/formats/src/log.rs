@@ -3,10 +3,10 @@
 //! header-less v1), never from a file name. A log that breaks part-way keeps every record
 //! before the break; the error says where and what.
 //!
-//! - [`decoder`]: the push-style decoder and format detection.
-//! - [`line`]: one line of a text or JSON log, read on its own; [`lines`]: batches of lines
+//! - `decoder`: the push-style decoder and format detection.
+//! - `line`: one line of a text or JSON log, read on its own; `lines`: batches of lines
 //!   read elsewhere (another thread) and given back in order.
-//! - [`recorded`]: a whole log in memory, and where its record of the match stops.
+//! - `recorded`: a whole log in memory, and where its record of the match stops.
 //! - `halves`: a large log read in two halves at once (native only).
 
 mod decoder;
@@ -24,7 +24,7 @@ use recorded::MAX_FRAMES;
 pub use recorded::{incomplete_note, Ending, LogEnd, Match};
 
 /// Decodes a whole log held in memory (compressed or not). Large text and JSON logs are
-/// decoded in two halves at once where threads exist (see [`halves`]).
+/// decoded in two halves at once where threads exist (the `halves` module).
 pub fn parse_log(bytes: &[u8]) -> Match {
     #[cfg(not(target_family = "wasm"))]
     if let Some(m) = halves::parse(bytes) {

@@ -15,7 +15,7 @@
 //!   with; the two records rcssserver writes after time over (the result msg and the last
 //!   team) take `game_over_wait - 1`, the count at which a server in `auto_mode` ends the game
 //!   (the model keeps no count for them; without `auto_mode` they have none).
-//! - **v3, v2, v1**: see [`crate::binary::encode`].
+//! - **v3, v2, v1**: see `binary::encode`.
 //!
 //! Parameters are written under the names of the target: binary `server_params_t` fields
 //! become their text names (and back), text and JSON entries are in the server's order (by

@@ -33,7 +33,7 @@ impl LogEnd {
     }
 
     /// Takes note of a show of cycle `time` in play mode `mode`, for a reader that does not
-    /// make records of its shows ([`crate::export::text`]).
+    /// make records of its shows (the tracking table of `pitchside-analysis`).
     pub fn note_show(&mut self, time: u32, mode: PlayMode) {
         self.last_mode = Some(mode);
         self.last_cycle = Some(time);

@@ -4,7 +4,7 @@
 //!
 //! - [`validate`]: what librcsc's `rcgvalidator` reports, and what it misses, each finding with
 //!   its place in the file and its cycle.
-//! - [`reverse`]: the match seen from the other side, as librcsc's `rcgreverse` means it (and
+//! - [`reverse`](mod@reverse): the match seen from the other side, as librcsc's `rcgreverse` means it (and
 //!   what it forgets to flip).
 //! - [`Renamer`]: team names, as librcsc's `rcgrenameteam`.
 //! - [`clip`]: cycles A to B as a log that stands on its own.
