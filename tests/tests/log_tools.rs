@@ -516,15 +516,7 @@ fn convert_rule(from: LogVersion, to: LogVersion) -> Rule {
     }
 }
 
-const TARGETS: [LogVersion; 7] = [
-    LogVersion::V1,
-    LogVersion::V2,
-    LogVersion::V3,
-    LogVersion::V4,
-    LogVersion::V5,
-    LogVersion::V6,
-    LogVersion::Json,
-];
+const TARGETS: [LogVersion; 7] = LogVersion::WRITTEN;
 
 fn version_arg(v: LogVersion) -> String {
     v.number().map_or_else(|| "json".into(), |n| n.to_string())

@@ -11,12 +11,7 @@ use rcss_formats::params::MatchParams;
 use rcss_formats::{parse_log, Frame, Match, PlayMode, Record, Side};
 
 fn all_logs() -> Vec<(&'static str, &'static str)> {
-    let mut all: Vec<(&str, &str)> = common::SHORT.to_vec();
-    all.push(("penalty-shootout-v6", common::V6_OTHERS[0]));
-    all.push(("record-messages-v6", common::V6_OTHERS[1]));
-    all.push(("operator-commands-v6", common::V6_OTHERS[2]));
-    all.push(("full-v6-realtime", common::FULL_GAME));
-    all
+    common::named_games()
 }
 
 /// Distinct cycles in play_on, counted straight from the frames.

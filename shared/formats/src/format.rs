@@ -19,6 +19,18 @@ pub enum LogVersion {
 }
 
 impl LogVersion {
+    /// Every version the writers write ([`crate::write::LogWriter`]): rcssserver 18's JSON
+    /// is written as 19's.
+    pub const WRITTEN: [LogVersion; 7] = [
+        LogVersion::V1,
+        LogVersion::V2,
+        LogVersion::V3,
+        LogVersion::V4,
+        LogVersion::V5,
+        LogVersion::V6,
+        LogVersion::Json,
+    ];
+
     /// 1..6, or `None` for JSON.
     pub fn number(self) -> Option<u8> {
         Some(match self {

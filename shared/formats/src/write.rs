@@ -500,7 +500,16 @@ pub fn write_log<'a>(
     version: LogVersion,
     records: impl IntoIterator<Item = &'a Record>,
 ) -> Vec<u8> {
-    let mut w = LogWriter::new(version);
+    write_log_with_header(version, JsonHeader::default(), records)
+}
+
+/// [`write_log`] with what a JSON log's first records say (version, start time).
+pub fn write_log_with_header<'a>(
+    version: LogVersion,
+    header: JsonHeader,
+    records: impl IntoIterator<Item = &'a Record>,
+) -> Vec<u8> {
+    let mut w = LogWriter::with_header(version, header);
     let mut out = Vec::new();
     for r in records {
         w.record(r);
