@@ -2,29 +2,24 @@
 //! (`tests/fixtures/series/`): two folders compared as JSON, text and CSV; a round robin
 //! ranked; a tournament's group and bracket filled from the games; a schedule written.
 
+mod common;
+use common::*;
 use serde_json::Value;
 use std::path::PathBuf;
 
 fn series_dir(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures/series")
-        .join(name)
+    fixture("series").join(name)
+}
+
+/// A path as the command line takes it.
+fn arg(p: &std::path::Path) -> &str {
+    p.to_str().expect("a UTF-8 path")
 }
 
 #[test]
 fn the_command_line_compares_two_series() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pitchside-inspect"))
-        .args(["series", "--team", "ALPHA", "--json"])
-        .arg(series_dir("A"))
-        .arg(series_dir("B"))
-        .output()
-        .expect("run pitchside-inspect");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let (a, b) = (series_dir("A"), series_dir("B"));
+    let v = inspect_json(&["series", "--team", "ALPHA", "--json", arg(&a), arg(&b)]);
     assert_eq!(v["format"], "pitchside.series.v1");
     assert_eq!(v["a"]["games"], 24);
     assert_eq!(v["b"]["games"], 24);
@@ -82,17 +77,8 @@ fn the_command_line_compares_two_series() {
 
 #[test]
 fn standings_of_a_round_robin_rank_as_rclmtableprinter() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pitchside-inspect"))
-        .args(["standings", "--json"])
-        .arg(series_dir("T"))
-        .output()
-        .expect("run pitchside-inspect");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let t = series_dir("T");
+    let v = inspect_json(&["standings", "--json", arg(&t)]);
     // rclmtableprinter on rcgresultprinter's lines of the same games (the whole logs, in
     // tests/golden/tournament/T.rclm): ALPHA first on its shoot-out win over DELTA.
     let teams: Vec<&str> = v["standings"]

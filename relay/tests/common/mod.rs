@@ -14,6 +14,20 @@ pub fn gunzip(path: &Path) -> Vec<u8> {
     gunzip_bytes(&std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
 }
 
+/// `pitchside-inspect ARGS`, which must succeed, and the JSON it prints.
+pub fn inspect_json(args: &[&str]) -> serde_json::Value {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pitchside-inspect"))
+        .args(args)
+        .output()
+        .expect("run pitchside-inspect");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
 /// Gzipped bytes, inflated.
 pub fn gunzip_bytes(bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
