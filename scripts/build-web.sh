@@ -4,7 +4,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-export PATH="$root/.tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export PATH="$root/.tools/bin:$root/.tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export TRUNK_SKIP_VERSION_CHECK=true
 cargo fetch --locked
 trunk build --release --offline
