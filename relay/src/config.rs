@@ -25,322 +25,271 @@ const DEFAULT_SILENCE: f64 = 5.0;
 /// Every option can also be given by its environment variable; options that repeat take a
 /// comma-separated list there. With no --server and no --replay (and no matches in --config),
 /// a bundled real game is replayed.
-#[derive(Parser, Debug, Default)]
-#[command(name = "pitchside-relay", version)]
+// One table of the relay's options: the command line (with each option's environment
+// variable) and the config file are read into these same fields, so an option is declared
+// once and the file takes the command line's names with `_` for `-`. Fields only one of
+// them takes are skipped by the other.
+#[derive(Parser, Debug, Default, serde::Deserialize, serde::Serialize)]
+#[command(name = "pitchside-relay", version, mut_args = env_and_lists)]
+#[serde(default, deny_unknown_fields)]
 pub struct Cli {
     /// A TOML file with options and matches (schema in the book, "Running a relay for a tournament").
-    #[arg(long, env = "PITCHSIDE_CONFIG", value_name = "FILE")]
+    #[arg(long, value_name = "FILE")]
+    #[serde(skip)]
     pub config: Option<PathBuf>,
 
     /// Where browsers connect [default: 127.0.0.1:8080].
-    #[arg(long, env = "PITCHSIDE_LISTEN", value_name = "ADDR")]
+    #[arg(long, value_name = "ADDR")]
     pub listen: Option<SocketAddr>,
 
     /// A live match: rcssserver's player port (normally 6000), named NAME (default: the
     /// address with ':' as '-'). Repeat for several matches.
-    #[arg(
-        long,
-        env = "PITCHSIDE_SERVER",
-        value_name = "[NAME=]HOST:PORT",
-        value_delimiter = ','
-    )]
+    #[arg(long, value_name = "[NAME=]HOST:PORT")]
+    #[serde(skip)]
     pub server: Vec<String>,
 
     /// A log (.rcg or .rcg.gz, any version) played as if live, looping, named NAME (default:
     /// the file's name without .rcg/.gz). Repeat for several.
-    #[arg(
-        long,
-        env = "PITCHSIDE_REPLAY",
-        value_name = "[NAME=]FILE",
-        value_delimiter = ','
-    )]
+    #[arg(long, value_name = "[NAME=]FILE")]
+    #[serde(skip)]
     pub replay: Vec<String>,
 
     /// Monitor protocol to ask rcssserver for: 1, 2, 3, 4, 5 or json [default: 5].
-    #[arg(long, env = "PITCHSIDE_PROTOCOL", value_name = "VERSION")]
+    #[arg(long, value_name = "VERSION")]
+    #[serde(deserialize_with = "number_or_text")]
     pub protocol: Option<String>,
 
     /// Ask rcssserver to zlib-compress what it sends, at level N (0-9; 0 = stored blocks,
     /// still zlib). Off unless given.
-    #[arg(long, env = "PITCHSIDE_COMPRESSION", value_name = "N")]
+    #[arg(long, value_name = "N")]
     pub compression: Option<i32>,
 
     /// Most spectators at once over all matches; more are refused with a reason
     /// [default: 10000].
-    #[arg(long, env = "PITCHSIDE_MAX_SPECTATORS", value_name = "N")]
+    #[arg(long, value_name = "N")]
     pub max_spectators: Option<usize>,
 
     /// Write every match to DIR as rcssserver names its logs (incomplete-NAME.rcg while it
     /// runs).
-    #[arg(long, env = "PITCHSIDE_RECORD", value_name = "DIR")]
+    #[arg(long, value_name = "DIR")]
     pub record: Option<PathBuf>,
 
     /// List every .rcg/.rcg.gz below DIR at /archive and /api/archive (the --record
     /// directory is listed too). Repeat for several.
-    #[arg(
-        long,
-        env = "PITCHSIDE_ARCHIVE",
-        value_name = "DIR",
-        value_delimiter = ','
-    )]
+    #[arg(long, value_name = "DIR")]
     pub archive: Vec<PathBuf>,
 
     /// A tournament (TOML: groups, fixtures, knockout ties; book, "Tournaments"): its
     /// standings, fixtures and bracket at /t/NAME, from the archive's logs and the matches
     /// being relayed. Repeat for several.
-    #[arg(
-        long,
-        env = "PITCHSIDE_TOURNAMENT",
-        value_name = "FILE",
-        value_delimiter = ','
-    )]
+    #[arg(long, value_name = "FILE")]
     pub tournament: Vec<PathBuf>,
 
     /// Seconds every broadcast view (`/m/NAME/broadcast`, for a stream) trails live play,
     /// fractions allowed, at most 600; the ordinary page stays live [default: 0].
     // `-1` is taken as the value, for the relay to say what is wrong with it.
-    #[arg(
-        long,
-        env = "PITCHSIDE_BROADCAST_DELAY",
-        value_name = "SECONDS",
-        allow_negative_numbers = true
-    )]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub broadcast_delay: Option<f64>,
 
     /// Each team's home and away colours (TOML, book, "Team colours"): the broadcast view
     /// dresses the teams in them, changing a kit when two would look alike. Read again when
     /// it changes.
-    #[arg(long, env = "PITCHSIDE_TEAM_COLOURS", value_name = "FILE")]
+    #[arg(long, value_name = "FILE")]
     pub team_colours: Option<PathBuf>,
 
     /// History kept per match for late joiners, in MB; the oldest part goes first beyond it
     /// (a full game is about 2 MB) [default: 64].
-    #[arg(long, env = "PITCHSIDE_HISTORY_MB", value_name = "MB")]
+    #[arg(long, value_name = "MB")]
     pub history_mb: Option<usize>,
 
     /// The built web app [default: dist].
-    #[arg(long, env = "PITCHSIDE_DIST", value_name = "DIR")]
+    #[arg(long, value_name = "DIR")]
     pub dist: Option<PathBuf>,
 
     /// Replay speed factor: 1 = 10 cycles per second [default: 1].
-    #[arg(long, env = "PITCHSIDE_SPEED", value_name = "X")]
+    #[arg(long, value_name = "X")]
     pub speed: Option<f64>,
 
     /// Play replays once instead of looping.
-    #[arg(long, env = "PITCHSIDE_REPLAY_ONCE")]
+    #[arg(long)]
     pub replay_once: bool,
 
     /// Seconds a send to a spectator may take before it is closed as stalled [default: 10].
-    #[arg(long, env = "PITCHSIDE_SEND_TIMEOUT", value_name = "SECS")]
+    #[arg(long, value_name = "SECS")]
     pub send_timeout: Option<f64>,
 
     /// Messages a spectator may fall behind before it is moved ahead to the live frame
     /// (it keeps every notice and match header) [default: 100].
-    #[arg(long, env = "PITCHSIDE_LAG", value_name = "N")]
+    #[arg(long, value_name = "N")]
     pub lag: Option<usize>,
 
     /// Milliseconds a frame may wait for a spectator before that spectator skips it and gets a
     /// newer one (the history and the recording keep every frame; 0: only ever the newest)
     /// [default: 200].
-    #[arg(long, env = "PITCHSIDE_MAX_DELAY", value_name = "MS")]
+    #[arg(long, value_name = "MS")]
     pub max_delay: Option<u64>,
 
     /// Seconds of silence after which rcssserver is taken as gone and the relay registers
     /// again [default: 5].
-    #[arg(long, env = "PITCHSIDE_SILENCE", value_name = "SECS")]
+    #[arg(long, value_name = "SECS")]
     pub silence: Option<f64>,
 
     /// Serve HTTPS and WSS (on --listen) with this PEM certificate chain, e.g. Let's
     /// Encrypt's fullchain.pem; needs --tls-key. Browsers install the page as an offline web
     /// app only over HTTPS (or on localhost).
-    #[arg(long, env = "PITCHSIDE_TLS_CERT", value_name = "FILE")]
+    #[arg(long, value_name = "FILE")]
     pub tls_cert: Option<PathBuf>,
 
     /// The PEM private key of --tls-cert (PKCS#8, PKCS#1 or SEC1).
-    #[arg(long, env = "PITCHSIDE_TLS_KEY", value_name = "FILE")]
+    #[arg(long, value_name = "FILE")]
     pub tls_key: Option<PathBuf>,
 
     // ---- Connections ----
     /// Seconds a client has from a request's first byte to the end of its head; slower
     /// clients are closed [default: 10].
-    #[arg(long, env = "PITCHSIDE_HEADER_TIMEOUT", value_name = "SECS")]
+    #[arg(long, value_name = "SECS")]
     pub header_timeout: Option<f64>,
 
     /// Seconds a connection may sit with no request under way and no byte moving before it
     /// is closed (WebSocket spectators are not affected) [default: 60].
-    #[arg(long, env = "PITCHSIDE_IDLE_TIMEOUT", value_name = "SECS")]
+    #[arg(long, value_name = "SECS")]
     pub idle_timeout: Option<f64>,
 
     /// Seconds a TLS handshake may take [default: 10].
-    #[arg(long, env = "PITCHSIDE_TLS_HANDSHAKE_TIMEOUT", value_name = "SECS")]
+    #[arg(long, value_name = "SECS")]
     pub tls_handshake_timeout: Option<f64>,
 
     /// Connections one client address (an IPv4 address, or an IPv6 /64) may hold,
     /// spectators included; raise it for a venue behind one NAT address [default: 256].
-    #[arg(long, env = "PITCHSIDE_MAX_PER_ADDRESS", value_name = "N")]
+    #[arg(long, value_name = "N")]
     pub max_per_address: Option<usize>,
 
     /// Connections in all [default: the open-files limit less a reserve for the relay's
     /// own files and sockets].
-    #[arg(long, env = "PITCHSIDE_MAX_CONNECTIONS", value_name = "N")]
+    #[arg(long, value_name = "N")]
     pub max_connections: Option<usize>,
 
     /// Web origins (scheme://host[:port]) whose pages may call the control endpoint from
     /// the browser (CORS); by default no other site may. Repeat for several.
-    #[arg(
-        long,
-        env = "PITCHSIDE_CORS_ORIGIN",
-        value_name = "ORIGIN",
-        value_delimiter = ','
-    )]
+    #[arg(long, value_name = "ORIGIN")]
     pub cors_origin: Vec<String>,
 
     /// Sites whose pages may show the embed view (`/m/NAME/embed`, `?embed`) in a frame, sent
     /// as the page's `frame-ancestors`. Default: any site. The full page may never be framed.
     /// Repeat for several.
-    #[arg(
-        long,
-        env = "PITCHSIDE_EMBED_ORIGINS",
-        value_name = "ORIGIN",
-        value_delimiter = ','
-    )]
+    #[arg(long, value_name = "ORIGIN")]
     pub embed_origins: Vec<String>,
 
     // ---- Refereeing (issue 11) ----
     /// The operator's secret for refereeing from the page (at least 16 letters, digits,
     /// '-', '_', '.', '~'); the relay prints the operator link with it. Default: 128 random
     /// bits, new at every start.
-    #[arg(
-        long,
-        env = "PITCHSIDE_CONTROL_TOKEN",
-        value_name = "TOKEN",
-        hide_env_values = true
-    )]
+    #[arg(long, value_name = "TOKEN", hide_env_values = true)]
     pub control_token: Option<String>,
 
     /// A file whose first line is the operator's secret (safer than --control-token, which
     /// every user of the machine can read in the process list).
-    #[arg(long, env = "PITCHSIDE_CONTROL_TOKEN_FILE", value_name = "FILE")]
+    #[arg(long, value_name = "FILE")]
     pub control_token_file: Option<PathBuf>,
 
     /// Be the agents' debug server: receive librcsc agents' debug-client messages (their
     /// `--debug_server_port`) on this UDP port (PORT binds loopback; ADDR:PORT the network
     /// the agents run on) for the first live match, and show them to pages with the team's
     /// key. Off unless given.
-    #[arg(long, env = "PITCHSIDE_DEBUG_PORT", value_name = "PORT")]
+    #[arg(long, value_name = "PORT")]
+    #[serde(deserialize_with = "number_or_text")]
     pub debug_port: Option<String>,
 
     /// A team's key for its agents' debug stream, TEAM=KEY (repeat for each team; a team
     /// without one gets a random key, logged when it is first seen).
-    #[arg(
-        long = "team-key",
-        env = "PITCHSIDE_TEAM_KEYS",
-        value_name = "TEAM=KEY",
-        value_delimiter = ',',
-        hide_env_values = true
-    )]
+    #[arg(long = "team-key", value_name = "TEAM=KEY", hide_env_values = true)]
+    #[serde(deserialize_with = "team_keys")]
     pub team_keys: Vec<String>,
 
     /// Also publish every match to NATS with JetStream (an origin, for edge relays); serve
     /// this relay's own spectators as ever. Only to a NATS on a private network unless it
     /// asks for credentials.
-    #[arg(long, env = "PITCHSIDE_PUBLISH", value_name = "nats://HOST:PORT")]
+    #[arg(long, value_name = "nats://HOST:PORT")]
     pub publish: Option<String>,
 
     /// Be an edge relay: no server of its own; serve every match an origin publishes on this
     /// NATS, with the same page and wire.
-    #[arg(long, env = "PITCHSIDE_EDGE", value_name = "nats://HOST:PORT")]
+    #[arg(long, value_name = "nats://HOST:PORT")]
     pub edge: Option<String>,
 
     /// NATS user name (with --nats-password).
-    #[arg(long, env = "PITCHSIDE_NATS_USER", value_name = "USER")]
+    #[arg(long, value_name = "USER")]
     pub nats_user: Option<String>,
 
     /// NATS password (prefer the environment variable: the command line is visible to
     /// every user of the machine).
-    #[arg(
-        long,
-        env = "PITCHSIDE_NATS_PASSWORD",
-        value_name = "PASSWORD",
-        hide_env_values = true
-    )]
+    #[arg(long, value_name = "PASSWORD", hide_env_values = true)]
     pub nats_password: Option<String>,
 
     /// A file holding an nkey seed (SU…), for NATS servers that authenticate with nkeys.
-    #[arg(long, env = "PITCHSIDE_NATS_NKEY", value_name = "FILE")]
+    #[arg(long, value_name = "FILE")]
     pub nats_nkey: Option<PathBuf>,
 
     /// Bytes each match's JetStream stream keeps, in MB; the oldest items go first
     /// [default: 256].
-    #[arg(long, env = "PITCHSIDE_NATS_STREAM_MB", value_name = "MB")]
+    #[arg(long, value_name = "MB")]
     pub nats_stream_mb: Option<usize>,
 
     /// Hours each match's items stay in JetStream [default: 24].
-    #[arg(long, env = "PITCHSIDE_NATS_STREAM_HOURS", value_name = "HOURS")]
+    #[arg(long, value_name = "HOURS")]
     pub nats_stream_hours: Option<f64>,
-}
 
-/// The config file (book, "Configuration file").
-#[derive(serde::Deserialize, Debug, Default)]
-#[serde(deny_unknown_fields)]
-pub struct FileConfig {
-    pub listen: Option<SocketAddr>,
-    pub protocol: Option<ProtocolValue>,
-    pub compression: Option<i32>,
-    pub max_spectators: Option<usize>,
-    pub record: Option<PathBuf>,
-    pub archive: Option<Vec<PathBuf>>,
-    pub tournament: Option<Vec<PathBuf>>,
-    pub broadcast_delay: Option<f64>,
-    pub team_colours: Option<PathBuf>,
-    pub history_mb: Option<usize>,
-    pub dist: Option<PathBuf>,
-    pub speed: Option<f64>,
-    pub replay_once: Option<bool>,
-    pub send_timeout: Option<f64>,
-    pub lag: Option<usize>,
-    pub max_delay: Option<u64>,
-    pub silence: Option<f64>,
-    pub tls_cert: Option<PathBuf>,
-    pub tls_key: Option<PathBuf>,
-    pub control_token: Option<String>,
-    pub control_token_file: Option<PathBuf>,
-    /// `6032` or `"0.0.0.0:6032"`.
-    pub debug_port: Option<ProtocolValue>,
-    pub team_keys: Option<std::collections::BTreeMap<String, String>>,
-    pub header_timeout: Option<f64>,
-    pub idle_timeout: Option<f64>,
-    pub tls_handshake_timeout: Option<f64>,
-    pub max_per_address: Option<usize>,
-    pub max_connections: Option<usize>,
-    pub cors_origin: Option<Vec<String>>,
-    pub embed_origins: Option<Vec<String>>,
-    pub publish: Option<String>,
-    pub edge: Option<String>,
-    pub nats_user: Option<String>,
-    pub nats_password: Option<String>,
-    pub nats_nkey: Option<PathBuf>,
-    pub nats_stream_mb: Option<usize>,
-    pub nats_stream_hours: Option<f64>,
-    #[serde(default, rename = "match")]
+    /// The config file's `[[match]]` tables (book, "Configuration file").
+    #[arg(skip)]
+    #[serde(rename = "match", skip_serializing)]
     pub matches: Vec<FileMatch>,
 }
 
-/// `protocol = 5` and `protocol = "json"` both work.
-#[derive(serde::Deserialize, Debug, Clone)]
-#[serde(untagged)]
-pub enum ProtocolValue {
-    Number(i64),
-    Text(String),
+/// Every option takes its environment variable, `PITCHSIDE_` and its name, and an option that
+/// repeats takes a comma-separated list there and on the command line.
+fn env_and_lists(arg: clap::Arg) -> clap::Arg {
+    let id = arg.get_id().as_str();
+    if matches!(id, "help" | "version") {
+        return arg;
+    }
+    let env = format!("PITCHSIDE_{}", id.to_uppercase());
+    let arg = arg.env(env);
+    if matches!(arg.get_action(), clap::ArgAction::Append) {
+        arg.value_delimiter(',')
+    } else {
+        arg
+    }
 }
 
-impl ProtocolValue {
-    fn text(&self) -> String {
-        match self {
-            ProtocolValue::Number(n) => n.to_string(),
-            ProtocolValue::Text(s) => s.clone(),
-        }
+/// `protocol = 5` and `protocol = "json"` both work, as `debug_port = 6032` and
+/// `debug_port = "0.0.0.0:6032"` do.
+fn number_or_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum Value {
+        Number(i64),
+        Text(String),
     }
+    Ok(
+        <Option<Value> as serde::Deserialize>::deserialize(d)?.map(|v| match v {
+            Value::Number(n) => n.to_string(),
+            Value::Text(t) => t,
+        }),
+    )
+}
+
+/// The file's `[team_keys]` table (`TEAM = "KEY"`) as the command line's `TEAM=KEY` list.
+fn team_keys<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum Keys {
+        Table(std::collections::BTreeMap<String, String>),
+        List(Vec<String>),
+    }
+    Ok(match <Keys as serde::Deserialize>::deserialize(d)? {
+        Keys::Table(table) => table.into_iter().map(|(t, k)| format!("{t}={k}")).collect(),
+        Keys::List(list) => list,
+    })
 }
 
 #[derive(serde::Deserialize, Debug)]
@@ -349,7 +298,8 @@ pub struct FileMatch {
     pub name: Option<String>,
     pub server: Option<String>,
     pub replay: Option<PathBuf>,
-    pub protocol: Option<ProtocolValue>,
+    #[serde(default, deserialize_with = "number_or_text")]
+    pub protocol: Option<String>,
     pub compression: Option<i32>,
 }
 
@@ -599,56 +549,75 @@ fn positive(what: &'static str, v: f64) -> Result<f64, ConfigError> {
 }
 
 impl Cli {
+    /// The command line laid over the config file (`--config`): an option given on the
+    /// command line or in its environment variable wins; lists and team keys from the file
+    /// come first, matches from the file before `--server` and `--replay`.
+    fn over_config_file(self) -> Result<Cli, ConfigError> {
+        let Some(path) = self.config.clone() else {
+            return Ok(self);
+        };
+        let toml_error = |message: String| ConfigError::Toml {
+            path: path.clone(),
+            message,
+        };
+        let text = std::fs::read_to_string(&path).map_err(|source| ConfigError::Read {
+            path: path.clone(),
+            source,
+        })?;
+        let mut file: Cli = toml::from_str(&text).map_err(|e| toml_error(e.to_string()))?;
+        file.paths_from(path.parent().unwrap_or(Path::new("")));
+        let mut table = toml::Table::try_from(&file).map_err(|e| toml_error(e.to_string()))?;
+        let given = toml::Table::try_from(&self).map_err(|e| toml_error(e.to_string()))?;
+        for (key, value) in given {
+            // What the command line did not give: an empty list, a flag not set (absent
+            // options are left out of the table already).
+            let unset = matches!(&value, toml::Value::Array(a) if a.is_empty())
+                || value == toml::Value::Boolean(false);
+            // Team keys add up, the command line's last so that they replace the file's.
+            if !unset && key != "team_keys" {
+                table.insert(key, value);
+            }
+        }
+        let mut merged: Cli = table.try_into().map_err(|e| toml_error(e.to_string()))?;
+        merged.team_keys.extend(self.team_keys);
+        merged.matches = file.matches;
+        (merged.config, merged.server, merged.replay) = (self.config, self.server, self.replay);
+        Ok(merged)
+    }
+
+    /// Paths in a config file are relative to the file, not to where the relay was started.
+    fn paths_from(&mut self, base: &Path) {
+        let single = [
+            &mut self.record,
+            &mut self.team_colours,
+            &mut self.dist,
+            &mut self.tls_cert,
+            &mut self.tls_key,
+            &mut self.control_token_file,
+            &mut self.nats_nkey,
+        ];
+        let replays = self.matches.iter_mut().filter_map(|m| m.replay.as_mut());
+        let lists = self.archive.iter_mut().chain(&mut self.tournament);
+        for path in single.into_iter().flatten().chain(lists).chain(replays) {
+            *path = base.join(&*path);
+        }
+    }
+
     /// Merges the command line, the config file and the defaults, and reads replay files.
     pub fn settings(self) -> Result<Settings, ConfigError> {
-        let file = match &self.config {
-            Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-                    path: path.clone(),
-                    source,
-                })?;
-                toml::from_str::<FileConfig>(&text).map_err(|e| ConfigError::Toml {
-                    path: path.clone(),
-                    message: e.to_string(),
-                })?
-            }
-            None => FileConfig::default(),
-        };
-        // Relative paths in the config file are relative to the file.
-        let base = self
-            .config
-            .as_ref()
-            .and_then(|p| p.parent().map(Path::to_path_buf))
-            .unwrap_or_default();
-        let in_file = |p: &PathBuf| {
-            if p.is_absolute() {
-                p.clone()
-            } else {
-                base.join(p)
-            }
-        };
-
-        let protocol: Protocol = match self
-            .protocol
-            .clone()
-            .or_else(|| file.protocol.as_ref().map(ProtocolValue::text))
-        {
+        let o = self.over_config_file()?;
+        let protocol: Protocol = match o.protocol.clone() {
             Some(p) => p.parse()?,
             None => Protocol::V5,
         };
-        let compression = check_compression(self.compression.or(file.compression))?;
-        let speed = positive("--speed", self.speed.or(file.speed).unwrap_or(1.0))?;
-        let silence = positive(
-            "--silence",
-            self.silence.or(file.silence).unwrap_or(DEFAULT_SILENCE),
-        )?;
+        let compression = check_compression(o.compression)?;
+        let speed = positive("--speed", o.speed.unwrap_or(1.0))?;
+        let silence = positive("--silence", o.silence.unwrap_or(DEFAULT_SILENCE))?;
         let send_timeout = positive(
             "--send-timeout",
-            self.send_timeout
-                .or(file.send_timeout)
-                .unwrap_or(DEFAULT_SEND_TIMEOUT),
+            o.send_timeout.unwrap_or(DEFAULT_SEND_TIMEOUT),
         )?;
-        let looping = !(self.replay_once || file.replay_once.unwrap_or(false));
+        let looping = !o.replay_once;
         let step = Duration::from_secs_f64(0.1 / speed);
 
         let server = |address: String, protocol: Protocol, compression: Option<i32>| {
@@ -675,10 +644,10 @@ impl Cli {
         };
 
         let mut matches = Vec::new();
-        for m in &file.matches {
+        for m in &o.matches {
             let spec = format!("{m:?}");
             let p = match &m.protocol {
-                Some(p) => p.text().parse()?,
+                Some(p) => p.parse()?,
                 None => protocol,
             };
             let c = check_compression(m.compression.or(compression))?;
@@ -688,10 +657,9 @@ impl Cli {
                     server(addr.clone(), p, c),
                 ),
                 (None, Some(path)) => {
-                    let path = in_file(path);
                     (
-                        m.name.clone().unwrap_or_else(|| name_from_file(&path)),
-                        replay(&path)?,
+                        m.name.clone().unwrap_or_else(|| name_from_file(path)),
+                        replay(path)?,
                     )
                 }
                 _ => {
@@ -703,7 +671,7 @@ impl Cli {
             };
             matches.push((spec, name, source));
         }
-        for s in &self.server {
+        for s in &o.server {
             let (name, addr) = split_named(s);
             if !addr.contains(':') {
                 return Err(ConfigError::Match {
@@ -718,14 +686,14 @@ impl Cli {
                 server(addr.to_owned(), protocol, compression),
             ));
         }
-        for r in &self.replay {
+        for r in &o.replay {
             let (name, file) = split_named(r);
             let path = PathBuf::from(file);
             let name = name.map_or_else(|| name_from_file(&path), str::to_owned);
             matches.push((r.clone(), name, replay(&path)?));
         }
-        let edge_url = self.edge.clone().or(file.edge.clone());
-        let publish_url = self.publish.clone().or(file.publish.clone());
+        let edge_url = o.edge.clone();
+        let publish_url = o.publish.clone();
         if edge_url.is_some() && (!matches.is_empty() || publish_url.is_some()) {
             return Err(ConfigError::Nats(
                 "--edge serves what an origin publishes: it takes no --server, --replay, [[match]] or --publish".into(),
@@ -760,7 +728,7 @@ impl Cli {
         }
 
         let mut settings = Settings::new(out);
-        settings.listen = match self.listen.or(file.listen) {
+        settings.listen = match o.listen {
             Some(a) => a,
             None => DEFAULT_LISTEN.parse().map_err(|_| ConfigError::Value {
                 what: "--listen",
@@ -768,35 +736,13 @@ impl Cli {
                 value: DEFAULT_LISTEN.into(),
             })?,
         };
-        settings.max_spectators = self
-            .max_spectators
-            .or(file.max_spectators)
-            .unwrap_or(DEFAULT_MAX_SPECTATORS);
-        settings.record = self.record.or_else(|| file.record.as_ref().map(in_file));
-        settings.archive = if self.archive.is_empty() {
-            file.archive
-                .as_ref()
-                .map(|dirs| dirs.iter().map(in_file).collect())
-                .unwrap_or_default()
-        } else {
-            self.archive.clone()
-        };
-        settings.tournaments = if self.tournament.is_empty() {
-            file.tournament
-                .as_ref()
-                .map(|files| files.iter().map(in_file).collect())
-                .unwrap_or_default()
-        } else {
-            self.tournament.clone()
-        };
-        settings.broadcast_delay =
-            broadcast_delay(self.broadcast_delay.or(file.broadcast_delay).unwrap_or(0.0))?;
+        settings.max_spectators = o.max_spectators.unwrap_or(DEFAULT_MAX_SPECTATORS);
+        settings.record = o.record;
+        settings.archive = o.archive.clone();
+        settings.tournaments = o.tournament.clone();
+        settings.broadcast_delay = broadcast_delay(o.broadcast_delay.unwrap_or(0.0))?;
         // Read now: a mistake in the file stops the start, saying where it is.
-        settings.team_colours = match self
-            .team_colours
-            .clone()
-            .or_else(|| file.team_colours.as_ref().map(in_file))
-        {
+        settings.team_colours = match o.team_colours.clone() {
             Some(path) => Some(Arc::new(crate::colours::TeamColours::load(&path)?)),
             None => None,
         };
@@ -805,10 +751,7 @@ impl Cli {
                 settings.archive.push(r.clone());
             }
         }
-        let mb = self
-            .history_mb
-            .or(file.history_mb)
-            .unwrap_or(DEFAULT_HISTORY_MB);
+        let mb = o.history_mb.unwrap_or(DEFAULT_HISTORY_MB);
         if mb == 0 {
             return Err(ConfigError::Value {
                 what: "--history-mb",
@@ -817,29 +760,22 @@ impl Cli {
             });
         }
         settings.history_cap = mb.saturating_mul(1 << 20);
-        settings.dist = self
-            .dist
-            .or_else(|| file.dist.as_ref().map(in_file))
-            .unwrap_or_else(|| PathBuf::from("dist"));
+        settings.dist = o.dist.unwrap_or_else(|| PathBuf::from("dist"));
         settings.send_timeout = Duration::from_secs_f64(send_timeout);
-        settings.lag = self.lag.or(file.lag).unwrap_or(DEFAULT_LAG).max(2);
-        if let Some(ms) = self.max_delay.or(file.max_delay) {
+        settings.lag = o.lag.unwrap_or(DEFAULT_LAG).max(2);
+        if let Some(ms) = o.max_delay {
             settings.max_delay = Duration::from_millis(ms);
         }
-        let tls_cert = self
-            .tls_cert
-            .or_else(|| file.tls_cert.as_ref().map(in_file));
-        let tls_key = self.tls_key.or_else(|| file.tls_key.as_ref().map(in_file));
+        let tls_cert = o.tls_cert;
+        let tls_key = o.tls_key;
         settings.tls = match (tls_cert, tls_key) {
             (Some(cert), Some(key)) => Some(crate::tls::server_config(&cert, &key)?),
             (Some(_), None) => return Err(ConfigError::TlsHalf("--tls-key")),
             (None, Some(_)) => return Err(ConfigError::TlsHalf("--tls-cert")),
             (None, None) => None,
         };
-        let token_file = self
-            .control_token_file
-            .or_else(|| file.control_token_file.as_ref().map(in_file));
-        settings.control_token = match (self.control_token.or(file.control_token), token_file) {
+        let token_file = o.control_token_file;
+        settings.control_token = match (o.control_token, token_file) {
             (Some(_), Some(_)) => return Err(ConfigError::TokenTwice),
             (Some(t), None) => Some(t),
             (None, Some(path)) => {
@@ -864,24 +800,17 @@ impl Cli {
         settings.limits = crate::connections::Limits {
             header_timeout: secs(
                 "--header-timeout",
-                self.header_timeout.or(file.header_timeout),
+                o.header_timeout,
                 defaults.header_timeout,
             )?,
-            idle_timeout: secs(
-                "--idle-timeout",
-                self.idle_timeout.or(file.idle_timeout),
-                defaults.idle_timeout,
-            )?,
+            idle_timeout: secs("--idle-timeout", o.idle_timeout, defaults.idle_timeout)?,
             handshake_timeout: secs(
                 "--tls-handshake-timeout",
-                self.tls_handshake_timeout.or(file.tls_handshake_timeout),
+                o.tls_handshake_timeout,
                 defaults.handshake_timeout,
             )?,
-            per_address: self
-                .max_per_address
-                .or(file.max_per_address)
-                .unwrap_or(defaults.per_address),
-            max_connections: self.max_connections.or(file.max_connections),
+            per_address: o.max_per_address.unwrap_or(defaults.per_address),
+            max_connections: o.max_connections,
         };
         if settings.limits.per_address == 0 || settings.limits.max_connections == Some(0) {
             return Err(ConfigError::Value {
@@ -890,39 +819,23 @@ impl Cli {
                 value: "0".into(),
             });
         }
-        settings.cors_origins = if self.cors_origin.is_empty() {
-            file.cors_origin.clone().unwrap_or_default()
-        } else {
-            self.cors_origin.clone()
-        };
+        settings.cors_origins = o.cors_origin.clone();
         if let Some(bad) = settings.cors_origins.iter().find(|o| !valid_origin(o)) {
             return Err(ConfigError::Origin(bad.clone()));
         }
-        settings.embed_origins = if self.embed_origins.is_empty() {
-            file.embed_origins.clone().unwrap_or_default()
-        } else {
-            self.embed_origins.clone()
-        };
+        settings.embed_origins = o.embed_origins.clone();
         if let Some(bad) = settings.embed_origins.iter().find(|o| !valid_origin(o)) {
             return Err(ConfigError::EmbedOrigin(bad.clone()));
         }
         if let Some(t) = &settings.control_token {
             crate::control::check_token(t).map_err(|rule| ConfigError::Token { rule })?;
         }
-        settings.debug_port = match self
-            .debug_port
-            .or_else(|| file.debug_port.as_ref().map(ProtocolValue::text))
-        {
+        settings.debug_port = match o.debug_port {
             None => None,
             Some(text) => Some(debug_address(&text)?),
         };
-        let mut keys: Vec<(String, String)> = file
-            .team_keys
-            .clone()
-            .unwrap_or_default()
-            .into_iter()
-            .collect();
-        for pair in &self.team_keys {
+        let mut keys: Vec<(String, String)> = Vec::new();
+        for pair in &o.team_keys {
             let Some((team, key)) = pair.split_once('=') else {
                 return Err(ConfigError::TeamKey(pair.clone(), "is missing".into()));
             };
@@ -950,17 +863,14 @@ impl Cli {
         }
         settings.team_keys = keys;
         if edge_url.is_some() || publish_url.is_some() {
-            let user = self.nats_user.or(file.nats_user);
-            let password = self.nats_password.or(file.nats_password);
+            let user = o.nats_user;
+            let password = o.nats_password;
             if user.is_some() != password.is_some() {
                 return Err(ConfigError::Nats(
                     "--nats-user and --nats-password go together".into(),
                 ));
             }
-            let nkey_seed = match self
-                .nats_nkey
-                .or_else(|| file.nats_nkey.as_ref().map(in_file))
-            {
+            let nkey_seed = match o.nats_nkey {
                 Some(path) => {
                     let text =
                         std::fs::read_to_string(&path).map_err(|source| ConfigError::Read {
@@ -982,7 +892,7 @@ impl Cli {
                 }
                 None => None,
             };
-            let mb = self.nats_stream_mb.or(file.nats_stream_mb).unwrap_or(256);
+            let mb = o.nats_stream_mb.unwrap_or(256);
             if mb == 0 {
                 return Err(ConfigError::Value {
                     what: "--nats-stream-mb",
@@ -990,12 +900,7 @@ impl Cli {
                     value: "0".into(),
                 });
             }
-            let hours = positive(
-                "--nats-stream-hours",
-                self.nats_stream_hours
-                    .or(file.nats_stream_hours)
-                    .unwrap_or(24.0),
-            )?;
+            let hours = positive("--nats-stream-hours", o.nats_stream_hours.unwrap_or(24.0))?;
             let options = |url: String| {
                 let mut o = crate::nats::NatsOptions::new(url);
                 o.user = user.clone();
@@ -1172,6 +1077,12 @@ replay = "{log}"
             parse(&["--config", path.to_str().unwrap()]),
             Err(ConfigError::Toml { .. })
         ));
+        // The file takes the options, not what only the command line may say.
+        for line in ["server = \"h:6000\"\n", "config = \"other.toml\"\n"] {
+            std::fs::write(&path, line).unwrap();
+            let e = parse(&["--config", path.to_str().unwrap()]).err().unwrap();
+            assert!(e.to_string().contains("unknown field"), "{line}: {e}");
+        }
         std::fs::write(&path, "[[match]]\nname = \"x\"\n").unwrap();
         assert!(matches!(
             parse(&["--config", path.to_str().unwrap()]),
