@@ -5,7 +5,7 @@
 
 use crate::fixtures;
 use futures_util::StreamExt;
-use rcss_formats::{parse_log, write, Record};
+use rcss_formats::parse_log;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -284,20 +284,7 @@ pub async fn spectator(addr: SocketAddr, path: String, shared: Arc<Shared>) {
 
 /// The full game as v5 monitor datagrams, and which of them are shows.
 pub fn game() -> Vec<(bool, Vec<u8>)> {
-    let m = parse_log(&fixtures::read(fixtures::FULL_V6));
-    let mut records = Vec::new();
-    records.extend(m.server_param.clone().map(Record::ServerParam));
-    records.extend(m.player_param.clone().map(Record::PlayerParam));
-    records.extend(m.player_types.iter().cloned().map(Record::PlayerType));
-    records.extend(m.frames.iter().cloned().map(Record::Show));
-    records
-        .iter()
-        .filter_map(|r| {
-            let mut d = write::monitor_datagram(r)?;
-            d.push(0);
-            Some((matches!(r, Record::Show(_)), d))
-        })
-        .collect()
+    crate::fake_server::monitor_datagrams(&parse_log(&fixtures::read(fixtures::FULL_V6)))
 }
 
 /// Answers one `(dispinit …)` and plays the game, looping, one show per `step`.

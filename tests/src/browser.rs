@@ -34,8 +34,27 @@ pub fn chrome_flags(args: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// Player `id` (`l7`) in a scene summary ([`Browser::scene`]), failing with the scene when
+/// he is not in it.
+pub fn scene_player(s: &serde_json::Value, id: &str) -> serde_json::Value {
+    s["players"]
+        .as_array()
+        .and_then(|p| p.iter().find(|p| p["id"] == id))
+        .cloned()
+        .unwrap_or_else(|| panic!("{id} on the field: {s}"))
+}
+
+/// How far a scene summary is zoomed in from the whole field fitting its canvas (the page's
+/// own fit: the pitch and a 5.5 m margin), whatever size panels leave the canvas.
+pub fn scene_zoom(s: &serde_json::Value) -> f64 {
+    let f = |v: &serde_json::Value| v.as_f64().unwrap_or(f64::NAN);
+    let (w, h) = (f(&s["view"]["width"]), f(&s["view"]["height"]));
+    let fit = (w / (2.0 * (52.5 + 5.5))).min(h / (2.0 * (34.0 + 5.5)));
+    f(&s["view"]["scale"]) / fit
+}
+
 /// A press at the first of `points`, a move to each next one taking `leg`, and a release:
-/// a drag with `source` (a mouse, or a finger for touch gestures).
+/// a drag with `source` (a mouse, or a finger for touch gestures); with one point, a click.
 fn drag<S>(source: S, points: &[(f64, f64)], leg: Duration) -> S
 where
     S: fantoccini::actions::InputSource<Action = fantoccini::actions::PointerAction>,
@@ -197,13 +216,18 @@ impl Browser {
     /// Chooses files in the page's file picker (`#file-input`) as a user would: `files` is
     /// one path, or several on lines of their own.
     pub async fn choose(&self, files: &str) {
+        self.send_keys_to("#file-input", files).await;
+    }
+
+    /// Types `keys` into the element `css` (a `Key` value or plain characters).
+    async fn send_keys_to(&self, css: &str, keys: &str) {
         self.client
-            .find(Locator::Css("#file-input"))
+            .find(Locator::Css(css))
             .await
-            .expect("the page's file input")
-            .send_keys(files)
+            .unwrap_or_else(|e| panic!("{css} is not on the page: {e}"))
+            .send_keys(keys)
             .await
-            .expect("choosing the files");
+            .unwrap_or_else(|e| panic!("keys {keys:?} do not reach {css}: {e}"));
     }
 
     /// Waits until `pred` holds for the text of `css`, failing with what was seen.
@@ -227,21 +251,8 @@ impl Browser {
     /// Clicks at a point of the viewport (CSS pixels), as a mouse would: for the canvas, whose
     /// players have no element to click.
     pub async fn click_at(&self, x: f64, y: f64) {
-        use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
-        let mouse = MouseActions::new("mouse".into())
-            .then(PointerAction::MoveTo {
-                duration: None,
-                x: x.round(),
-                y: y.round(),
-            })
-            .then(PointerAction::Down {
-                button: MOUSE_BUTTON_LEFT,
-            })
-            .then(PointerAction::Up {
-                button: MOUSE_BUTTON_LEFT,
-            });
         self.client
-            .perform_actions(mouse)
+            .perform_actions(mouse_drag(&[(x, y)], Duration::ZERO))
             .await
             .unwrap_or_else(|e| panic!("click at ({x}, {y}): {e}"));
     }
@@ -275,37 +286,117 @@ impl Browser {
         }
     }
 
+    /// Waits until the page's service worker controls it (127.0.0.1 and HTTPS are secure
+    /// contexts): from then on the page opens offline.
+    pub async fn wait_service_worker(&self) {
+        self.wait_js(
+            "return !!(navigator.serviceWorker && navigator.serviceWorker.controller)",
+            "the service worker to control the page",
+            |v| v.as_bool() == Some(true),
+        )
+        .await;
+    }
+
+    /// The summary of the scene the field drew last, read through the page's test hook
+    /// `window.__pitchside_scene()` (which hands it over as JSON text), or `Null` while none
+    /// is drawn.
+    pub async fn drawn_scene(&self) -> serde_json::Value {
+        match self
+            .eval("return window.__pitchside_scene && window.__pitchside_scene()")
+            .await
+        {
+            serde_json::Value::String(s) => serde_json::from_str(&s).expect("the scene's JSON"),
+            _ => serde_json::Value::Null,
+        }
+    }
+
+    /// The summary of the last scene drawn; fails when none is drawn yet.
+    pub async fn scene(&self) -> serde_json::Value {
+        let s = self.drawn_scene().await;
+        assert!(!s.is_null(), "no scene yet");
+        s
+    }
+
+    /// Waits until a scene is drawn whose summary satisfies `pred`, failing with the last
+    /// one seen.
+    pub async fn wait_scene(
+        &self,
+        what: &str,
+        pred: impl Fn(&serde_json::Value) -> bool,
+    ) -> serde_json::Value {
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            let s = self.drawn_scene().await;
+            if !s.is_null() && pred(&s) {
+                return s;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = self.screenshot("failed-scene").await;
+                panic!("waited 30 s for {what}; last scene: {s}");
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// The field's canvas's top-left corner in the viewport (CSS pixels): where the scene's
+    /// `px`/`py` count from.
+    pub async fn canvas_origin(&self) -> (f64, f64) {
+        let v = self
+            .eval("const r = document.getElementById('field').getBoundingClientRect(); return [r.left, r.top];")
+            .await;
+        (
+            v[0].as_f64().expect("the canvas's left"),
+            v[1].as_f64().expect("the canvas's top"),
+        )
+    }
+
+    /// Clicks player `id` (`l7`) where the scene `s` drew him.
+    pub async fn click_player(&self, s: &serde_json::Value, id: &str) {
+        let p = scene_player(s, id);
+        let (ox, oy) = self.canvas_origin().await;
+        self.click_at(
+            ox + p["px"].as_f64().expect("his x on the canvas"),
+            oy + p["py"].as_f64().expect("his y on the canvas"),
+        )
+        .await;
+    }
+
     /// Presses keys on the page, as a user would (`Key` values or plain characters).
     pub async fn keys(&self, keys: &str) {
+        self.send_keys_to("body", keys).await;
+    }
+
+    /// Types `cycle` into the cycle box as a user does (`t`, the cycle, Enter), which pauses
+    /// playback and goes there.
+    pub async fn type_cycle(&self, cycle: impl std::fmt::Display) {
+        self.keys("t").await;
         self.client
-            .find(Locator::Css("body"))
+            .active_element()
             .await
-            .expect("the page's body")
-            .send_keys(keys)
+            .expect("the cycle box has the focus")
+            .send_keys(&format!("{cycle}{}", fantoccini::key::Key::Enter))
             .await
-            .expect("keys reach the page");
+            .expect("the cycle typed in");
     }
 
     /// Clicks the element `css`.
     pub async fn click(&self, css: &str) {
-        self.client
-            .find(Locator::Css(css))
-            .await
-            .unwrap_or_else(|e| panic!("{css} is not on the page: {e}"))
-            .click()
-            .await
-            .unwrap_or_else(|e| panic!("cannot click {css}: {e}"));
+        self.click_found(Locator::Css(css), css).await;
     }
 
     /// Clicks the element an XPath finds (a button by its words: `//button[text()='…']`).
     pub async fn click_xpath(&self, xpath: &str) {
+        self.click_found(Locator::XPath(xpath), xpath).await;
+    }
+
+    async fn click_found(&self, locator: Locator<'_>, name: &str) {
         self.client
-            .find(Locator::XPath(xpath))
+            .find(locator)
             .await
-            .unwrap_or_else(|e| panic!("{xpath} is not on the page: {e}"))
+            .unwrap_or_else(|e| panic!("{name} is not on the page: {e}"))
             .click()
             .await
-            .unwrap_or_else(|e| panic!("cannot click {xpath}: {e}"));
+            .unwrap_or_else(|e| panic!("cannot click {name}: {e}"));
     }
 
     /// The page's address now.

@@ -1,20 +1,31 @@
-//! The capture container: each datagram the capture client received, as a 4-byte big-endian
-//! length followed by the payload, nothing else.
+//! The capture container (each datagram the capture client received, as a 4-byte big-endian
+//! length followed by the payload, nothing else) and what its datagrams hold.
 
-pub fn split(bytes: &[u8]) -> Result<Vec<Vec<u8>>, String> {
-    let mut out = Vec::new();
-    let mut pos = 0;
-    while pos < bytes.len() {
-        let Some(len) = bytes.get(pos..pos + 4) else {
-            return Err(format!("capture cut off in a length at byte {pos}"));
-        };
-        let len = u32::from_be_bytes([len[0], len[1], len[2], len[3]]) as usize;
-        pos += 4;
-        let Some(payload) = bytes.get(pos..pos + len) else {
-            return Err(format!("capture cut off in a datagram at byte {pos}"));
-        };
-        out.push(payload.to_vec());
-        pos += len;
-    }
-    Ok(out)
+use rcss_formats::datagram::{parse_datagram, Datagram};
+use rcss_formats::{Frame, Record};
+
+pub use crate::fixtures::split_capture as split;
+
+/// The records datagrams hold, as the relay's own parser reads them (datagrams it cannot
+/// read hold none).
+pub fn records(datagrams: &[Vec<u8>]) -> Vec<Record> {
+    datagrams
+        .iter()
+        .filter_map(|d| match parse_datagram(d) {
+            Ok(Datagram::Records(r)) => Some(r),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+/// The shows among `records`.
+pub fn shows(records: impl IntoIterator<Item = Record>) -> Vec<Frame> {
+    records
+        .into_iter()
+        .filter_map(|r| match r {
+            Record::Show(f) => Some(f),
+            _ => None,
+        })
+        .collect()
 }

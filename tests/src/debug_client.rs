@@ -3,6 +3,7 @@
 //! debug port as the agents sent them: each agent from its own port, a cycle's worth at a time.
 
 use pitchside_agents::worldmodel;
+use relay::config::{Settings, SourceSpec};
 use std::collections::HashMap;
 use std::net::{SocketAddr, UdpSocket};
 use std::time::Duration;
@@ -56,4 +57,30 @@ pub async fn send_all(all: &[(String, Vec<u8>)], port: SocketAddr) {
 pub fn free_port() -> SocketAddr {
     let s = UdpSocket::bind("127.0.0.1:0").expect("a free port");
     s.local_addr().expect("its address")
+}
+
+/// The settings of a relay that plays the match these datagrams come from
+/// (`fixtures::AGENTS_RCG`) once, as `field-a`, a frame every `step`, and is its agents'
+/// debug server on `port`, each of `team_keys` (team, key) reading its team's stream; and
+/// how many frames the match has.
+pub fn agents_match(
+    step: Duration,
+    port: SocketAddr,
+    team_keys: &[(&str, &str)],
+) -> (Settings, usize) {
+    let mut spec = crate::relay_harness::replay(crate::fixtures::AGENTS_RCG, "field-a", step);
+    let shows = match &mut spec.source {
+        SourceSpec::Replay(rc) => {
+            rc.looping = false;
+            rc.script.shows()
+        }
+        SourceSpec::Server(_) => unreachable!("a replay"),
+    };
+    let mut settings = Settings::new(vec![spec]);
+    settings.debug_port = Some(port);
+    settings.team_keys = team_keys
+        .iter()
+        .map(|(team, key)| ((*team).into(), (*key).into()))
+        .collect();
+    (settings, shows)
 }

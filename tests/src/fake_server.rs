@@ -15,6 +15,25 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::net::UdpSocket;
 
+/// A log's match as a v5 monitor gets it from the server: its parameters, player types and
+/// shows, each a datagram ending in a NUL, with whether it is a show.
+pub fn monitor_datagrams(m: &rcss_formats::Match) -> Vec<(bool, Vec<u8>)> {
+    use rcss_formats::Record;
+    let mut records = Vec::new();
+    records.extend(m.server_param.clone().map(Record::ServerParam));
+    records.extend(m.player_param.clone().map(Record::PlayerParam));
+    records.extend(m.player_types.iter().cloned().map(Record::PlayerType));
+    records.extend(m.frames.iter().cloned().map(Record::Show));
+    records
+        .iter()
+        .filter_map(|r| {
+            let mut d = rcss_formats::write::monitor_datagram(r)?;
+            d.push(0);
+            Some((matches!(r, Record::Show(_)), d))
+        })
+        .collect()
+}
+
 /// One datagram the fake server received.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Received {

@@ -67,6 +67,29 @@ pub async fn start_bundled_replay_every(step: std::time::Duration) -> RunningRel
     start(Source::Replay { script, step }).await
 }
 
+/// A relay with two matches, the short v6 game as `field-a` and the short v2 game as
+/// `field-b`, a frame every `step`, serving the built web app: with two matches its `/` is
+/// the lobby (with one, the lobby opens it at once).
+pub async fn start_two_short_games(step: Duration) -> RunningRelay {
+    start_lobby(vec![
+        replay(crate::fixtures::SHORT_V6, "field-a", step),
+        replay(crate::fixtures::SHORT_V2, "field-b", step),
+    ])
+    .await
+}
+
+/// A relay playing the log bundled with it as two matches, `field-a` and `field-b`, a frame
+/// every `step`, serving the built web app: a lobby at `/` and each match its own page.
+pub async fn start_two_bundled(step: Duration) -> RunningRelay {
+    start_lobby(vec![bundled("field-a", step), bundled("field-b", step)]).await
+}
+
+/// `matches`, with the web app, which must be built.
+async fn start_lobby(matches: Vec<MatchSpec>) -> RunningRelay {
+    need_web_app();
+    start_with(Settings::new(matches)).await
+}
+
 pub async fn start(source: Source) -> RunningRelay {
     start_with(Settings::new(vec![source.into_spec()])).await
 }

@@ -185,14 +185,8 @@ async fn uploaded_log_replays_to_the_final_score_and_bad_files_are_explained() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn live_links_pause_on_their_cycle_files_outlive_the_relay_and_the_page_works_offline() {
-    relay_harness::need_web_app();
     // Two matches, so the relay has a lobby at `/` and each match its own page.
-    let replay = |name: &str| relay_harness::bundled(name, Duration::from_millis(50));
-    let relay = relay_harness::start_with(relay::config::Settings::new(vec![
-        replay("field-a"),
-        replay("field-b"),
-    ]))
-    .await;
+    let relay = relay_harness::start_two_bundled(Duration::from_millis(50)).await;
     let page = format!("http://{}/m/field-b", relay.addr);
     let b = Browser::start().await;
 
@@ -219,12 +213,7 @@ async fn live_links_pause_on_their_cycle_files_outlive_the_relay_and_the_page_wo
     .await;
 
     // The service worker takes the page (127.0.0.1 is a secure context).
-    b.wait_js(
-        "return !!(navigator.serviceWorker && navigator.serviceWorker.controller)",
-        "the service worker to control the page",
-        |v| v.as_bool() == Some(true),
-    )
-    .await;
+    b.wait_service_worker().await;
 
     // A file opened in the page stays when the relay goes away: the page holds no socket.
     let path = fixtures::path(fixtures::SHORT_V6);

@@ -5,10 +5,8 @@
 //! Needs the web app built into `dist/`, Chromium and axe-core (scripts/install-tools.sh
 //! --browser installs both).
 
-use fantoccini::key::Key;
 use pitchside_tests::browser::Browser;
 use pitchside_tests::{fixtures, relay_harness};
-use relay::config::Settings;
 use std::time::Duration;
 
 fn assert_clean(page: &str, violations: &[String]) {
@@ -22,14 +20,8 @@ fn assert_clean(page: &str, violations: &[String]) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lobby_a_live_match_a_log_and_the_settings_pass_axe() {
-    relay_harness::need_web_app();
     // Two matches: with one, the lobby opens it at once.
-    let step = Duration::from_millis(100);
-    let relay = relay_harness::start_with(Settings::new(vec![
-        relay_harness::replay(fixtures::SHORT_V6, "field-a", step),
-        relay_harness::replay(fixtures::SHORT_V2, "field-b", step),
-    ]))
-    .await;
+    let relay = relay_harness::start_two_short_games(Duration::from_millis(100)).await;
     let b = Browser::start().await;
     let mut found = Vec::new();
 
@@ -83,14 +75,7 @@ async fn the_lobby_a_live_match_a_log_and_the_settings_pass_axe() {
     // The keyboard alone: T puts the cursor in the cycle box, a number and Enter go there.
     // The first seek jumps over the goal at 271: nothing may be said of it.
     for cycle in ["290", "262"] {
-        b.keys("t").await;
-        b.client
-            .active_element()
-            .await
-            .expect("the cycle box")
-            .send_keys(&format!("{cycle}{}", Key::Enter))
-            .await
-            .expect("type a cycle");
+        b.type_cycle(cycle).await;
         b.wait_text("#cycle", "the seek", |t| t == cycle).await;
         assert_eq!(
             b.text("#announce").await,

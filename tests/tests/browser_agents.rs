@@ -21,17 +21,6 @@ use std::time::Duration;
 /// The cycle looked at: mid-game, the ball in play.
 const CYCLE: u32 = 60;
 
-/// The summary of the last scene drawn (the page hands it over as JSON text).
-async fn scene(b: &Browser) -> Value {
-    match b
-        .eval("return window.__pitchside_scene && window.__pitchside_scene()")
-        .await
-    {
-        Value::String(s) => serde_json::from_str(&s).unwrap(),
-        other => panic!("no scene yet: {other:?}"),
-    }
-}
-
 fn shapes(s: &Value, tag: &str) -> u64 {
     s["shapes"][tag].as_u64().unwrap_or(0)
 }
@@ -43,34 +32,28 @@ async fn go_to(b: &Browser, cycle: u32) {
     }
     b.wait_text("#play", "playback stopped", |t| t.contains("▶"))
         .await;
-    b.keys("t").await;
-    let boxed = b.client.active_element().await.unwrap();
-    boxed
-        .send_keys(&format!("{cycle}{}", fantoccini::key::Key::Enter))
-        .await
-        .unwrap();
+    b.type_cycle(cycle).await;
     b.wait_text("#cycle", "the chosen cycle", |t| t == cycle.to_string())
         .await;
 }
 
 /// Clicks player `id` (`l7`) where the last scene drew him.
 async fn select(b: &Browser, id: &str) {
-    let s = scene(b).await;
-    let p = s["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["id"] == id)
-        .unwrap_or_else(|| panic!("{id} on the field: {s}"))
-        .clone();
-    let origin = b
-        .eval("const r = document.getElementById('field').getBoundingClientRect(); return [r.left, r.top];")
-        .await;
-    b.click_at(
-        origin[0].as_f64().unwrap() + p["px"].as_f64().unwrap(),
-        origin[1].as_f64().unwrap() + p["py"].as_f64().unwrap(),
-    )
-    .await;
+    b.click_player(&b.scene().await, id).await;
+}
+
+/// The last scene, once it has `want` of the agents' drawings (or after `tries` looks 100 ms
+/// apart, whatever it has then).
+async fn scene_with_drawings(b: &Browser, want: u64, tries: usize) -> Value {
+    let mut s = b.scene().await;
+    for _ in 0..tries {
+        if shapes(&s, "agent_drawing") == want {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        s = b.scene().await;
+    }
+    s
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -176,14 +159,7 @@ async fn a_match_opened_with_its_agents_files_shows_what_each_agent_thought() {
     let wm = wms.last().unwrap();
     let beliefs = 1 + usize::from(wm.ball.is_some()) + wm.players.len();
     let dcl_drawings = wm.drawings.len() as u64;
-    let mut s = scene(&b).await;
-    for _ in 0..100 {
-        if shapes(&s, "agent_drawing") == drawings + dcl_drawings {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        s = scene(&b).await;
-    }
+    let s = scene_with_drawings(&b, drawings + dcl_drawings, 100).await;
     assert_eq!(shapes(&s, "agent_drawing"), drawings + dcl_drawings, "{s}");
     assert!(shapes(&s, "belief") >= beliefs as u64, "{s}");
     assert!(shapes(&s, "belief_error") as usize >= beliefs - 1, "{s}");
@@ -258,14 +234,7 @@ async fn a_match_opened_with_its_agents_files_shows_what_each_agent_thought() {
         .filter(|e| pitchside_agents::level::shown(e.level, hidden))
         .count() as u64;
     assert!(staying < drawings);
-    let mut s = scene(&b).await;
-    for _ in 0..50 {
-        if shapes(&s, "agent_drawing") == staying + dcl_drawings {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        s = scene(&b).await;
-    }
+    let s = scene_with_drawings(&b, staying + dcl_drawings, 50).await;
     assert_eq!(shapes(&s, "agent_drawing"), staying + dcl_drawings, "{s}");
 
     // A search across the match finds the cycles the library finds.
@@ -299,6 +268,33 @@ async fn a_match_opened_with_its_agents_files_shows_what_each_agent_thought() {
     b.close().await;
 }
 
+/// A relay playing the agents' match once, a frame every `step_ms`, as their debug server
+/// with the left team's `key`; and its debug port.
+async fn start_debug_server(
+    step_ms: u64,
+    key: &str,
+) -> (relay_harness::RunningRelay, std::net::SocketAddr) {
+    let port = debug_client::free_port();
+    let (settings, _) =
+        debug_client::agents_match(Duration::from_millis(step_ms), port, &[("HELIOS_A", key)]);
+    (relay_harness::start_with(settings).await, port)
+}
+
+/// A browser on the match page opened with the team's `key`, once the agents' stream has
+/// brought the agent panel.
+async fn open_with_key(relay: std::net::SocketAddr, key: &str) -> Browser {
+    let b = Browser::start().await;
+    b.goto(&format!("http://{relay}/m/field-a#team={key}"))
+        .await;
+    b.wait_js(
+        "return !!document.querySelector('#agent-panel')",
+        "the agent panel (the stream arrived)",
+        |v| v == &Value::Bool(true),
+    )
+    .await;
+    b
+}
+
 /// Live: the relay is the agents' debug server for the match it plays; the captured
 /// helios-base datagrams sent to its debug port reach the page opened with the left team's
 /// link, which shows the left 7's beliefs as it does from his file, and not the right 7's;
@@ -306,16 +302,7 @@ async fn a_match_opened_with_its_agents_files_shows_what_each_agent_thought() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_agents_debug_stream_reaches_the_page_with_the_teams_key_only() {
     const KEY: &str = "helios-a-team-key-for-this-test";
-    let port = debug_client::free_port();
-    let mut spec =
-        relay_harness::replay(fixtures::AGENTS_RCG, "field-a", Duration::from_millis(20));
-    if let relay::config::SourceSpec::Replay(rc) = &mut spec.source {
-        rc.looping = false;
-    }
-    let mut settings = relay::config::Settings::new(vec![spec]);
-    settings.debug_port = Some(port);
-    settings.team_keys = vec![("HELIOS_A".into(), KEY.into())];
-    let relay = relay_harness::start_with(settings).await;
+    let (relay, port) = start_debug_server(20, KEY).await;
     // The relay knows the teams once frames came; then the agents speak.
     let mut spectator =
         pitchside_tests::spectator::Spectator::connect(relay.addr, "/m/field-a/ws").await;
@@ -325,15 +312,7 @@ async fn the_agents_debug_stream_reaches_the_page_with_the_teams_key_only() {
     let all = debug_client::datagrams();
     debug_client::send_all(&all, port).await;
 
-    let b = Browser::start().await;
-    b.goto(&format!("http://{}/m/field-a#team={KEY}", relay.addr))
-        .await;
-    b.wait_js(
-        "return !!document.querySelector('#agent-panel')",
-        "the agent panel (the stream arrived)",
-        |v| v == &Value::Bool(true),
-    )
-    .await;
+    let b = open_with_key(relay.addr, KEY).await;
     assert!(
         !b.url().await.contains(KEY),
         "the key is taken out of the address"
@@ -374,7 +353,7 @@ async fn the_agents_debug_stream_reaches_the_page_with_the_teams_key_only() {
         let shown = b.text("#agent-panel").await;
         assert!(shown.contains(msg.as_str()), "its message line: {shown}");
     }
-    let s = scene(&b).await;
+    let s = b.scene().await;
     assert!(shapes(&s, "belief") >= beliefs as u64, "{s}");
     assert_eq!(shapes(&s, "agent_drawing"), wm.drawings.len() as u64, "{s}");
     let shot = b.screenshot("agents-live").await;
@@ -411,16 +390,7 @@ async fn the_agents_debug_stream_reaches_the_page_with_the_teams_key_only() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn following_live_the_panel_shows_each_agents_latest_lines_at_every_look() {
     const KEY: &str = "helios-a-team-key-for-the-looks";
-    let port = debug_client::free_port();
-    let mut spec =
-        relay_harness::replay(fixtures::AGENTS_RCG, "field-a", Duration::from_millis(100));
-    if let relay::config::SourceSpec::Replay(rc) = &mut spec.source {
-        rc.looping = false;
-    }
-    let mut settings = relay::config::Settings::new(vec![spec]);
-    settings.debug_port = Some(port);
-    settings.team_keys = vec![("HELIOS_A".into(), KEY.into())];
-    let relay = relay_harness::start_with(settings).await;
+    let (relay, port) = start_debug_server(100, KEY).await;
 
     // The agents: each cycle's datagrams sent once the relay has sent that cycle's frame.
     let addr = relay.addr;
@@ -445,15 +415,7 @@ async fn following_live_the_panel_shows_each_agents_latest_lines_at_every_look()
         }
     });
 
-    let b = Browser::start().await;
-    b.goto(&format!("http://{}/m/field-a#team={KEY}", relay.addr))
-        .await;
-    b.wait_js(
-        "return !!document.querySelector('#agent-panel')",
-        "the agent panel (the stream arrived)",
-        |v| v == &Value::Bool(true),
-    )
-    .await;
+    let b = open_with_key(relay.addr, KEY).await;
     // Looks a quarter of a second apart while the match plays (about ten seconds of it).
     let (mut live, mut shown, mut earlier) = (0, 0, 0);
     for i in 0..24 {

@@ -10,16 +10,6 @@ use pitchside_tests::{fixtures, relay_harness};
 use serde_json::Value;
 use std::time::Duration;
 
-async fn scene(b: &Browser) -> Value {
-    let v = b
-        .eval("return window.__pitchside_scene && window.__pitchside_scene()")
-        .await;
-    match v {
-        Value::String(s) => serde_json::from_str(&s).unwrap(),
-        other => panic!("no scene yet: {other:?}"),
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_analysis_panel_lists_each_players_actions_and_shows_them_on_the_field() {
     let relay = relay_harness::start_bundled_replay().await;
@@ -101,7 +91,7 @@ async fn the_analysis_panel_lists_each_players_actions_and_shows_them_on_the_fie
         .await;
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     loop {
-        let s = scene(&b).await;
+        let s = b.scene().await;
         if s["shapes"]["action"].as_u64().unwrap_or(0) >= 3 {
             break;
         }

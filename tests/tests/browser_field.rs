@@ -9,44 +9,12 @@
 use fantoccini::actions::{Actions, WheelAction, WheelActions};
 use fantoccini::key::Key;
 use fantoccini::Locator;
-use pitchside_tests::browser::{self, Browser};
+use pitchside_tests::browser::{self, scene_player, scene_zoom, Browser};
 use pitchside_tests::{fixtures, relay_harness};
 use serde_json::Value;
 use std::time::Duration;
 
 const RECORD_MESSAGES: &str = "logs/record-messages-v6/20261122132927-REC_L_0-vs-REC_R_0.rcg.gz";
-
-/// The summary of the last scene drawn.
-async fn scene(b: &Browser) -> Value {
-    let v = b
-        .client
-        .execute(
-            "return window.__pitchside_scene && window.__pitchside_scene()",
-            vec![],
-        )
-        .await
-        .unwrap();
-    match v {
-        Value::String(s) => serde_json::from_str(&s).unwrap(),
-        other => panic!("no scene yet: {other:?}"),
-    }
-}
-
-/// Waits until the scene summary satisfies `pred`, failing with the last one seen.
-async fn wait_scene(b: &Browser, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
-    loop {
-        let s = scene(b).await;
-        if pred(&s) {
-            return s;
-        }
-        if std::time::Instant::now() > deadline {
-            b.screenshot("field-failed").await;
-            panic!("waited 20 s for {what}; last scene: {s}");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
 
 async fn press(b: &Browser, keys: &str) {
     b.keys(keys).await;
@@ -65,29 +33,28 @@ async fn open_file(b: &Browser, rel: &str, frames: usize) {
         .await;
 }
 
-/// The canvas's top-left corner in the viewport.
-async fn canvas_origin(b: &Browser) -> (f64, f64) {
-    let v = b
-        .client
-        .execute(
-            "const r = document.getElementById('field').getBoundingClientRect(); return [r.left, r.top];",
-            vec![],
-        )
-        .await
-        .unwrap();
-    (v[0].as_f64().unwrap(), v[1].as_f64().unwrap())
-}
-
 fn f(v: &Value) -> f64 {
     v.as_f64().unwrap_or(f64::NAN)
 }
 
-/// How far the scene is zoomed in from the whole field fitting its canvas (the page's own
-/// fit: the pitch and a 5.5 m margin), whatever size panels leave the canvas.
-fn zoom(s: &Value) -> f64 {
-    let (w, h) = (f(&s["view"]["width"]), f(&s["view"]["height"]));
-    let fit = (w / (2.0 * (52.5 + 5.5))).min(h / (2.0 * (34.0 + 5.5)));
-    f(&s["view"]["scale"]) / fit
+/// How many players of the scene `s` have their view cone drawn.
+fn cones(s: &Value) -> usize {
+    s["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["cone"] == true)
+        .count()
+}
+
+/// How many entries of `kind` the message board lists.
+async fn kinds(b: &Browser, kind: &str) -> usize {
+    count(b, &format!("#messages .entry[data-kind={kind}]")).await
+}
+
+/// How many elements `css` finds on the page.
+async fn count(b: &Browser, css: &str) -> usize {
+    b.client.find_all(Locator::Css(css)).await.unwrap().len()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -130,10 +97,11 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
     for _ in 0..2 {
         press(&b, &format!("{}{}", Key::Shift, Key::Right)).await;
     }
-    let s = wait_scene(&b, "a frame of play", |s| {
-        s["players"].as_array().is_some_and(|p| p.len() == 22) && s["time"].as_u64() > Some(150)
-    })
-    .await;
+    let s = b
+        .wait_scene("a frame of play", |s| {
+            s["players"].as_array().is_some_and(|p| p.len() == 22) && s["time"].as_u64() > Some(150)
+        })
+        .await;
     assert!(s["ball"].is_object());
     assert!(
         s["offside"][0].is_number() && s["offside"][1].is_number(),
@@ -143,41 +111,20 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
     assert!(s["selected"].is_null());
 
     // Click a field player: he is selected, his panel opens, his cone and areas show.
-    let player = s["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["id"] == "l7")
-        .cloned()
-        .unwrap();
-    let (ox, oy) = canvas_origin(&b).await;
-    b.click_at(ox + f(&player["px"]), oy + f(&player["py"]))
-        .await;
+    let (ox, oy) = b.canvas_origin().await;
+    b.click_player(&s, "l7").await;
     // The selection and the drawing that follows it: the cone comes with the next scene.
-    let s = wait_scene(&b, "l7 selected and drawn so", |s| {
-        s["selected"] == "l7"
-            && s["players"]
-                .as_array()
-                .is_some_and(|p| p.iter().any(|p| p["id"] == "l7" && p["cone"] == true))
-    })
-    .await;
-    let me = s["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["id"] == "l7")
-        .unwrap()
-        .clone();
+    let s = b
+        .wait_scene("l7 selected and drawn so", |s| {
+            s["selected"] == "l7"
+                && s["players"]
+                    .as_array()
+                    .is_some_and(|p| p.iter().any(|p| p["id"] == "l7" && p["cone"] == true))
+        })
+        .await;
+    let me = scene_player(&s, "l7");
     assert_eq!(me["cone"], true, "the selected player's view cone is drawn");
-    assert_eq!(
-        s["players"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|p| p["cone"] == true)
-            .count(),
-        1
-    );
+    assert_eq!(cones(&s), 1);
     assert_eq!(s["shapes"]["kickable_area"], 1);
     assert_eq!(s["shapes"]["tackle_area"], 1);
     let panel = b.client.find(Locator::Css("#player-panel")).await.unwrap();
@@ -203,20 +150,14 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
     // follow, flip) at the top right. Its label is drawn clear of them, on the canvas.
     b.client.set_window_size(1280, 800).await.unwrap();
     // T puts the cursor in the cycle box, the number shown selected.
-    press(&b, "t").await;
-    b.client
-        .active_element()
-        .await
-        .unwrap()
-        .send_keys(&format!("115{}", Key::Enter))
-        .await
-        .unwrap();
-    let at115 = wait_scene(&b, "cycle 115 on the laptop", |s| {
-        s["time"] == 115
-            && f(&s["view"]["height"]) < 600.0
-            && s["offside_labels"].as_array().is_some_and(|l| l.len() == 2)
-    })
-    .await;
+    b.type_cycle(115).await;
+    let at115 = b
+        .wait_scene("cycle 115 on the laptop", |s| {
+            s["time"] == 115
+                && f(&s["view"]["height"]) < 600.0
+                && s["offside_labels"].as_array().is_some_and(|l| l.len() == 2)
+        })
+        .await;
     let tools = b
         .eval(
             "const c = document.getElementById('field').getBoundingClientRect(); \
@@ -263,10 +204,12 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
     b.client.set_window_size(1280, 1000).await.unwrap();
 
     // Zoom in with the keyboard, then the wheel, at the canvas.
-    assert!((zoom(&s) - 1.0).abs() < 1e-9, "{s}");
+    assert!((scene_zoom(&s) - 1.0).abs() < 1e-9, "{s}");
     press(&b, "++").await;
-    let s = wait_scene(&b, "zoomed in by keys", |s| zoom(s) > 1.5).await;
-    let keyed = zoom(&s);
+    let s = b
+        .wait_scene("zoomed in by keys", |s| scene_zoom(s) > 1.5)
+        .await;
+    let keyed = scene_zoom(&s);
     let (w, h) = (f(&s["view"]["width"]), f(&s["view"]["height"]));
     let mut wheel = WheelActions::new("wheel".into());
     wheel.push(WheelAction::Scroll {
@@ -277,20 +220,23 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
         delta_y: -300,
     });
     b.client.perform_actions(wheel).await.unwrap();
-    wait_scene(&b, "zoomed in by the wheel", |s| zoom(s) > keyed * 1.5).await;
+    b.wait_scene("zoomed in by the wheel", |s| scene_zoom(s) > keyed * 1.5)
+        .await;
 
     // Follow the ball while the log plays: the view stays centred on it.
     press(&b, "f").await;
-    let s = wait_scene(&b, "the view on the ball", |s| {
-        (f(&s["view"]["centre"][0]) - f(&s["ball"]["x"])).abs() < 1e-6
-    })
-    .await;
+    let s = b
+        .wait_scene("the view on the ball", |s| {
+            (f(&s["view"]["centre"][0]) - f(&s["ball"]["x"])).abs() < 1e-6
+        })
+        .await;
     let start = s["time"].as_u64().unwrap();
     press(&b, " ").await;
-    let s = wait_scene(&b, "the ball followed for 10 cycles", |s| {
-        s["time"].as_u64() > Some(start + 10)
-    })
-    .await;
+    let s = b
+        .wait_scene("the ball followed for 10 cycles", |s| {
+            s["time"].as_u64() > Some(start + 10)
+        })
+        .await;
     assert!(
         (f(&s["view"]["centre"][0]) - f(&s["ball"]["x"])).abs() < 1e-6,
         "{s}"
@@ -305,18 +251,13 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
     // Back to the whole field, turned round.
     press(&b, "0").await;
     b.click("#flip").await;
-    let s = wait_scene(&b, "the whole field, flipped", |s| {
-        s["view"]["flipped"] == true && (zoom(s) - 1.0).abs() < 1e-9
-    })
-    .await;
+    let s = b
+        .wait_scene("the whole field, flipped", |s| {
+            s["view"]["flipped"] == true && (scene_zoom(s) - 1.0).abs() < 1e-9
+        })
+        .await;
     // The left goal is now on the right of the canvas: the left team's goalie too.
-    let l1 = s["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["id"] == "l1")
-        .unwrap()
-        .clone();
+    let l1 = scene_player(&s, "l1");
     assert!(
         f(&l1["x"]) < 0.0 && f(&l1["px"]) > f(&s["view"]["width"]) / 2.0,
         "{l1}"
@@ -328,20 +269,12 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
     b.click_xpath("//button[text()='Show everything']").await;
     b.click("#settings-toggle").await;
     b.click("#player-toggle").await;
-    let s = wait_scene(&b, "every overlay", |s| {
-        s["shapes"]["flag"].as_u64() == Some(55)
-    })
-    .await;
-    assert_eq!(
-        s["players"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|p| p["cone"] == true)
-            .count(),
-        22,
-        "everyone's cone"
-    );
+    let s = b
+        .wait_scene("every overlay", |s| {
+            s["shapes"]["flag"].as_u64() == Some(55)
+        })
+        .await;
+    assert_eq!(cones(&s), 22, "everyone's cone");
     assert!(s["shapes"]["grid"].as_u64() > Some(10));
     assert!(s["shapes"]["trail"].as_u64() > Some(10), "{s}");
     assert!(s["shapes"]["ball_path"].as_u64().is_some());
@@ -353,26 +286,11 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
     press(&b, &Key::End.to_string()).await;
     b.wait_text("#cycle", "the last cycle", |t| t == "400")
         .await;
-    let n = b
-        .client
-        .find_all(Locator::Css("#messages .entry"))
-        .await
-        .unwrap()
-        .len();
+    let n = count(&b, "#messages .entry").await;
     assert!(n >= 100, "{n} entries");
-    let kinds = |kind: &'static str| {
-        let client = b.client.clone();
-        async move {
-            client
-                .find_all(Locator::Css(&format!("#messages .entry[data-kind={kind}]")))
-                .await
-                .unwrap()
-                .len()
-        }
-    };
-    assert!(kinds("say").await > 10);
+    assert!(kinds(&b, "say").await > 10);
     assert_eq!(
-        kinds("command").await,
+        kinds(&b, "command").await,
         0,
         "received commands are hidden by default"
     );
@@ -383,16 +301,11 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
         !t.is_empty()
     })
     .await;
-    assert_eq!(kinds("say").await, 0);
-    assert!(kinds("referee").await > 5);
-    assert!(kinds("decision").await > 5);
-    assert_eq!(kinds("result").await, 1, "the final result at the end");
-    let at_end = b
-        .client
-        .find_all(Locator::Css("#messages .entry"))
-        .await
-        .unwrap()
-        .len();
+    assert_eq!(kinds(&b, "say").await, 0);
+    assert!(kinds(&b, "referee").await > 5);
+    assert!(kinds(&b, "decision").await > 5);
+    assert_eq!(kinds(&b, "result").await, 1, "the final result at the end");
+    let at_end = count(&b, "#messages .entry").await;
     let last = b.text("#messages .entry:last-child").await;
     assert!(
         last.contains("result") || last.contains("full time"),
@@ -404,34 +317,19 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
         !t.is_empty()
     })
     .await;
-    let left = b
-        .client
-        .find_all(Locator::Css("#messages .entry.side-l"))
-        .await
-        .unwrap()
-        .len();
+    let left = count(&b, "#messages .entry.side-l").await;
     assert_eq!(left, 0, "the left team's messages are filtered out");
-    assert!(!b
-        .client
-        .find_all(Locator::Css("#messages .entry.side-r"))
-        .await
-        .unwrap()
-        .is_empty());
+    assert!(count(&b, "#messages .entry.side-r").await > 0);
     b.click("#messages-team option[value='']").await;
     // Earlier in the match, only what was said by then.
     press(&b, &Key::Home.to_string()).await;
     b.wait_text("#cycle", "the first cycle", |t| t == "1").await;
-    let early = b
-        .client
-        .find_all(Locator::Css("#messages .entry"))
-        .await
-        .unwrap()
-        .len();
+    let early = count(&b, "#messages .entry").await;
     assert!(
         early < at_end / 2,
         "{early} entries at cycle 1, {at_end} at the end"
     );
-    assert_eq!(kinds("result").await, 0);
+    assert_eq!(kinds(&b, "result").await, 0);
     b.screenshot("field-messages").await;
 
     // A phone, with the settings back to their defaults: the field takes the width of the
@@ -439,12 +337,12 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
     b.click("#settings-toggle").await;
     b.click_xpath("//button[text()='Reset to defaults']").await;
     b.click("#settings-toggle").await;
-    wait_scene(&b, "the default overlays", |s| {
-        s["shapes"]["flag"].is_null()
-    })
-    .await;
+    b.wait_scene("the default overlays", |s| s["shapes"]["flag"].is_null())
+        .await;
     b.client.set_window_size(390, 844).await.unwrap();
-    let s = wait_scene(&b, "the field resized", |s| f(&s["view"]["width"]) < 400.0).await;
+    let s = b
+        .wait_scene("the field resized", |s| f(&s["view"]["width"]) < 400.0)
+        .await;
     let inner = b
         .client
         .execute("return document.documentElement.clientWidth", vec![])
@@ -466,8 +364,8 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
     b.screenshot("field-phone").await;
 
     // Two fingers spread apart zoom in; one finger drags the field along.
-    let before = scene(&b).await;
-    let (ox, oy) = canvas_origin(&b).await;
+    let before = b.scene().await;
+    let (ox, oy) = b.canvas_origin().await;
     let (cx, cy) = (
         ox + f(&before["view"]["width"]) / 2.0,
         oy + f(&before["view"]["height"]) / 2.0,
@@ -486,18 +384,20 @@ async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
         )
         .await
         .unwrap();
-    let pinched = wait_scene(&b, "zoomed in by a pinch", |s| {
-        zoom(s) > zoom(&before) * 2.0
-    })
-    .await;
+    let pinched = b
+        .wait_scene("zoomed in by a pinch", |s| {
+            scene_zoom(s) > scene_zoom(&before) * 2.0
+        })
+        .await;
     b.client
         .perform_actions(finger("finger1", cx, cx + 60.0, cy))
         .await
         .unwrap();
-    let dragged = wait_scene(&b, "dragged by a finger", |s| {
-        f(&s["view"]["centre"][0]) < f(&pinched["view"]["centre"][0]) - 1.0
-    })
-    .await;
+    let dragged = b
+        .wait_scene("dragged by a finger", |s| {
+            f(&s["view"]["centre"][0]) < f(&pinched["view"]["centre"][0]) - 1.0
+        })
+        .await;
     let moved = (f(&pinched["view"]["centre"][0]) - f(&dragged["view"]["centre"][0]))
         * f(&dragged["view"]["scale"]);
     assert!(

@@ -41,14 +41,8 @@ async fn wait_loaded(b: &Browser, what: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn links_open_logs_and_cycles_and_keep_the_operator_key_out() {
-    relay_harness::need_web_app();
     // Two matches: the relay's `/` is a lobby, which a `?log=` link must go past.
-    let replay = |name: &str| relay_harness::bundled(name, Duration::from_millis(100));
-    let relay = relay_harness::start_with(relay::config::Settings::new(vec![
-        replay("field-a"),
-        replay("field-b"),
-    ]))
-    .await;
+    let relay = relay_harness::start_two_bundled(Duration::from_millis(100)).await;
     let files = StaticServer::start().await;
     let page = format!("http://{}/", relay.addr);
     let b = Browser::start().await;

@@ -14,10 +14,9 @@
 //! Screenshots go to `tests/artifacts/phone-*.png`. Needs the web app built into `dist/`,
 //! Chromium and axe-core (scripts/test.sh).
 
-use pitchside_tests::browser::Browser;
+use pitchside_tests::browser::{scene_zoom, Browser};
 use pitchside_tests::{fixtures, relay_harness};
 use relay::config::Settings;
-use relay::Source;
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -107,39 +106,6 @@ async fn pinch(b: &Browser, (cx, cy): (f64, f64), from: f64, to: f64) {
 
 fn f(v: &Value) -> f64 {
     v.as_f64().unwrap_or(f64::NAN)
-}
-
-/// The summary of the last scene drawn.
-async fn scene(b: &Browser) -> Value {
-    let v = b
-        .eval("return window.__pitchside_scene && window.__pitchside_scene()")
-        .await;
-    match v {
-        Value::String(s) => serde_json::from_str(&s).unwrap(),
-        _ => Value::Null,
-    }
-}
-
-async fn wait_scene(b: &Browser, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
-    loop {
-        let s = scene(b).await;
-        if !s.is_null() && pred(&s) {
-            return s;
-        }
-        if std::time::Instant::now() > deadline {
-            b.screenshot("phone-failed").await;
-            panic!("waited 20 s for {what}; last scene: {s}");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-/// How far the scene is zoomed in from the whole field fitting its canvas.
-fn zoom(s: &Value) -> f64 {
-    let (w, h) = (f(&s["view"]["width"]), f(&s["view"]["height"]));
-    let fit = (w / (2.0 * (52.5 + 5.5))).min(h / (2.0 * (34.0 + 5.5)));
-    f(&s["view"]["scale"]) / fit
 }
 
 /// Nothing is wider than the phone: the page neither scrolls sideways nor makes the mobile
@@ -286,10 +252,11 @@ async fn match_page(b: &Browser, relay: std::net::SocketAddr, (w, h): (u32, u32)
     b.wait_text("#play", "the match paused", |t| t.contains("▶"))
         .await;
     b.eval("window.scrollTo(0, 0)").await;
-    let s = wait_scene(b, "a frame with every player", |s| {
-        s["players"].as_array().is_some_and(|p| p.len() == 22)
-    })
-    .await;
+    let s = b
+        .wait_scene("a frame with every player", |s| {
+            s["players"].as_array().is_some_and(|p| p.len() == 22)
+        })
+        .await;
     fits(b, w, &page).await;
     in_full(b, "#team-l, #team-r", &page).await;
     // The team graphic is a mark beside the name, not a third of the bar.
@@ -357,10 +324,8 @@ async fn match_page(b: &Browser, relay: std::net::SocketAddr, (w, h): (u32, u32)
         .map(|(p, at)| (p["id"].as_str().unwrap_or_default().to_owned(), at))
         .expect("a player with room beside him");
     tap(b, ox + tx, oy + ty).await;
-    wait_scene(b, &format!("{id} selected by a tap"), |s| {
-        s["selected"] == id
-    })
-    .await;
+    b.wait_scene(&format!("{id} selected by a tap"), |s| s["selected"] == id)
+        .await;
     b.wait_js(
         "const p = document.querySelector('#player-panel'); return p && p.dataset.player",
         "his panel",
@@ -372,14 +337,25 @@ async fn match_page(b: &Browser, relay: std::net::SocketAddr, (w, h): (u32, u32)
 
     // Two fingers spread apart zoom in where they are; the whole-field button, tapped,
     // fits the field again.
-    let before = scene(b).await;
+    let before = b.drawn_scene().await;
     let centre = (ox + field[2] / 2.0, oy + field[3] / 2.0);
     pinch(b, centre, 60.0, 180.0).await;
-    let s = wait_scene(b, "zoomed in by a pinch", |s| zoom(s) > zoom(&before) * 2.0).await;
+    let s = b
+        .wait_scene("zoomed in by a pinch", |s| {
+            scene_zoom(s) > scene_zoom(&before) * 2.0
+        })
+        .await;
     b.screenshot(&format!("phone-match-pinched-{w}x{h}")).await;
-    assert!(zoom(&s) < 4.0, "{page}: zoomed {} by a 3× spread", zoom(&s));
+    assert!(
+        scene_zoom(&s) < 4.0,
+        "{page}: zoomed {} by a 3× spread",
+        scene_zoom(&s)
+    );
     tap_element(b, "#fit").await;
-    wait_scene(b, "the whole field again", |s| (zoom(s) - 1.0).abs() < 1e-6).await;
+    b.wait_scene("the whole field again", |s| {
+        (scene_zoom(s) - 1.0).abs() < 1e-6
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -403,17 +379,8 @@ async fn a_spectator_on_a_phone_reads_the_names_taps_a_player_pinches_and_finds_
     std::fs::copy(fixtures::path("tournaments/five.toml"), &tournament).expect("copy");
     // The bundled game (its left team has a logo) as match `final`, and a second match so
     // that `/` is the lobby.
-    let script =
-        relay::replay::Script::from_log(relay::replay::BUNDLED_NAME, relay::replay::BUNDLED_LOG)
-            .expect("the bundled log");
-    let mut bundled = Source::Replay {
-        script,
-        step: Duration::from_millis(100),
-    }
-    .into_spec();
-    bundled.name = "final".into();
     let mut settings = Settings::new(vec![
-        bundled,
+        relay_harness::bundled("final", Duration::from_millis(100)),
         relay_harness::replay(fixtures::SHORT_V2, "field-b", Duration::from_millis(100)),
     ]);
     settings.archive = vec![dir.clone()];
@@ -456,10 +423,11 @@ async fn a_spectator_on_a_phone_reads_the_names_taps_a_player_pinches_and_finds_
         open(&b, (w, h), &format!("http://{}/m/final/embed", relay.addr)).await;
         b.wait_text("#team-l", "the left team", |t| t == "SHORT_L_a")
             .await;
-        let s = wait_scene(&b, "the field", |s| {
-            s["players"].as_array().is_some_and(|p| p.len() == 22)
-        })
-        .await;
+        let s = b
+            .wait_scene("the field", |s| {
+                s["players"].as_array().is_some_and(|p| p.len() == 22)
+            })
+            .await;
         fits(&b, w, &page).await;
         in_full(&b, "#team-l, #team-r", &page).await;
         let field = rect(&b, "#field").await;
@@ -474,8 +442,8 @@ async fn a_spectator_on_a_phone_reads_the_names_taps_a_player_pinches_and_finds_
         b.screenshot(&format!("phone-embed-{w}x{h}")).await;
         let centre = (field[0] + field[2] / 2.0, field[1] + field[3] / 2.0);
         pinch(&b, centre, 60.0, 180.0).await;
-        wait_scene(&b, "the embed zoomed in by a pinch", |x| {
-            zoom(x) > zoom(&s) * 2.0
+        b.wait_scene("the embed zoomed in by a pinch", |x| {
+            scene_zoom(x) > scene_zoom(&s) * 2.0
         })
         .await;
         assert_eq!(b.eval(action).await, "none", "{page}");

@@ -36,25 +36,10 @@ fn before_kick_off() -> Script {
 
 /// The summary of the last scene drawn, once there is one with players.
 async fn scene_with_players(b: &Browser) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let v = b
-            .client
-            .execute(
-                "return window.__pitchside_scene && window.__pitchside_scene()",
-                vec![],
-            )
-            .await
-            .unwrap();
-        if let Value::String(s) = v {
-            let s: Value = serde_json::from_str(&s).unwrap();
-            if s["players"].as_array().is_some_and(|p| p.len() == 22) {
-                return s;
-            }
-        }
-        assert!(Instant::now() < deadline, "no scene with 22 players");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    b.wait_scene("a scene with 22 players", |s| {
+        s["players"].as_array().is_some_and(|p| p.len() == 22)
+    })
+    .await
 }
 
 async fn exists(b: &Browser, css: &str) -> bool {
@@ -136,27 +121,8 @@ async fn the_operator_cards_a_player_and_spectators_see_no_controls() {
 
     // Left 5, clicked where the field draws him.
     let s = scene_with_players(&b).await;
-    let l5 = s["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["id"] == "l5")
-        .cloned()
-        .unwrap();
-    let origin = b
-        .client
-        .execute(
-            "const r = document.getElementById('field').getBoundingClientRect(); return [r.left, r.top];",
-            vec![],
-        )
-        .await
-        .unwrap();
-    let (ox, oy) = (origin[0].as_f64().unwrap(), origin[1].as_f64().unwrap());
-    b.click_at(
-        ox + l5["px"].as_f64().unwrap(),
-        oy + l5["py"].as_f64().unwrap(),
-    )
-    .await;
+    let (ox, oy) = b.canvas_origin().await;
+    b.click_player(&s, "l5").await;
     b.wait_text("#player-actions", "left 5 picked", |t| t.contains("left 5"))
         .await;
     b.click("#card-yellow").await;
@@ -205,13 +171,7 @@ async fn the_operator_cards_a_player_and_spectators_see_no_controls() {
 
     // Drag left 2 120 px to the right and let go: the relay moves him there, facing as he did.
     let s = scene_with_players(&b).await;
-    let l2 = s["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["id"] == "l2")
-        .cloned()
-        .unwrap();
+    let l2 = browser::scene_player(&s, "l2");
     let scale = s["view"]["scale"].as_f64().unwrap();
     let (x0, y0) = (
         ox + l2["px"].as_f64().unwrap(),

@@ -8,9 +8,8 @@
 
 use fantoccini::key::Key;
 use pitchside_tests::browser::Browser;
-use pitchside_tests::fake_server::{FakeServer, Script};
+use pitchside_tests::fake_server::{self, FakeServer, Script};
 use pitchside_tests::{capture, fixtures, relay_harness};
-use rcss_formats::Record;
 use relay::config::Settings;
 use relay::monitor::MonitorConfig;
 use relay::Source;
@@ -18,13 +17,7 @@ use std::time::{Duration, Instant};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lobby_lists_the_matches_and_opens_one() {
-    relay_harness::need_web_app();
-    let step = Duration::from_millis(100);
-    let relay = relay_harness::start_with(Settings::new(vec![
-        relay_harness::replay(fixtures::SHORT_V6, "field-a", step),
-        relay_harness::replay(fixtures::SHORT_V2, "field-b", step),
-    ]))
-    .await;
+    let relay = relay_harness::start_two_short_games(Duration::from_millis(100)).await;
     let b = Browser::start().await;
     b.goto(&format!("http://{}/", relay.addr)).await;
     b.wait_text("#matches", "two match cards", |t| {
@@ -72,20 +65,9 @@ async fn a_refusal_from_the_server_is_explained() {
 async fn a_page_opened_late_shows_live_at_once_and_can_seek_back() {
     relay_harness::need_web_app();
     let m = rcss_formats::parse_log(&fixtures::read(fixtures::FULL_V6));
-    let mut records = Vec::new();
-    records.extend(m.server_param.clone().map(Record::ServerParam));
-    records.extend(m.player_param.clone().map(Record::PlayerParam));
-    records.extend(m.player_types.iter().cloned().map(Record::PlayerType));
-    let header = records.len();
-    records.extend(m.frames.iter().cloned().map(Record::Show));
-    let datagrams: Vec<Vec<u8>> = records
-        .iter()
-        .filter_map(|r| {
-            let mut d = rcss_formats::write::monitor_datagram(r)?;
-            d.push(0);
-            Some(d)
-        })
-        .collect();
+    let served = fake_server::monitor_datagrams(&m);
+    let header = served.iter().position(|(show, _)| *show).unwrap();
+    let datagrams: Vec<Vec<u8>> = served.into_iter().map(|(_, d)| d).collect();
     // The first ~5000 cycles fast, then real time.
     let at_5000 = header + m.frames.iter().position(|f| f.time >= 5000).unwrap();
     let mut script = Script::new(datagrams, Duration::from_millis(1));

@@ -17,7 +17,6 @@
 //! Screenshots go to `tests/artifacts/save-as-*.png` and `drawings-*.png`. Needs `dist/`
 //! built (scripts/build-web.sh).
 
-use fantoccini::key::Key;
 use fantoccini::Locator;
 use pitchside_tests::browser::Browser;
 use pitchside_tests::{fixtures, relay_harness};
@@ -45,12 +44,7 @@ async fn open_file(b: &Browser, path: &std::path::Path) {
 
 /// Goes to `cycle` with the cycle box (which pauses).
 async fn go_to(b: &Browser, cycle: u32) {
-    b.keys("t").await;
-    let boxed = b.client.active_element().await.unwrap();
-    boxed
-        .send_keys(&format!("{cycle}{}", Key::Enter))
-        .await
-        .unwrap();
+    b.type_cycle(cycle).await;
     let want = cycle.to_string();
     b.wait_text("#cycle", &format!("cycle {cycle}"), |t| t == want)
         .await;
@@ -104,32 +98,6 @@ async fn wait_state(b: &Browser, state: &str) -> String {
             );
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-/// The summary of the last scene drawn.
-async fn scene(b: &Browser) -> Value {
-    match b
-        .eval("return window.__pitchside_scene && window.__pitchside_scene()")
-        .await
-    {
-        Value::String(s) => serde_json::from_str(&s).unwrap(),
-        other => panic!("no scene yet: {other:?}"),
-    }
-}
-
-async fn wait_scene(b: &Browser, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
-    loop {
-        let s = scene(b).await;
-        if pred(&s) {
-            return s;
-        }
-        if std::time::Instant::now() > deadline {
-            b.screenshot("drawings-failed").await;
-            panic!("waited 20 s for {what}; last scene: {s}");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 
@@ -376,49 +344,51 @@ async fn save_as_writes_the_log_asked_for_validate_lists_findings_and_drawings_s
     // ---- Drawings of protocol 1 on the field ----
     open_file(&b, &fixtures::path(DRAWINGS_V1)).await;
     go_to(&b, 9).await;
-    let s = wait_scene(&b, "cycle 9", |s| s["time"] == 9).await;
+    let s = b.wait_scene("cycle 9", |s| s["time"] == 9).await;
     assert_eq!(
         (drawn(&s), players(&s)),
         (0, 22),
         "nothing drawn before cycle 10"
     );
     go_to(&b, 15).await;
-    let s = wait_scene(&b, "the drawings of cycle 10", |s| {
-        s["time"] == 15 && drawn(s) == 3
-    })
-    .await;
+    let s = b
+        .wait_scene("the drawings of cycle 10", |s| {
+            s["time"] == 15 && drawn(s) == 3
+        })
+        .await;
     assert_eq!(players(&s), 22);
     b.screenshot("drawings-v1").await;
     go_to(&b, 25).await;
-    wait_scene(&b, "cycle 20's clear and two drawings", |s| {
+    b.wait_scene("cycle 20's clear and two drawings", |s| {
         s["time"] == 25 && drawn(s) == 2
     })
     .await;
     b.screenshot("drawings-cleared").await;
     // A blank screen: the pitch alone for its cycle.
     go_to(&b, 30).await;
-    let s = wait_scene(&b, "the blank screen of cycle 30", |s| {
-        s["time"] == 30 && players(s) == 0
-    })
-    .await;
+    let s = b
+        .wait_scene("the blank screen of cycle 30", |s| {
+            s["time"] == 30 && players(s) == 0
+        })
+        .await;
     assert!(s["ball"].is_null(), "{s}");
     assert_eq!(drawn(&s), 0);
     assert!(s["shapes"]["pitch_line"].as_u64() > Some(10), "{s}");
     b.screenshot("drawings-blank").await;
     go_to(&b, 31).await;
-    wait_scene(&b, "the match again at 31", |s| {
+    b.wait_scene("the match again at 31", |s| {
         s["time"] == 31 && players(s) == 22 && drawn(s) == 2
     })
     .await;
     // The setting turns them off.
     b.click("#settings-toggle").await;
     b.click("#set-server-drawings").await;
-    wait_scene(&b, "no drawings with the setting off", |s| {
+    b.wait_scene("no drawings with the setting off", |s| {
         s["time"] == 31 && drawn(s) == 0
     })
     .await;
     b.click("#set-server-drawings").await;
-    wait_scene(&b, "drawings back", |s| drawn(s) == 2).await;
+    b.wait_scene("drawings back", |s| drawn(s) == 2).await;
     b.click("#settings-toggle").await;
 
     b.close().await;

@@ -97,12 +97,7 @@ async fn https_page_follows_its_match_over_wss_and_installs_its_service_worker()
     .await;
     b.wait_text("#live-badge", "following live", |t| t == "LIVE")
         .await;
-    b.wait_js(
-        "return !!(navigator.serviceWorker && navigator.serviceWorker.controller)",
-        "the service worker to control the page",
-        |v| v.as_bool() == Some(true),
-    )
-    .await;
+    b.wait_service_worker().await;
     b.screenshot("https-live").await;
 
     // The same name over plain HTTP: redirected to HTTPS by the relay.

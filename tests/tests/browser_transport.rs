@@ -78,12 +78,7 @@ async fn transport_moves_time_as_asked_settings_persist_and_exports_save() {
         .unwrap();
     b.wait_text("#cycle", "cycle 2345", |t| t == "2345").await;
     // A cycle with no frame (half time) lands on the next one that exists.
-    b.keys("t").await;
-    let boxed = b.client.active_element().await.unwrap();
-    boxed
-        .send_keys(&format!("3000{}", Key::Enter))
-        .await
-        .unwrap();
+    b.type_cycle(3000).await;
     b.wait_text("#cycle", "cycle 3001", |t| t == "3001").await;
 
     // Buttons: ±100 cycles, ±1 frame, first and last.
@@ -102,12 +97,7 @@ async fn transport_moves_time_as_asked_settings_persist_and_exports_save() {
     b.click("#first").await;
     b.wait_text("#cycle", "the first cycle", |t| t == "1").await;
     // Shift+→ from inside a stoppage: cycle 272 (a goal) repeats; 100 cycles on is 372.
-    b.keys("t").await;
-    let boxed = b.client.active_element().await.unwrap();
-    boxed
-        .send_keys(&format!("272{}", Key::Enter))
-        .await
-        .unwrap();
+    b.type_cycle(272).await;
     b.wait_text("#cycle", "cycle 272", |t| t == "272").await;
     b.keys(&Key::Right.to_string()).await;
     b.wait_js(FRAME_JS, "a step inside the stoppage", |v| {
@@ -123,12 +113,7 @@ async fn transport_moves_time_as_asked_settings_persist_and_exports_save() {
     b.wait_text("#cycle", "cycle 372", |t| t == "372").await;
 
     // Speed presets: 1× plays ten frames a second of the page's clock, 4× forty.
-    b.keys("t").await;
-    let boxed = b.client.active_element().await.unwrap();
-    boxed
-        .send_keys(&format!("1000{}", Key::Enter))
-        .await
-        .unwrap();
+    b.type_cycle(1000).await;
     b.wait_text("#cycle", "cycle 1000", |t| t == "1000").await;
     b.click("button.speed[data-speed='1']").await;
     assert_eq!(b.text("#speed").await, "1×");

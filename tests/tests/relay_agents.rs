@@ -10,7 +10,6 @@ use pitchside_tests::debug_client::{self, text};
 use pitchside_tests::fixtures;
 use pitchside_tests::relay_harness;
 use pitchside_tests::spectator::{http_request, Spectator};
-use relay::config::{Settings, SourceSpec};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
@@ -18,21 +17,21 @@ const KEY_A: &str = "helios-a-debug-key-0001";
 const KEY_B: &str = "helios-b-debug-key-0002";
 const OPERATOR: &str = "operator-token-of-this-test";
 
+/// `GET path` with the key or token `auth`: (status, body).
+async fn get_as(addr: SocketAddr, path: &str, auth: &str) -> (u16, Vec<u8>) {
+    let header = format!("Bearer {auth}");
+    let (status, _, body) =
+        http_request(addr, "GET", path, &[("Authorization", &header)], b"").await;
+    (status, body)
+}
+
 /// Every message `auth` may read, polled from the start until `want` arrived (or 20 s).
 async fn read_all(addr: SocketAddr, auth: &str, want: usize) -> Vec<serde_json::Value> {
     let deadline = Instant::now() + Duration::from_secs(20);
     let mut from = 0;
     let mut got = Vec::new();
     loop {
-        let header = format!("Bearer {auth}");
-        let (status, _, body) = http_request(
-            addr,
-            "GET",
-            &format!("/m/field-a/agents?from={from}"),
-            &[("Authorization", &header)],
-            b"",
-        )
-        .await;
+        let (status, body) = get_as(addr, &format!("/m/field-a/agents?from={from}"), auth).await;
         assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
         let answer: serde_json::Value = serde_json::from_slice(&body).expect("JSON");
         assert_eq!(answer["v"], 1);
@@ -50,33 +49,36 @@ async fn read_all(addr: SocketAddr, auth: &str, want: usize) -> Vec<serde_json::
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_teams_debug_stream_reaches_its_key_and_nobody_else_and_is_recorded() {
-    let dir = fixtures::scratch("debug");
-    let port = debug_client::free_port();
-    let mut spec = relay_harness::replay(fixtures::AGENTS_RCG, "field-a", Duration::from_millis(2));
-    let shows = match &mut spec.source {
-        SourceSpec::Replay(rc) => {
-            rc.looping = false;
-            rc.script.shows()
-        }
-        SourceSpec::Server(_) => unreachable!(),
-    };
-    let mut settings = Settings::new(vec![spec]);
-    settings.debug_port = Some(port);
-    settings.team_keys = vec![
-        ("HELIOS_A".into(), KEY_A.into()),
-        ("HELIOS_B".into(), KEY_B.into()),
-    ];
-    settings.control_token = Some(OPERATOR.into());
-    settings.record = Some(dir.clone());
+/// A relay that plays the agents' match (fast, once) as their debug server on `port`, with
+/// both teams' keys and `more` settings, and a spectator who watched the whole match: the
+/// match is played before the agents speak, so the relay knows both teams.
+async fn played_match(
+    port: SocketAddr,
+    more: impl FnOnce(&mut relay::config::Settings),
+) -> (relay_harness::RunningRelay, Spectator) {
+    let (mut settings, shows) = debug_client::agents_match(
+        Duration::from_millis(2),
+        port,
+        &[("HELIOS_A", KEY_A), ("HELIOS_B", KEY_B)],
+    );
+    more(&mut settings);
     let relay = relay_harness::start_with(settings).await;
-
-    // The match is played (once) before the agents speak: the relay knows both teams.
     let mut spectator = Spectator::connect(relay.addr, "/m/field-a/ws").await;
     spectator
         .until(30, "the whole match", |s| s.frames().len() >= shows)
         .await;
+    (relay, spectator)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_teams_debug_stream_reaches_its_key_and_nobody_else_and_is_recorded() {
+    let dir = fixtures::scratch("debug");
+    let port = debug_client::free_port();
+    let (relay, spectator) = played_match(port, |settings| {
+        settings.control_token = Some(OPERATOR.into());
+        settings.record = Some(dir.clone());
+    })
+    .await;
 
     // Three agents, each from its own port, as they came.
     let all = debug_client::datagrams();
@@ -171,38 +173,17 @@ async fn a_teams_debug_stream_reaches_its_key_and_nobody_else_and_is_recorded() 
     assert_eq!(status, 401);
     let mut statuses = Vec::new();
     for _ in 0..6 {
-        let (status, _, _) = http_request(
-            relay.addr,
-            "GET",
-            "/m/field-a/agents",
-            &[("Authorization", "Bearer not-a-key-of-this-relay")],
-            b"",
-        )
-        .await;
+        let (status, _) = get_as(relay.addr, "/m/field-a/agents", "not-a-key-of-this-relay").await;
         statuses.push(status);
     }
     assert!(
         statuses.contains(&401) && statuses.last() == Some(&429),
         "{statuses:?}"
     );
-    let (status, _, _) = http_request(
-        relay.addr,
-        "GET",
-        "/m/field-a/agents",
-        &[("Authorization", &format!("Bearer {KEY_A}"))],
-        b"",
-    )
-    .await;
+    let (status, _) = get_as(relay.addr, "/m/field-a/agents", KEY_A).await;
     assert_eq!(status, 429, "locked out, right key or not");
     // A tally of its own: the operator, behind the same address, still referees.
-    let (status, _, body) = http_request(
-        relay.addr,
-        "GET",
-        "/m/field-a/control",
-        &[("Authorization", &format!("Bearer {OPERATOR}"))],
-        b"",
-    )
-    .await;
+    let (status, body) = get_as(relay.addr, "/m/field-a/control", OPERATOR).await;
     assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
     // A match the relay is not the debug server of has no stream.
     let (status, _, _) = http_request(relay.addr, "GET", "/m/other/agents", &[], b"").await;
@@ -217,36 +198,16 @@ async fn a_teams_debug_stream_reaches_its_key_and_nobody_else_and_is_recorded() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_waiting_poll_is_answered_when_its_teams_agent_speaks() {
     let port = debug_client::free_port();
-    let mut spec = relay_harness::replay(fixtures::AGENTS_RCG, "field-a", Duration::from_millis(2));
-    let shows = match &mut spec.source {
-        SourceSpec::Replay(rc) => {
-            rc.looping = false;
-            rc.script.shows()
-        }
-        SourceSpec::Server(_) => unreachable!(),
-    };
-    let mut settings = Settings::new(vec![spec]);
-    settings.debug_port = Some(port);
-    settings.team_keys = vec![
-        ("HELIOS_A".into(), KEY_A.into()),
-        ("HELIOS_B".into(), KEY_B.into()),
-    ];
-    let relay = relay_harness::start_with(settings).await;
-    let mut spectator = Spectator::connect(relay.addr, "/m/field-a/ws").await;
-    spectator
-        .until(30, "the whole match", |s| s.frames().len() >= shows)
-        .await;
+    let (relay, _spectator) = played_match(port, |_| {}).await;
     let all = debug_client::datagrams();
     let first = |who: &str| all.iter().find(|(w, _)| w == who).unwrap().1.clone();
     let poll = |wait_ms: u64| {
         let addr = relay.addr;
         tokio::spawn(async move {
-            let (status, _, body) = http_request(
+            let (status, body) = get_as(
                 addr,
-                "GET",
                 &format!("/m/field-a/agents?from=0&wait={wait_ms}"),
-                &[("Authorization", &format!("Bearer {KEY_A}"))],
-                b"",
+                KEY_A,
             )
             .await;
             assert_eq!(status, 200);

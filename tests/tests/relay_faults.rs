@@ -19,18 +19,6 @@ use relay::Source;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The records a capture's datagrams hold.
-fn capture_records(datagrams: &[Vec<u8>]) -> Vec<Record> {
-    datagrams
-        .iter()
-        .filter_map(|d| match rcss_formats::datagram::parse_datagram(d) {
-            Ok(rcss_formats::datagram::Datagram::Records(r)) => Some(r),
-            _ => None,
-        })
-        .flatten()
-        .collect()
-}
-
 /// A small deterministic generator: the same faults at every run.
 struct Rng(u64);
 
@@ -202,18 +190,7 @@ async fn a_lossy_network_never_shows_a_frame_out_of_order_or_one_it_did_not_send
     assert_in_order(&seen[0], "lossy");
     // A copied datagram is let through (the server repeats shows itself, see relay::order),
     // but nothing is shown that the server did not send.
-    let sent: Vec<Frame> = datagrams
-        .iter()
-        .filter_map(|d| match rcss_formats::datagram::parse_datagram(d) {
-            Ok(rcss_formats::datagram::Datagram::Records(r)) => Some(r),
-            _ => None,
-        })
-        .flatten()
-        .filter_map(|r| match r {
-            Record::Show(f) => Some(f),
-            _ => None,
-        })
-        .collect();
+    let sent: Vec<Frame> = capture::shows(capture::records(&datagrams));
     assert!(
         seen[0].iter().all(|f| sent.contains(f)),
         "a frame the server never sent"
@@ -262,8 +239,8 @@ async fn ten_restarts_and_a_silence_during_one_recording_session() {
         refuse: Some(b"(error no_more_monitor)\0".to_vec()),
         ..Script::default()
     });
-    let whole = capture_records(&datagrams).len();
-    let first = capture_records(&datagrams)
+    let whole = capture::records(&datagrams).len();
+    let first = capture::records(&datagrams)
         .iter()
         .find_map(|r| match r {
             Record::Show(f) => Some(f.time),
@@ -316,7 +293,7 @@ async fn ten_restarts_and_a_silence_during_one_recording_session() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_of_forged_datagrams_changes_nothing() {
     let datagrams = capture::split(&fixtures::read(fixtures::V5_CAPTURE)).unwrap();
-    let want = capture_records(&datagrams);
+    let want = capture::records(&datagrams);
     // A show from the same capture, as a forger would replay it.
     let forged = datagrams[100].clone();
     let mut script = Script::new(datagrams, Duration::from_millis(10));
@@ -359,7 +336,7 @@ async fn a_thirty_second_silence_in_real_time() {
     let dir = temp_dir("silence30");
     let relay = relay_harness::start_with(settings(mc, &dir)).await;
     let mut s = Spectator::connect(relay.addr, "/ws").await;
-    let whole = capture_records(&datagrams).len();
+    let whole = capture::records(&datagrams).len();
     s.until(90, "the match after the silence, whole", |s| {
         s.notices()
             .iter()

@@ -2,7 +2,7 @@
 //! wire with `shared`, as the page does: every protocol and compression end to end, trust
 //! rules, refusals, restarts, late joiners, several matches, downloads.
 
-use pitchside_tests::fake_server::{FakeServer, Script};
+use pitchside_tests::fake_server::{self, FakeServer, Script};
 use pitchside_tests::spectator::{http_get, Spectator};
 use pitchside_tests::{capture, fixtures, relay_harness};
 use pitchside_wire::feed::FeedSource;
@@ -13,18 +13,6 @@ use relay::config::Settings;
 use relay::monitor::{MonitorConfig, Protocol};
 use relay::Source;
 use std::time::Duration;
-
-/// The records a capture's datagrams hold, as the relay's own parser reads them.
-fn capture_records(datagrams: &[Vec<u8>]) -> Vec<Record> {
-    datagrams
-        .iter()
-        .filter_map(|d| match parse_datagram(d) {
-            Ok(Datagram::Records(r)) => Some(r),
-            _ => None,
-        })
-        .flatten()
-        .collect()
-}
 
 fn monitor(server: &FakeServer, protocol: Protocol, compression: Option<i32>) -> MonitorConfig {
     let mut mc = MonitorConfig::new(server.addr);
@@ -46,7 +34,7 @@ fn same_records(got: &[Record], want: &[Record], what: &str) {
 /// zlib-compressed when compression is on.
 async fn end_to_end(file: &str, protocol: &str, compression: Option<i32>) {
     let datagrams = capture::split(&fixtures::read(file)).unwrap();
-    let want = capture_records(&datagrams);
+    let want = capture::records(&datagrams);
     let mut script = Script::new(datagrams, Duration::from_millis(1));
     script.burst = 4;
     let server = FakeServer::start(script).await;
@@ -191,7 +179,7 @@ async fn server_refusals_are_shown_with_a_hint() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn forged_datagrams_before_and_after_registration_are_ignored() {
     let datagrams = capture::split(&fixtures::read(fixtures::V5_CAPTURE)).unwrap();
-    let want = capture_records(&datagrams);
+    let want = capture::records(&datagrams);
     // A well-formed show nobody sent: time 4242.
     let forged_show = {
         let mut d = datagrams[200].clone();
@@ -259,7 +247,7 @@ async fn a_restarted_server_is_a_new_match_for_connected_spectators() {
     // only the last datagrams, so the same server's parameters go in front.
     let mut second = first[..20].to_vec();
     second.extend(capture::split(&fixtures::read(fixtures::V5_GAME_END)).unwrap());
-    let want_second = capture_records(&second);
+    let want_second = capture::records(&second);
     let mut a = Script::new(first.clone(), Duration::from_millis(1));
     a.burst = 4;
     let mut b = Script::new(second, Duration::from_millis(1));
@@ -270,7 +258,7 @@ async fn a_restarted_server_is_a_new_match_for_connected_spectators() {
     let relay = relay_harness::start(Source::Server(mc)).await;
     let mut s = Spectator::connect(relay.addr, "/ws").await;
     s.until(30, "the first match", |s| {
-        s.records().len() >= capture_records(&first).len()
+        s.records().len() >= capture::records(&first).len()
     })
     .await;
     s.until(30, "the second match, whole", |s| {
@@ -299,20 +287,11 @@ async fn a_restarted_server_is_a_new_match_for_connected_spectators() {
 async fn a_late_joiner_gets_every_frame_once_in_order_then_live() {
     let log = fixtures::read(fixtures::FULL_V6);
     let m = rcss_formats::parse_log(&log);
-    let mut datagrams = Vec::new();
-    datagrams.extend(m.server_param.clone().map(Record::ServerParam));
-    datagrams.extend(m.player_param.clone().map(Record::PlayerParam));
-    datagrams.extend(m.player_types.iter().cloned().map(Record::PlayerType));
-    datagrams.extend(m.frames.iter().cloned().map(Record::Show));
-    let datagrams: Vec<Vec<u8>> = datagrams
-        .iter()
-        .filter_map(|r| {
-            let mut d = rcss_formats::write::monitor_datagram(r)?;
-            d.push(0);
-            Some(d)
-        })
+    let datagrams: Vec<Vec<u8>> = fake_server::monitor_datagrams(&m)
+        .into_iter()
+        .map(|(_, d)| d)
         .collect();
-    let want = capture_records(&datagrams);
+    let want = capture::records(&datagrams);
     let shows = m.frames.len();
     let mut script = Script::new(datagrams, Duration::from_millis(1));
     script.burst = 3;
@@ -450,7 +429,7 @@ async fn several_matches_have_their_own_urls_and_api_entries() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_downloaded_log_holds_what_spectators_saw() {
     let datagrams = capture::split(&fixtures::read(fixtures::V5_OPERATOR)).unwrap();
-    let want = capture_records(&datagrams);
+    let want = capture::records(&datagrams);
     let mut script = Script::new(datagrams, Duration::from_millis(1));
     script.burst = 4;
     let server = FakeServer::start(script).await;
@@ -625,7 +604,7 @@ async fn an_unresolvable_server_is_retried_with_a_message() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn download_and_recording_of_a_live_game_are_the_servers_log() {
     let datagrams = capture::split(&fixtures::read(fixtures::V5_OPERATOR)).unwrap();
-    let want = capture_records(&datagrams);
+    let want = capture::records(&datagrams);
     assert!(
         want.iter()
             .any(|r| matches!(r, Record::Msg(m) if m.text.starts_with(b"(change_player_type "))),

@@ -10,7 +10,6 @@ use pitchside_tests::spectator::{http_get, http_request, Spectator};
 use pitchside_tests::{capture, fixtures};
 use pitchside_wire::feed::FeedSource;
 use pitchside_wire::{Event, Notice};
-use rcss_formats::datagram::{parse_datagram, Datagram};
 use rcss_formats::Record;
 use relay::config::{MatchSpec, Settings, SourceSpec};
 use relay::monitor::MonitorConfig;
@@ -18,17 +17,6 @@ use relay::nats::NatsOptions;
 use std::time::Duration;
 
 const NAME: &str = "final";
-
-fn capture_records(datagrams: &[Vec<u8>]) -> Vec<Record> {
-    datagrams
-        .iter()
-        .filter_map(|d| match parse_datagram(d) {
-            Ok(Datagram::Records(r)) => Some(r),
-            _ => None,
-        })
-        .flatten()
-        .collect()
-}
 
 async fn origin(server: &FakeServer, nats: &NatsServer) -> RunningRelay {
     origin_with(server, NatsOptions::new(nats.url())).await
@@ -135,7 +123,7 @@ fn snapshot(s: &Spectator) -> Vec<Vec<u8>> {
 async fn three_edges_send_exactly_the_origins_wire_and_late_joiners_the_whole_history() {
     let nats = NatsServer::start().await;
     let datagrams = capture::split(&fixtures::read(fixtures::V5_CAPTURE)).unwrap();
-    let want = capture_records(&datagrams);
+    let want = capture::records(&datagrams);
     let (go, gate) = tokio::sync::watch::channel(false);
     let mut script = Script::new(datagrams, Duration::from_millis(2));
     script.burst = 4;
@@ -235,7 +223,7 @@ async fn three_edges_send_exactly_the_origins_wire_and_late_joiners_the_whole_hi
 async fn an_edge_and_then_nats_restarting_lose_nothing() {
     let mut nats = NatsServer::start().await;
     let datagrams = capture::split(&fixtures::read("captures/F1/v5-game-end.dgrams.gz")).unwrap();
-    let want = capture_records(&datagrams);
+    let want = capture::records(&datagrams);
     let (go, gate) = tokio::sync::watch::channel(false);
     // 250 shows, 20 ms apart, with the server silent for 4 s before the 220th: time to
     // restart an edge, then NATS, while the match is still on, however busy the machine.
@@ -447,7 +435,7 @@ async fn nkeys_let_the_right_relays_in() {
         o
     };
     let datagrams = capture::split(&fixtures::read(fixtures::V5_CAPTURE)).unwrap();
-    let want = capture_records(&datagrams);
+    let want = capture::records(&datagrams);
     let server = FakeServer::start(Script::new(datagrams, Duration::from_millis(2))).await;
     let origin = origin_with(&server, with_seed(user.seed().unwrap())).await;
     let edge = edge_with(with_seed(user.seed().unwrap())).await;
