@@ -164,31 +164,29 @@ async fn the_broadcast_answer_gives_the_delay_kits_tournament_and_last_result() 
     .unwrap();
     let colours = dir.join("colours.toml");
     std::fs::write(&colours, CLASHING).unwrap();
+    // One group of four, its fixtures as (round, left, right).
+    let fixtures: String = [
+        (1, "OPS_L", "OPS_R"),
+        (2, "SHORT_L_a", "SHORT_R_a"),
+        (2, "OPS_R", "SHORT_L_a"),
+        (3, "OPS_L", "SHORT_R_a"),
+    ]
+    .iter()
+    .map(|(round, left, right)| {
+        format!("[[group.fixture]]\nround = {round}\nleft = {left:?}\nright = {right:?}\n")
+    })
+    .collect();
     std::fs::write(
         dir.join("cup.toml"),
-        r#"
+        format!(
+            r#"
 name = "cup"
 title = "The cup"
 [[group]]
 name = "A"
 teams = ["SHORT_L_a", "SHORT_R_a", "OPS_L", "OPS_R"]
-[[group.fixture]]
-round = 1
-left = "OPS_L"
-right = "OPS_R"
-[[group.fixture]]
-round = 2
-left = "SHORT_L_a"
-right = "SHORT_R_a"
-[[group.fixture]]
-round = 2
-left = "OPS_R"
-right = "SHORT_L_a"
-[[group.fixture]]
-round = 3
-left = "OPS_L"
-right = "SHORT_R_a"
-"#,
+{fixtures}"#
+        ),
     )
     .unwrap();
     let config = dir.join("relay.toml");

@@ -37,6 +37,13 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// `pitchside-inspect clip SRC -o OUT --from FROM --to TO MORE…`.
+fn clip(src: &Path, out: &Path, from: &str, to: &str, more: &[&str]) -> (i32, String) {
+    let mut args = vec!["clip", s(src), "-o", s(out), "--from", from, "--to", to];
+    args.extend_from_slice(more);
+    tool(&args)
+}
+
 #[test]
 fn validate_exit_codes_and_places() {
     let (code, out) = tool(&["validate", s(&fixture(SHORT_V6))]);
@@ -60,12 +67,7 @@ fn validate_exit_codes_and_places() {
     let (code, out) = tool(&["validate", s(&cut), "--json"]);
     assert_eq!(code, 1, "{out}");
     let v: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
-    let kinds: Vec<&str> = v["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["kind"].as_str().unwrap())
-        .collect();
+    let kinds = texts(&v["findings"], "kind");
     assert_eq!(kinds, ["incomplete", "short_game"], "{out}");
     assert_eq!(v["findings"][0]["cycle"], 349);
     assert!(v["findings"][0]["line"].as_u64().is_some());
@@ -107,34 +109,14 @@ fn convert_reverse_rename_and_clip_write_their_files() {
     let m = parse_log(&std::fs::read(&ren).unwrap());
     assert_eq!(m.final_teams()[1].name.as_deref(), Some("OTHERS"));
 
-    let clip = d.join("clip.rcg");
-    let (code, out) = tool(&[
-        "clip",
-        s(&src),
-        "-o",
-        s(&clip),
-        "--from",
-        "100",
-        "--to",
-        "199",
-    ]);
+    let clipped = d.join("clip.rcg");
+    let (code, out) = clip(&src, &clipped, "100", "199", &[]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("100 shows"), "{out}");
 
     // A v2 clip converted to v3 on the way.
     let clip3 = d.join("clip.v3.rcg");
-    let (code, out) = tool(&[
-        "clip",
-        s(&fixture(SHORT_V2)),
-        "-o",
-        s(&clip3),
-        "--from",
-        "10",
-        "--to",
-        "20",
-        "-v",
-        "3",
-    ]);
+    let (code, out) = clip(&fixture(SHORT_V2), &clip3, "10", "20", &["-v", "3"]);
     assert_eq!(code, 0, "{out}");
     let m = parse_log(&std::fs::read(&clip3).unwrap());
     assert_eq!(m.version, Some(LogVersion::V3));
@@ -177,16 +159,7 @@ fn mistakes_are_refused_with_a_reason() {
     std::fs::create_dir_all(&own).unwrap();
     let kept = own.join("kept.rcg");
     std::fs::write(&kept, "an earlier clip\n").unwrap();
-    let (code, out) = tool(&[
-        "clip",
-        s(&src),
-        "-o",
-        s(&kept),
-        "--from",
-        "9000",
-        "--to",
-        "9100",
-    ]);
+    let (code, out) = clip(&src, &kept, "9000", "9100", &[]);
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("no show in cycles 9000 to 9100"), "{out}");
     assert!(out.contains("not written"), "{out}");

@@ -7,36 +7,14 @@ mod common;
 use common::*;
 use futures_util::StreamExt;
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::net::UdpSocket;
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-struct Relay(Child);
-
-impl Drop for Relay {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn spawn(args: &[&str]) -> Relay {
-    Relay(
-        Command::new(env!("CARGO_BIN_EXE_pitchside-relay"))
-            .args(args)
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    )
+/// `pitchside-relay ARGS`, listening on a free port of loopback; and that address.
+fn spawn(args: &[&str]) -> (RelayProcess, SocketAddr) {
+    let (mut c, addr) = relay_command();
+    (RelayProcess(c.args(args).spawn().unwrap()), addr)
 }
 
 async fn get(addr: SocketAddr, path: &str) -> Option<String> {
@@ -61,12 +39,8 @@ async fn cycle(addr: SocketAddr) -> Option<u64> {
 async fn a_recording_survives_sigkill_losing_at_most_a_second() {
     let dir = scratch("record-kill");
     let log = fixture("logs/full-v6-realtime/20261122131124-HELIOS_L_2-vs-HELIOS_R_3.rcg.gz");
-    let port = free_port();
-    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
     // Ten times real time: 100 cycles a second.
-    let mut relay = spawn(&[
-        "--listen",
-        &addr.to_string(),
+    let (mut relay, addr) = spawn(&[
         "--replay",
         &format!("final={}", log.display()),
         "--speed",
@@ -104,14 +78,7 @@ async fn a_recording_survives_sigkill_losing_at_most_a_second() {
 /// A fake server that answers every init from a fresh port with a real capture
 /// and keeps what it hears.
 async fn fake_server(heard: Arc<Mutex<Vec<Vec<u8>>>>) -> SocketAddr {
-    let capture = gunzip(&fixture("captures/F1/v5-clean.dgrams.gz"));
-    let mut datagrams = Vec::new();
-    let mut pos = 0;
-    while pos < capture.len() {
-        let len = u32::from_be_bytes(capture[pos..pos + 4].try_into().unwrap()) as usize;
-        datagrams.push(capture[pos + 4..pos + 4 + len].to_vec());
-        pos += 4 + len;
-    }
+    let datagrams = pitchside_fixtures::capture("captures/F1/v5-clean.dgrams.gz");
     let init = UdpSocket::bind("127.0.0.1:0").await.unwrap();
     let addr = init.local_addr().unwrap();
     tokio::spawn(async move {
@@ -145,11 +112,7 @@ async fn sigterm_says_goodbye_closes_spectators_and_names_the_recording() {
     let heard = Arc::new(Mutex::new(Vec::new()));
     let server = fake_server(heard.clone()).await;
     let dir = scratch("sigterm");
-    let port = free_port();
-    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-    let mut relay = spawn(&[
-        "--listen",
-        &addr.to_string(),
+    let (mut relay, addr) = spawn(&[
         "--server",
         &format!("field={server}"),
         "--record",

@@ -81,12 +81,7 @@ fn standings_of_a_round_robin_rank_as_rclmtableprinter() {
     let v = inspect_json(&["standings", "--json", arg(&t)]);
     // rclmtableprinter on rcgresultprinter's lines of the same games (the whole logs, in
     // tests/golden/tournament/T.rclm): ALPHA first on its shoot-out win over DELTA.
-    let teams: Vec<&str> = v["standings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["team"].as_str().unwrap())
-        .collect();
+    let teams = texts(&v["standings"], "team");
     assert_eq!(teams, ["ALPHA", "DELTA", "BRAVO", "CHARLIE"]);
     assert_eq!(v["standings"][0]["points"], 6);
     assert_eq!(v["repeated"].as_array().unwrap().len(), 4);

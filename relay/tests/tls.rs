@@ -4,11 +4,12 @@
 //! HTTPS.
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
 
+mod common;
+use common::{relay_command, RelayProcess};
 use futures_util::StreamExt;
 use pitchside_wire::{Decoder, Event};
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -16,15 +17,6 @@ use tokio::net::TcpStream;
 use tokio_rustls::rustls;
 use tokio_rustls::TlsConnector;
 use tokio_tungstenite::tungstenite::Message;
-
-struct Relay(Child);
-
-impl Drop for Relay {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// A client that trusts only `cert` (as a browser would once told to).
 fn connector(cert: &rcgen::Certificate) -> TlsConnector {
@@ -86,25 +78,16 @@ async fn page_and_websocket_over_tls_on_one_address() {
     std::fs::write(&key, made.signing_key.serialize_pem()).unwrap();
     let log = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/fixtures/logs/short-v6/20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let (mut relay, addr) = relay_command();
     // The certificate by option, the key by environment variable: both ways work.
-    let _relay = Relay(
-        Command::new(env!("CARGO_BIN_EXE_pitchside-relay"))
-            .args(["--listen", &addr.to_string()])
+    let _relay = RelayProcess(
+        relay
             .args(["--replay", &format!("tls={}", log.display())])
             .arg("--dist")
             .arg(&dist)
             .arg("--tls-cert")
             .arg(&cert)
             .env("PITCHSIDE_TLS_KEY", &key)
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
             .spawn()
             .unwrap(),
     );
@@ -128,10 +111,12 @@ async fn page_and_websocket_over_tls_on_one_address() {
 
     // WSS: the hello names the match, and records follow.
     let stream = tls_stream(&connector, addr).await.unwrap();
-    let (mut ws, _) =
-        tokio_tungstenite::client_async(format!("wss://localhost:{port}/m/tls/ws"), stream)
-            .await
-            .unwrap();
+    let (mut ws, _) = tokio_tungstenite::client_async(
+        format!("wss://localhost:{}/m/tls/ws", addr.port()),
+        stream,
+    )
+    .await
+    .unwrap();
     let mut decoder = Decoder::new();
     let mut events = Vec::new();
     let mut records = 0;

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::net::UdpSocket;
+pub use tokio::time::MissedTickBehavior;
 use tokio_tungstenite::tungstenite::Message;
 
 /// Latency histogram: 100 µs buckets up to 10 s.
@@ -180,6 +181,48 @@ pub fn arg(args: &[String], name: &str) -> Option<String> {
         .and_then(|i| args.get(i + 1).cloned())
 }
 
+/// The value after `name` in `args` read as a `T` (a count, seconds, a rate), or `default`
+/// when it is not there or does not read as one.
+pub fn arg_or<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
+    arg(args, name)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// A binary cargo built beside this bench's own (`pitchside-relay`, `pitchside-inspect`).
+pub fn sibling(name: &str) -> std::path::PathBuf {
+    std::env::current_exe()
+        .expect("own path")
+        .with_file_name(name)
+}
+
+/// An address on loopback that nothing listens on (now), for a relay to listen on.
+pub fn free_addr() -> SocketAddr {
+    SocketAddr::from(([127, 0, 0, 1], fixtures::free_port()))
+}
+
+/// Starts the relay `cmd` runs (the binary `bin`, maybe through taskset), logging warnings
+/// only, its output to nowhere and its errors to `stderr`.
+pub fn spawn_relay(
+    cmd: &mut std::process::Command,
+    bin: &std::path::Path,
+    stderr: std::process::Stdio,
+) -> std::process::Child {
+    cmd.env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {} (build it first): {e}", bin.display()))
+}
+
+/// The relay a bench starts: the one `--relay PATH` names in `args`, or the one built beside
+/// the bench.
+pub fn relay_bin(args: &[String]) -> std::path::PathBuf {
+    arg(args, "--relay")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| sibling("pitchside-relay"))
+}
+
 /// (user, system) CPU seconds of a process: on loopback the system part includes the
 /// receiving side's TCP work, done in the sender's system call.
 pub fn proc_cpu_split(pid: u32) -> (f64, f64) {
@@ -289,29 +332,48 @@ pub fn game() -> Vec<(bool, Vec<u8>)> {
 
 /// Answers one `(dispinit …)` and plays the game, looping, one show per `step`.
 pub async fn fake_server(shared: Arc<Shared>, step: Duration) -> SocketAddr {
+    let mut n = 0usize;
+    play_game(step, MissedTickBehavior::Burst, move |_| {
+        shared.sent.mark(n);
+        if shared.measuring.load(Ordering::Relaxed) {
+            shared.shows.fetch_add(1, Ordering::Relaxed);
+        }
+        n += 1;
+    })
+    .await
+}
+
+/// A fake rcssserver for one session (the relay registers once): answers its
+/// `(dispinit …)` and plays it the full game ([`game`]) over and over, a show every `step`
+/// (`missed` says what the ticker does when the machine falls behind). `shown(i)` hears of
+/// each show, the `i`th of its pass through the game, just before it is sent.
+pub async fn play_game(
+    step: Duration,
+    missed: MissedTickBehavior,
+    mut shown: impl FnMut(usize) + Send + 'static,
+) -> SocketAddr {
     let game = game();
     let init = UdpSocket::bind("127.0.0.1:0").await.expect("bind");
     let addr = init.local_addr().expect("address");
     tokio::spawn(async move {
         let mut buf = vec![0u8; 4096];
-        // One session: the relay registers once.
         let Ok((_, peer)) = init.recv_from(&mut buf).await else {
             return;
         };
         let s = UdpSocket::bind("127.0.0.1:0").await.expect("bind");
         let mut ticker = tokio::time::interval(step);
-        let mut n = 0usize;
-        for (is_show, d) in game.iter().cycle() {
-            if *is_show {
-                ticker.tick().await;
-                shared.sent.mark(n);
-                if shared.measuring.load(Ordering::Relaxed) {
-                    shared.shows.fetch_add(1, Ordering::Relaxed);
+        ticker.set_missed_tick_behavior(missed);
+        loop {
+            let mut i = 0usize;
+            for (is_show, d) in &game {
+                if *is_show {
+                    ticker.tick().await;
+                    shown(i);
+                    i += 1;
                 }
-                n += 1;
-            }
-            if s.send_to(d, peer).await.is_err() {
-                return;
+                if s.send_to(d, peer).await.is_err() {
+                    return;
+                }
             }
         }
     });

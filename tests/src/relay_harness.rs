@@ -49,6 +49,22 @@ pub fn need_web_app() {
     );
 }
 
+/// What the relay wrote into `dir` with the extension `ext` (its recordings, `rcg`; the
+/// agents' folders beside them, `agents`), sorted by name; none when there is no `dir`.
+/// The archive's index beside them has another.
+pub fn written(dir: &std::path::Path, ext: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == ext))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
 /// One match with the default settings.
 /// A relay replaying the log bundled with it, slowly (a frame every 500 ms), serving the built
 /// web app: what the browser tests open a page on before they open files in it. Fails with

@@ -107,13 +107,8 @@ fn cut_anywhere_a_log_plays_up_to_the_cut_and_says_where_it_ends() {
 
 #[test]
 fn flipped_bytes_and_swapped_headers_are_errors_or_play_never_panics() {
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = fixtures::Rng(0x2545_f491_4f6c_dd1d);
+    let mut next = move || rng.next_u64();
     let logs = logs();
     for (name, bytes) in &logs {
         for round in 0..60 {

@@ -128,11 +128,8 @@ async fn a_teams_debug_stream_reaches_its_key_and_nobody_else_and_is_recorded() 
     // Recorded beside the match's log as the agents' own .dcl files, which read back to the
     // same world models, named so that the page pairs them. (Written by a thread of their
     // own: the last ones may land a moment after the stream has them.)
-    let folder = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|x| x == "agents"))
+    let folder = relay_harness::written(&dir, "agents")
+        .pop()
         .expect("a folder of .dcl files beside the .rcg");
     let written = |file: &str| -> Vec<u8> { std::fs::read(folder.join(file)).unwrap_or_default() };
     let stem = folder.file_stem().unwrap().to_string_lossy().to_string();

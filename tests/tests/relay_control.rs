@@ -62,7 +62,8 @@ async fn relay(matches: Vec<MatchSpec>) -> relay_harness::RunningRelay {
     relay_harness::start_with(settings).await
 }
 
-/// One HTTP/1.1 request: (status, head, body).
+/// One HTTP/1.1 request with a JSON body, with the operator's `token` or none: (status,
+/// head, body), within 10 s.
 async fn http(
     addr: SocketAddr,
     method: &str,
@@ -70,25 +71,16 @@ async fn http(
     token: Option<&str>,
     body: &str,
 ) -> (u16, String, String) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let auth = token
-        .map(|t| format!("Authorization: Bearer {t}\r\n"))
-        .unwrap_or_default();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: relay\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut out = Vec::new();
-    tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut out))
-        .await
-        .expect("an answer within 10 s")
-        .unwrap();
-    let text = String::from_utf8_lossy(&out).into_owned();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap();
-    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-    (status, head.to_owned(), body.to_owned())
+    let auth = token.map(|t| format!("Bearer {t}"));
+    let mut headers = vec![("Content-Type", "application/json")];
+    headers.extend(auth.as_deref().map(|a| ("Authorization", a)));
+    let (status, head, body) = tokio::time::timeout(
+        Duration::from_secs(10),
+        pitchside_tests::spectator::http_request(addr, method, path, &headers, body.as_bytes()),
+    )
+    .await
+    .expect("an answer within 10 s");
+    (status, head, String::from_utf8_lossy(&body).into_owned())
 }
 
 async fn post(addr: SocketAddr, token: Option<&str>, body: &str) -> (u16, String) {
@@ -458,6 +450,17 @@ async fn other_sites_cannot_referee_unless_listed_and_responses_are_protected() 
             http_request(addr, method, "/m/field/control", &h, body).await
         }
     };
+    // What a browser asks before a cross-site POST.
+    let preflight = |origin: &str| {
+        send(
+            vec![
+                ("Origin", origin.to_string()),
+                ("Access-Control-Request-Method", "POST".into()),
+            ],
+            "OPTIONS",
+            b"",
+        )
+    };
     let lower = |h: &str| h.to_ascii_lowercase();
 
     let (status, head, body) = send(from("https://evil.example"), "POST", kickoff).await;
@@ -466,15 +469,7 @@ async fn other_sites_cannot_referee_unless_listed_and_responses_are_protected() 
         !lower(&head).contains("access-control-allow-origin"),
         "{head}"
     );
-    let (_, head, _) = send(
-        vec![
-            ("Origin", "https://evil.example".into()),
-            ("Access-Control-Request-Method", "POST".into()),
-        ],
-        "OPTIONS",
-        b"",
-    )
-    .await;
+    let (_, head, _) = preflight("https://evil.example").await;
     assert!(
         !lower(&head).contains("access-control-allow-origin"),
         "{head}"
@@ -484,15 +479,7 @@ async fn other_sites_cannot_referee_unless_listed_and_responses_are_protected() 
         "nothing reached the server from another site"
     );
 
-    let (status, head, _) = send(
-        vec![
-            ("Origin", "https://tournament.example".into()),
-            ("Access-Control-Request-Method", "POST".into()),
-        ],
-        "OPTIONS",
-        b"",
-    )
-    .await;
+    let (status, head, _) = preflight("https://tournament.example").await;
     assert!(status < 300, "{head}");
     assert!(
         lower(&head).contains("access-control-allow-origin: https://tournament.example"),

@@ -118,17 +118,8 @@ fn assert_in_order(frames: &[Frame], what: &str) {
 
 /// Every recording in `dir`, read to its end: (file name, shows) for each.
 fn recordings(dir: &Path) -> Vec<(String, usize)> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|d| {
-            d.filter_map(|e| e.ok())
-                .map(|e| e.path())
-                // Logs only: the archive keeps its index beside them.
-                .filter(|p| p.extension().is_some_and(|x| x == "rcg"))
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
-    files
+    // Logs only: the archive keeps its index beside them.
+    relay_harness::written(dir, "rcg")
         .iter()
         .map(|f| {
             let report = relay::inspect::inspect_reader(std::fs::File::open(f).unwrap()).unwrap();

@@ -363,11 +363,8 @@ async fn a_spectator_that_stops_reading_skips_to_live_frames_and_nothing_is_lost
 
     // So has the recording, from kick-off (nothing before it is recorded) on.
     relay.stop().await;
-    let file = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|x| x == "rcg"))
+    let file = relay_harness::written(&dir, "rcg")
+        .pop()
         .expect("a recording");
     let recorded = rcss_formats::parse_log(&std::fs::read(&file).unwrap());
     let first = fixture

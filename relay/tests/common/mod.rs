@@ -1,4 +1,5 @@
-//! What the relay's own tests share: the real fixtures, a free port, a fresh scratch folder.
+//! What the relay's own tests share: the real fixtures, a free port, a fresh scratch folder,
+//! the relay as a process of its own.
 #![allow(dead_code, unused_imports)] // each test file is its own crate and uses some of these only
 
 use std::io::Read;
@@ -14,6 +15,28 @@ pub fn gunzip(path: &Path) -> Vec<u8> {
     gunzip_bytes(&std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
 }
 
+/// A relay process of the test's own, killed when the test lets go of it (or fails).
+pub struct RelayProcess(pub std::process::Child);
+
+impl Drop for RelayProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `pitchside-relay --listen ADDR` on a free port of loopback, logging warnings only and its
+/// output to nowhere, for the test to add its options to and start; and ADDR.
+pub fn relay_command() -> (std::process::Command, std::net::SocketAddr) {
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], free_port()));
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_pitchside-relay"));
+    c.args(["--listen", &addr.to_string()])
+        .env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    (c, addr)
+}
+
 /// `pitchside-inspect ARGS`, which must succeed, and the JSON it prints.
 pub fn inspect_json(args: &[&str]) -> serde_json::Value {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_pitchside-inspect"))
@@ -26,6 +49,16 @@ pub fn inspect_json(args: &[&str]) -> serde_json::Value {
         String::from_utf8_lossy(&out.stderr)
     );
     serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+/// The text at `key` of each object of the JSON array `list` (the teams of a table, the
+/// kinds of findings), in order.
+pub fn texts<'a>(list: &'a serde_json::Value, key: &str) -> Vec<&'a str> {
+    list.as_array()
+        .unwrap_or_else(|| panic!("an array: {list}"))
+        .iter()
+        .map(|o| o[key].as_str().unwrap_or_else(|| panic!("{key} in {o}")))
+        .collect()
 }
 
 /// Gzipped bytes, inflated.

@@ -6,8 +6,10 @@
 
 use pitchside_fixtures as common;
 
+mod live;
+use live::capture_frames;
+
 use pitchside_analysis::events::{Event, EventKind, Events};
-use rcss_formats::datagram::{parse_datagram, Datagram};
 use rcss_formats::params::MatchParams;
 use rcss_formats::{parse_log, LogDecoder, Match, Record, Side};
 
@@ -307,25 +309,6 @@ fn events_pushed_frame_by_frame_as_they_decode_equal_the_whole_log() {
         assert_eq!(live.events(), whole.events(), "{name}");
         assert_eq!(live.mode_changes(), whole.mode_changes(), "{name}");
     }
-}
-
-/// The shows of a live capture, in arrival order.
-fn capture_frames(rel: &str) -> Vec<rcss_formats::Frame> {
-    let bytes = common::read(rel);
-    let mut frames = Vec::new();
-    let mut pos = 0;
-    while pos < bytes.len() {
-        let n = u32::from_be_bytes(bytes[pos..pos + 4].try_into().unwrap()) as usize;
-        if let Ok(Datagram::Records(records)) = parse_datagram(&bytes[pos + 4..pos + 4 + n]) {
-            for r in records {
-                if let Record::Show(f) = r {
-                    frames.push(f);
-                }
-            }
-        }
-        pos += 4 + n;
-    }
-    frames
 }
 
 #[test]

@@ -5,10 +5,12 @@
 
 use pitchside_fixtures as common;
 
+mod live;
+use live::capture_frames;
+
 use pitchside_analysis::stats::{HeatFilter, Stats, Summary};
-use rcss_formats::datagram::{parse_datagram, Datagram};
 use rcss_formats::params::MatchParams;
-use rcss_formats::{parse_log, Frame, Match, PlayMode, Record, Side};
+use rcss_formats::{parse_log, Frame, Match, PlayMode, Side};
 
 fn all_logs() -> Vec<(&'static str, &'static str)> {
     common::named_games()
@@ -138,19 +140,9 @@ fn a_live_match_gives_the_figures_of_its_log() {
     let m = parse_log(&common::read(common::FULL_GAME));
     let log = Stats::of_match(&m);
     for capture in ["captures/F1/json.dgrams.gz", "captures/F1/v2.dgrams.gz"] {
-        let bytes = common::read(capture);
         let mut live = Stats::new(MatchParams::default());
-        let mut pos = 0;
-        while pos < bytes.len() {
-            let n = u32::from_be_bytes(bytes[pos..pos + 4].try_into().unwrap()) as usize;
-            if let Ok(Datagram::Records(records)) = parse_datagram(&bytes[pos + 4..pos + 4 + n]) {
-                for r in records {
-                    if let Record::Show(f) = r {
-                        live.push(&f);
-                    }
-                }
-            }
-            pos += 4 + n;
+        for f in capture_frames(capture) {
+            live.push(&f);
         }
         let at = 250;
         let strip = |s: Summary| Summary {

@@ -52,16 +52,7 @@ fn indexed_captures() -> Vec<String> {
 }
 
 fn datagrams(capture: &str) -> Vec<Vec<u8>> {
-    let bytes = gunzip(&captures_dir().join(format!("{capture}.dgrams.gz")));
-    let mut out = Vec::new();
-    let mut pos = 0;
-    while pos < bytes.len() {
-        let n = u32::from_be_bytes(bytes[pos..pos + 4].try_into().unwrap()) as usize;
-        out.push(bytes[pos + 4..pos + 4 + n].to_vec());
-        pos += 4 + n;
-    }
-    assert_eq!(pos, bytes.len(), "{capture}: whole records");
-    out
+    common::capture(&format!("captures/{capture}.dgrams.gz"))
 }
 
 fn events(capture: &str) -> (Vec<Event>, Vec<String>) {

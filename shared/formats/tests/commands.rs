@@ -20,14 +20,7 @@ enum Event {
 /// The capture in arrival order: commands sent, and the records of each datagram received.
 fn events() -> Vec<Event> {
     let tsv = String::from_utf8(common::read(&format!("{CAPTURE}.tsv.gz"))).unwrap();
-    let bytes = common::read(&format!("{CAPTURE}.dgrams.gz"));
-    let mut dgrams = Vec::new();
-    let mut pos = 0;
-    while pos < bytes.len() {
-        let n = u32::from_be_bytes(bytes[pos..pos + 4].try_into().unwrap()) as usize;
-        dgrams.push(&bytes[pos + 4..pos + 4 + n]);
-        pos += 4 + n;
-    }
+    let dgrams = common::capture(&format!("{CAPTURE}.dgrams.gz"));
     let mut out = Vec::new();
     for line in tsv.lines().filter(|l| !l.starts_with('#')) {
         let cols: Vec<&str> = line.splitn(7, '\t').collect();
@@ -35,7 +28,7 @@ fn events() -> Vec<Event> {
             "sent" => out.push(Event::Sent(cols[6].to_owned())),
             _ => {
                 let seq: usize = cols[0].parse().unwrap();
-                match parse_datagram(dgrams[seq]).unwrap() {
+                match parse_datagram(&dgrams[seq]).unwrap() {
                     Datagram::Records(r) => out.push(Event::Recv(r)),
                     Datagram::ServerError(e) => panic!("error {e}"),
                 }

@@ -37,10 +37,7 @@ fn light(f: &Frame) -> Frame {
 
 #[test]
 fn light_decoding_keeps_the_fields_it_promises_on_every_log() {
-    let mut all: Vec<&str> = common::SHORT.iter().map(|(_, r)| *r).collect();
-    all.extend(common::V6_OTHERS);
-    all.push(common::FULL_GAME);
-    for rel in all {
+    for (_, rel) in common::named_games() {
         let bytes = common::read(rel);
         let full = decode(&bytes, Detail::Full);
         let lite = decode(&bytes, Detail::Light);

@@ -19,10 +19,7 @@ fn last_show_time(bytes: &[u8]) -> u32 {
 
 #[test]
 fn every_whole_fixture_reaches_full_time() {
-    let mut all: Vec<&str> = common::SHORT.iter().map(|(_, r)| *r).collect();
-    all.extend(common::V6_OTHERS);
-    all.push(common::FULL_GAME);
-    for rel in all {
+    for (_, rel) in common::named_games() {
         let m = parse_log(&common::read(rel));
         assert!(m.error.is_none(), "{rel}: {:?}", m.error);
         assert_eq!(m.ends_before_full_time(), None, "{rel}");

@@ -24,14 +24,9 @@ fn log_records(rel: &str) -> Vec<Record> {
 }
 
 fn capture_records(rel: &str) -> Vec<Record> {
-    let bytes = common::read(rel);
     let mut out = Vec::new();
-    let mut pos = 0;
-    while pos < bytes.len() {
-        let len = u32::from_be_bytes(bytes[pos..pos + 4].try_into().unwrap()) as usize;
-        let d = &bytes[pos + 4..pos + 4 + len];
-        pos += 4 + len;
-        if let Ok(Datagram::Records(r)) = parse_datagram(d) {
+    for d in common::capture(rel) {
+        if let Ok(Datagram::Records(r)) = parse_datagram(&d) {
             out.extend(r);
         }
     }
@@ -227,13 +222,8 @@ fn damaged_packets_are_errors_not_panics() {
     let records = log_records(common::SHORT[5].1);
     let mut packets = live(&records[..200]);
     packets.extend(chunked(&records, 50));
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = common::Rng(0x2545_f491_4f6c_dd1d);
+    let mut next = move || rng.next_u64();
     for p in &packets {
         for _ in 0..20 {
             let mut q = p.clone();

@@ -18,7 +18,9 @@
 //! ```
 
 use futures_util::{SinkExt, StreamExt};
-use pitchside_tests::bench::{arg, frame_number, proc_usage, Histogram};
+use pitchside_tests::bench::{
+    arg_or, frame_number, free_addr, proc_usage, relay_bin, spawn_relay, Histogram,
+};
 use pitchside_tests::fixtures;
 use pitchside_tests::spectator::http_get;
 use pitchside_wire::reconnect::retry_delay;
@@ -46,18 +48,6 @@ struct Good {
     stop: AtomicBool,
 }
 
-/// A small deterministic generator (xorshift), so a run is repeatable.
-struct Rng(u64);
-
-impl Rng {
-    fn unit(&mut self) -> f64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 async fn tcp_from(from: IpAddr, to: SocketAddr) -> std::io::Result<TcpStream> {
     let sock = TcpSocket::new_v4()?;
     sock.bind(SocketAddr::new(from, 0))?;
@@ -67,7 +57,7 @@ async fn tcp_from(from: IpAddr, to: SocketAddr) -> std::io::Result<TcpStream> {
 /// Watches the match, reconnecting as the page does, until told to stop.
 async fn good(relay: SocketAddr, from: IpAddr, g: Arc<Good>, seed: u64) {
     // Spread the seed's bits: xorshift's first draws from small seeds are all near zero.
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = fixtures::Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     for _ in 0..4 {
         rng.unit();
     }
@@ -330,20 +320,19 @@ async fn hostile(
 }
 
 fn start_relay(bin: &PathBuf, listen: SocketAddr, max: usize) -> Child {
-    Command::new(bin)
-        .args(["--listen", &listen.to_string()])
-        .args(["--max-spectators", &max.to_string()])
-        .args(["--max-per-address", "100000"])
-        .arg("--replay")
-        .arg(format!(
-            "abuse={}",
-            fixtures::path(fixtures::FULL_V6).display()
-        ))
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {} (build it first): {e}", bin.display()))
+    spawn_relay(
+        Command::new(bin)
+            .args(["--listen", &listen.to_string()])
+            .args(["--max-spectators", &max.to_string()])
+            .args(["--max-per-address", "100000"])
+            .arg("--replay")
+            .arg(format!(
+                "abuse={}",
+                fixtures::path(fixtures::FULL_V6).display()
+            )),
+        bin,
+        Stdio::null(),
+    )
 }
 
 async fn wait_up(relay: SocketAddr) {
@@ -405,26 +394,13 @@ async fn phase<F: std::future::Future<Output = ()>>(
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let num = |name: &str, default: f64| -> f64 {
-        arg(&args, name)
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    };
-    let n_good = num("--good", 800.0) as usize;
-    let max = num("--max-spectators", 1000.0) as usize;
-    let n_burst = num("--burst", 10_000.0) as usize;
-    let n_hostile = num("--hostile", 50.0) as usize;
-    let relay_bin = arg(&args, "--relay").map(PathBuf::from).unwrap_or_else(|| {
-        std::env::current_exe()
-            .expect("own path")
-            .with_file_name("pitchside-relay")
-    });
+    let n_good: usize = arg_or(&args, "--good", 800);
+    let max: usize = arg_or(&args, "--max-spectators", 1000);
+    let n_burst: usize = arg_or(&args, "--burst", 10_000);
+    let n_hostile: usize = arg_or(&args, "--hostile", 50);
+    let relay_bin = relay_bin(&args);
     let _ = rlimit::increase_nofile_limit(u64::MAX);
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
-    let relay = SocketAddr::from(([127, 0, 0, 1], port));
+    let relay = free_addr();
     let child = Arc::new(Mutex::new(start_relay(&relay_bin, relay, max)));
     let pid: Arc<dyn Fn() -> u32 + Send + Sync> = {
         let child = child.clone();

@@ -15,19 +15,13 @@
 //! `--full` makes every log a copy of the real full game as rcssserver wrote it (6000 cycles,
 //! gzipped, 4.7 MB): what reading a real tournament's logs costs.
 
-use pitchside_tests::bench::{arg, proc_usage};
+use pitchside_tests::bench::{arg_or, free_addr, proc_usage, sibling};
 use pitchside_tests::fixtures;
 use pitchside_tests::spectator::http_get;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn free_addr() -> SocketAddr {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-}
 
 fn start(relay: &Path, addr: SocketAddr, archive: Option<&Path>) -> Child {
     let mut c = Command::new(relay);
@@ -80,12 +74,8 @@ async fn latency(addr: SocketAddr, path: &str, times: usize) -> (f64, f64) {
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let n: usize = arg(&args, "--logs")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(10_000);
-    let relay = std::env::current_exe()
-        .expect("own path")
-        .with_file_name("pitchside-relay");
+    let n: usize = arg_or(&args, "--logs", 10_000);
+    let relay = sibling("pitchside-relay");
     let dir = fixtures::scratch("archive-bench");
 
     let text = String::from_utf8_lossy(&fixtures::read(fixtures::SHORT_V6)).into_owned();

@@ -16,9 +16,7 @@ const RUNS: usize = 11;
 
 fn runs() -> usize {
     let args: Vec<String> = std::env::args().collect();
-    pitchside_tests::bench::arg(&args, "--runs")
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(RUNS)
+    pitchside_tests::bench::arg_or(&args, "--runs", RUNS)
 }
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]

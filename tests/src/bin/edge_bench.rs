@@ -13,34 +13,26 @@
 //! server sending a show (the origin receives it microseconds later on loopback) to an edge's
 //! spectator receiving that frame, matched by the frame number the wire carries.
 
-use pitchside_tests::bench::{arg, fake_server, proc_usage, spectator, Shared};
+use pitchside_tests::bench::{
+    arg_or, fake_server, free_addr, proc_usage, relay_bin, spawn_relay, spectator, Shared,
+};
 use pitchside_tests::nats_server::NatsServer;
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-fn free_addr() -> SocketAddr {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
-    SocketAddr::from(([127, 0, 0, 1], port))
-}
-
 fn relay(bin: &PathBuf, args: &[String]) -> Child {
-    Command::new(bin)
-        .args(args)
-        .args(["--max-spectators", "20000"])
-        // Every spectator comes from 127.0.0.1: lift the per-address cap.
-        .args(["--max-per-address", "100000"])
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {} (build it first): {e}", bin.display()))
+    spawn_relay(
+        Command::new(bin)
+            .args(args)
+            .args(["--max-spectators", "20000"])
+            // Every spectator comes from 127.0.0.1: lift the per-address cap.
+            .args(["--max-per-address", "100000"]),
+        bin,
+        Stdio::inherit(),
+    )
 }
 
 /// CPU seconds and resident bytes of each process, now.
@@ -81,19 +73,10 @@ async fn measure(pids: &[u32], seconds: u64) -> Window {
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let n: usize = arg(&args, "--spectators")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(3000);
-    let seconds: u64 = arg(&args, "--seconds")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(20);
-    let edges: usize = arg(&args, "--edges")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(3);
-    let bin = arg(&args, "--relay").map(PathBuf::from).unwrap_or_else(|| {
-        let exe = std::env::current_exe().expect("own path");
-        exe.with_file_name("pitchside-relay")
-    });
+    let n: usize = arg_or(&args, "--spectators", 3000);
+    let seconds: u64 = arg_or(&args, "--seconds", 20);
+    let edges: usize = arg_or(&args, "--edges", 3);
+    let bin = relay_bin(&args);
     let limit = rlimit::increase_nofile_limit(u64::MAX).unwrap_or(0);
     println!("open files limit: {limit}");
 

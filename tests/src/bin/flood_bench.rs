@@ -10,11 +10,10 @@
 //! cargo run --release -p pitchside-tests --bin flood-bench -- --seconds 10 --rates 0,10000,50000
 //! ```
 
-use pitchside_tests::bench::{arg, proc_usage};
+use pitchside_tests::bench::{arg, arg_or, free_addr, proc_usage, relay_bin, spawn_relay};
 use pitchside_tests::fake_server::{FakeServer, Script};
 use pitchside_tests::spectator::http_get;
 use pitchside_tests::{capture, fixtures};
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::atomic::Ordering;
@@ -57,19 +56,14 @@ async fn run(relay_bin: &PathBuf, rate: u32, seconds: f64) -> Run {
         script.flood = Some((forged, rate, span));
     }
     let server = FakeServer::start(script).await;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
-    let listen = SocketAddr::from(([127, 0, 0, 1], port));
-    let mut child = Command::new(relay_bin)
-        .args(["--listen", &listen.to_string(), "--protocol", "5"])
-        .args(["--server", &format!("flood={}", server.addr)])
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {} (build it first): {e}", relay_bin.display()));
+    let listen = free_addr();
+    let mut child = spawn_relay(
+        Command::new(relay_bin)
+            .args(["--listen", &listen.to_string(), "--protocol", "5"])
+            .args(["--server", &format!("flood={}", server.addr)]),
+        relay_bin,
+        Stdio::null(),
+    );
     let pid = child.id();
     let start = Instant::now();
     while server.inits.load(Ordering::SeqCst) == 0 && start.elapsed() < Duration::from_secs(10) {
@@ -99,19 +93,13 @@ async fn run(relay_bin: &PathBuf, rate: u32, seconds: f64) -> Run {
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let seconds: f64 = arg(&args, "--seconds")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(10.0);
+    let seconds: f64 = arg_or(&args, "--seconds", 10.0);
     let rates: Vec<u32> = arg(&args, "--rates")
         .unwrap_or_else(|| "0,10000,50000".into())
         .split(',')
         .filter_map(|r| r.trim().parse().ok())
         .collect();
-    let relay_bin = arg(&args, "--relay").map(PathBuf::from).unwrap_or_else(|| {
-        std::env::current_exe()
-            .expect("own path")
-            .with_file_name("pitchside-relay")
-    });
+    let relay_bin = relay_bin(&args);
     println!("flood: {seconds} s per rate, a real v5 capture at 10 cycles a second");
     println!(
         "| forged/s | ignored/s (counted) | frames in/s | relay CPU (% of a core) | CPU per forgery above no flood | RSS MB |"

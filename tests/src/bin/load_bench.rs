@@ -28,10 +28,10 @@
 //! `ulimit -n 65536`).
 
 use pitchside_tests::bench::{
-    arg, fake_server, proc_cpu_split, proc_usage, quantile, spectator, Shared,
+    arg, arg_or, fake_server, free_addr, proc_cpu_split, proc_usage, quantile, relay_bin,
+    spawn_relay, spectator, Shared,
 };
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -40,28 +40,15 @@ use std::time::{Duration, Instant};
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let n: usize = arg(&args, "--spectators")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1000);
-    let seconds: u64 = arg(&args, "--seconds")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(30);
-    let hz: f64 = arg(&args, "--hz")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(10.0);
-    let relay_bin = arg(&args, "--relay").map(PathBuf::from).unwrap_or_else(|| {
-        let exe = std::env::current_exe().expect("own path");
-        exe.with_file_name("pitchside-relay")
-    });
+    let n: usize = arg_or(&args, "--spectators", 1000);
+    let seconds: u64 = arg_or(&args, "--seconds", 30);
+    let hz: f64 = arg_or(&args, "--hz", 10.0);
+    let relay_bin = relay_bin(&args);
     let limit = rlimit::increase_nofile_limit(u64::MAX).unwrap_or(0);
     println!("open files limit: {limit}");
     let shared = Arc::new(Shared::default());
     let server = fake_server(shared.clone(), Duration::from_secs_f64(1.0 / hz)).await;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
-    let addr: SocketAddr = SocketAddr::from(([127, 0, 0, 1], port));
+    let addr = free_addr();
     // `--relay-cpu N` runs the relay on core N alone (through taskset).
     let mut relay = match arg(&args, "--relay-cpu") {
         Some(cpu) => {
@@ -86,12 +73,7 @@ async fn main() {
     if let Some(ms) = arg(&args, "--max-delay") {
         relay.args(["--max-delay", &ms]);
     }
-    let mut relay = relay
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {} (build it first): {e}", relay_bin.display()));
+    let mut relay = spawn_relay(&mut relay, &relay_bin, Stdio::inherit());
     let pid = relay.id();
     tokio::time::sleep(Duration::from_secs(2)).await;
     let (_, rss_idle) = proc_usage(pid);

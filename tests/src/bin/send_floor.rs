@@ -11,7 +11,7 @@
 //! each with a plain non-blocking `send`, from one thread, and prints its own user and
 //! system CPU time per send. On loopback a `send` also does the receiving side's TCP work.
 
-use pitchside_tests::bench::{arg, proc_cpu_split};
+use pitchside_tests::bench::{arg, arg_or, proc_cpu_split};
 use std::io::Write;
 use std::net::TcpListener;
 use std::process::{Command, Stdio};
@@ -20,18 +20,11 @@ use std::time::{Duration, Instant};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(port) = arg(&args, "--read") {
-        read(
-            &port,
-            arg(&args, "--n").and_then(|v| v.parse().ok()).unwrap_or(0),
-        );
+        read(&port, arg_or(&args, "--n", 0));
         return;
     }
-    let n: usize = arg(&args, "--spectators")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(10_000);
-    let frames: usize = arg(&args, "--frames")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(50);
+    let n: usize = arg_or(&args, "--spectators", 10_000);
+    let frames: usize = arg_or(&args, "--frames", 50);
     let _ = rlimit::increase_nofile_limit(u64::MAX);
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let port = listener.local_addr().expect("address").port().to_string();

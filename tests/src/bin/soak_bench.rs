@@ -17,14 +17,19 @@
 //! fake server sending a show to a spectator receiving it, matched by the frame number.
 
 use futures_util::{SinkExt, StreamExt};
-use pitchside_tests::bench::{arg, frame_number, game, proc_usage, Histogram};
+use pitchside_tests::bench::{
+    arg, arg_or, frame_number, free_addr, game, play_game, proc_usage, relay_bin, Histogram,
+    MissedTickBehavior,
+};
+use pitchside_tests::fixtures::Rng;
+use pitchside_tests::relay_harness;
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::net::{TcpSocket, UdpSocket};
+use tokio::net::TcpSocket;
 use tokio_tungstenite::tungstenite::Message;
 
 /// When each show of the current pass through the game was sent, by frame number: the relay
@@ -46,55 +51,18 @@ struct Counters {
     skips: AtomicU64,
 }
 
-/// A small deterministic generator: the run is the same every time for the same seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 /// Plays the game for one registration, looping; a new pass restarts the frame numbers.
 async fn fake_server(sent: Arc<Sent>, step: Duration) -> SocketAddr {
-    let game = game();
-    let shows = game.iter().filter(|(s, _)| *s).count();
-    let init = UdpSocket::bind("127.0.0.1:0").await.expect("bind");
-    let addr = init.local_addr().expect("address");
-    tokio::spawn(async move {
-        let mut buf = vec![0u8; 4096];
-        let Ok((_, peer)) = init.recv_from(&mut buf).await else {
-            return;
-        };
-        let s = UdpSocket::bind("127.0.0.1:0").await.expect("bind");
-        let mut ticker = tokio::time::interval(step);
-        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            if let Ok(mut t) = sent.times.lock() {
+    let shows = game().iter().filter(|(s, _)| *s).count();
+    play_game(step, MissedTickBehavior::Delay, move |n| {
+        if let Ok(mut t) = sent.times.lock() {
+            if n == 0 {
                 *t = vec![None; shows];
             }
-            let mut n = 0usize;
-            for (is_show, d) in &game {
-                if *is_show {
-                    ticker.tick().await;
-                    if let Ok(mut t) = sent.times.lock() {
-                        t[n] = Some(Instant::now());
-                    }
-                    n += 1;
-                }
-                if s.send_to(d, peer).await.is_err() {
-                    return;
-                }
-            }
+            t[n] = Some(Instant::now());
         }
-    });
-    addr
+    })
+    .await
 }
 
 struct Window {
@@ -201,17 +169,8 @@ fn slope_mb_per_hour(samples: &[(f64, u64)]) -> f64 {
 
 /// Each recording read by `pitchside-inspect`: (file, exit code, last line of its summary).
 fn check_recordings(inspect: &Path, dir: &Path) -> Vec<(String, i32, String)> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|d| {
-            d.filter_map(|e| e.ok())
-                .map(|e| e.path())
-                // Logs only: the archive keeps its index beside them.
-                .filter(|p| p.extension().is_some_and(|x| x == "rcg"))
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
-    files
+    // Logs only: the archive keeps its index beside them.
+    relay_harness::written(dir, "rcg")
         .iter()
         .map(|f| {
             let out = Command::new(inspect).arg(f).output();
@@ -241,21 +200,14 @@ fn check_recordings(inspect: &Path, dir: &Path) -> Vec<(String, i32, String)> {
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let num = |name: &str, default: f64| -> f64 {
-        arg(&args, name)
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    };
+    let num = |name: &str, default: f64| -> f64 { arg_or(&args, name, default) };
     let minutes = num("--minutes", 120.0);
     let window = Duration::from_secs_f64(num("--window", 600.0));
     let n = num("--spectators", 1000.0) as usize;
     let stay = num("--stay", 60.0);
     let hz = num("--hz", 10.0);
     let mut rng = Rng(num("--seed", 7.0) as u64 | 1);
-    let own = std::env::current_exe().expect("own path");
-    let relay_bin = arg(&args, "--relay")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| own.with_file_name("pitchside-relay"));
+    let relay_bin = relay_bin(&args);
     let inspect_bin = relay_bin.with_file_name("pitchside-inspect");
     let record = arg(&args, "--record")
         .map(PathBuf::from)
@@ -276,11 +228,7 @@ async fn main() {
         server_args.push(format!("{name}={addr}"));
         sents.push(sent);
     }
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
-    let relay: SocketAddr = SocketAddr::from(([127, 0, 0, 1], port));
+    let relay = free_addr();
     let log_path = record.with_extension("log");
     let log = std::fs::File::create(&log_path).expect("relay log");
     let mut child = Command::new(&relay_bin)
@@ -316,7 +264,7 @@ async fn main() {
             let mut i = 0u64;
             while Instant::now() < end {
                 while tasks.len() < n {
-                    let m = (rng.next() % 3) as usize;
+                    let m = (rng.next_u64() % 3) as usize;
                     let from: IpAddr = [127, 0, 1, (i % 8) as u8 + 1].into();
                     let s = Duration::from_secs_f64(-stay * (1.0 - rng.unit()).ln());
                     let s = s.min(end.saturating_duration_since(Instant::now()));
