@@ -29,6 +29,35 @@ pub fn replay(rel: &str, name: &str, step: Duration) -> MatchSpec {
     spec
 }
 
+/// `script` played once (not looped) as match `name`, a frame every `step`: the match is
+/// still there, ended, when the test asks about it.
+pub fn replay_once(name: &str, script: relay::replay::Script, step: Duration) -> MatchSpec {
+    MatchSpec {
+        name: name.into(),
+        source: relay::config::SourceSpec::Replay(relay::replay::ReplayConfig {
+            script: std::sync::Arc::new(script),
+            step,
+            looping: false,
+        }),
+    }
+}
+
+/// Settings that replay `log` once as match `name`, a frame every `step`, recording it into
+/// a fresh scratch folder (`fixtures::scratch(scratch)`); and that folder.
+pub fn recorded_replay(
+    name: &str,
+    log: &[u8],
+    step: Duration,
+    scratch: &str,
+) -> (Settings, PathBuf) {
+    let script = relay::replay::Script::from_log(&format!("{name}.rcg"), log)
+        .unwrap_or_else(|e| panic!("the log of {name}: {e}"));
+    let dir = crate::fixtures::scratch(scratch);
+    let mut settings = Settings::new(vec![replay_once(name, script, step)]);
+    settings.record = Some(dir.clone());
+    (settings, dir)
+}
+
 /// The log bundled with the relay, played as match `name` with a frame every `step`.
 pub fn bundled(name: &str, step: Duration) -> MatchSpec {
     let script =
@@ -104,6 +133,14 @@ pub async fn start_two_bundled(step: Duration) -> RunningRelay {
 async fn start_lobby(matches: Vec<MatchSpec>) -> RunningRelay {
     need_web_app();
     start_with(Settings::new(matches)).await
+}
+
+/// A relay with an archive, the folder `archive`, and one match, `log` replayed as `field-a`
+/// a frame every 100 ms.
+pub async fn start_with_archive(log: &str, archive: PathBuf) -> RunningRelay {
+    let mut settings = Settings::new(vec![replay(log, "field-a", Duration::from_millis(100))]);
+    settings.archive = vec![archive];
+    start_with(settings).await
 }
 
 pub async fn start(source: Source) -> RunningRelay {

@@ -116,34 +116,30 @@ impl Spectator {
         }
     }
 
+    /// What `pick` takes from each event received so far, in order.
+    fn each<'a, T>(&'a self, pick: impl Fn(&'a Event) -> Option<T>) -> Vec<T> {
+        self.events.iter().filter_map(pick).collect()
+    }
+
     pub fn records(&self) -> Vec<Record> {
-        self.events
-            .iter()
-            .filter_map(|e| match e {
-                Event::Record(r) => Some(r.clone()),
-                _ => None,
-            })
-            .collect()
+        self.each(|e| match e {
+            Event::Record(r) => Some(r.clone()),
+            _ => None,
+        })
     }
 
     pub fn frames(&self) -> Vec<&Frame> {
-        self.events
-            .iter()
-            .filter_map(|e| match e {
-                Event::Record(Record::Show(f)) => Some(f),
-                _ => None,
-            })
-            .collect()
+        self.each(|e| match e {
+            Event::Record(Record::Show(f)) => Some(f),
+            _ => None,
+        })
     }
 
     pub fn notices(&self) -> Vec<Notice> {
-        self.events
-            .iter()
-            .filter_map(|e| match e {
-                Event::Notice(n) => Some(n.clone()),
-                _ => None,
-            })
-            .collect()
+        self.each(|e| match e {
+            Event::Notice(n) => Some(n.clone()),
+            _ => None,
+        })
     }
 
     /// Records since the last `NewMatch` notice.

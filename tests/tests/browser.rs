@@ -53,6 +53,15 @@ async fn live_page_shows_the_cycle_advancing() {
     b.close().await;
 }
 
+/// What the page says of the short game (679 shows) cut off: its notice says where the log
+/// stops, and more than `min` whole frames before the cut are `kept`.
+async fn kept_before_the_cut(b: &Browser, note: &str, min: usize, kept: &str) {
+    assert!(note.contains("the log stops at cycle"), "{note}");
+    let frames = b.text("#frames").await;
+    let n: usize = frames.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!(n > min && n < 679, "{kept}: {frames}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn uploaded_log_replays_to_the_final_score_and_bad_files_are_explained() {
     relay_harness::need_web_app();
@@ -106,14 +115,8 @@ async fn uploaded_log_replays_to_the_final_score_and_bad_files_are_explained() {
             t.contains("pitchside-truncated-") && t.contains("incomplete")
         })
         .await;
-    assert!(note.contains("the log stops at cycle"), "{note}");
     assert_eq!(b.text("#error").await, "", "a cut log is no damage");
-    let frames = b.text("#frames").await;
-    let n: usize = frames.rsplit(' ').next().unwrap().parse().unwrap();
-    assert!(
-        n > 200 && n < 679,
-        "frames before the cut are kept: {frames}"
-    );
+    kept_before_the_cut(&b, &note, 200, "frames before the cut are kept").await;
     b.screenshot("file-truncated").await;
     let _ = std::fs::remove_file(truncated);
 
@@ -152,13 +155,7 @@ async fn uploaded_log_replays_to_the_final_score_and_bad_files_are_explained() {
             t.contains(".rcg.gz") && t.contains("incomplete")
         })
         .await;
-    assert!(note.contains("the log stops at cycle"), "{note}");
-    let frames = b.text("#frames").await;
-    let n: usize = frames.rsplit(' ').next().unwrap().parse().unwrap();
-    assert!(
-        n > 100 && n < 679,
-        "frames inflated before the cut are kept: {frames}"
-    );
+    kept_before_the_cut(&b, &note, 100, "frames inflated before the cut are kept").await;
     b.screenshot("file-truncated-gz").await;
     let _ = std::fs::remove_file(cut_gz);
 

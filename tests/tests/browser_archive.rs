@@ -7,8 +7,6 @@
 
 use pitchside_tests::browser::Browser;
 use pitchside_tests::{fixtures, relay_harness};
-use relay::config::Settings;
-use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_visitor_finds_a_past_match_and_watches_it() {
@@ -30,13 +28,7 @@ async fn a_visitor_finds_a_past_match_and_watches_it() {
     ] {
         std::fs::copy(fixtures::path(rel), dir.join(name)).expect("copy");
     }
-    let mut settings = Settings::new(vec![relay_harness::replay(
-        fixtures::SHORT_V2,
-        "field-a",
-        Duration::from_millis(100),
-    )]);
-    settings.archive = vec![dir.clone()];
-    let relay = relay_harness::start_with(settings).await;
+    let relay = relay_harness::start_with_archive(fixtures::SHORT_V2, dir.clone()).await;
     let b = Browser::start().await;
     // The index is built at start, maybe not yet whole when the page opens: the page asks
     // again until it is.

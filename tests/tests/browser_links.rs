@@ -39,6 +39,16 @@ async fn wait_loaded(b: &Browser, what: &str) {
     .await;
 }
 
+/// The page's `note` on a log that stops early says where, and it shows no error: stopping
+/// early is no damage.
+async fn stops_early_undamaged(b: &Browser, note: &str) {
+    assert!(
+        note.contains("incomplete: the log stops at cycle "),
+        "{note}"
+    );
+    assert_eq!(b.text("#error").await, "", "stopping early is no damage");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn links_open_logs_and_cycles_and_keep_the_operator_key_out() {
     // Two matches: the relay's `/` is a lobby, which a `?log=` link must go past.
@@ -135,11 +145,7 @@ async fn links_open_logs_and_cycles_and_keep_the_operator_key_out() {
             t.contains("incomplete")
         })
         .await;
-    assert!(
-        note.contains("incomplete: the log stops at cycle "),
-        "{note}"
-    );
-    assert_eq!(b.text("#error").await, "", "stopping early is no damage");
+    stops_early_undamaged(&b, &note).await;
     b.screenshot("file-incomplete-json").await;
     // A text log that stops at a line before time over: the same words.
     let text = fixtures::read(fixtures::SHORT_V6);
@@ -155,11 +161,7 @@ async fn links_open_logs_and_cycles_and_keep_the_operator_key_out() {
             t.contains("pitchside-early") && t.contains("incomplete")
         })
         .await;
-    assert!(
-        note.contains("incomplete: the log stops at cycle "),
-        "{note}"
-    );
-    assert_eq!(b.text("#error").await, "", "stopping early is no damage");
+    stops_early_undamaged(&b, &note).await;
     b.screenshot("file-ends-early").await;
     let _ = std::fs::remove_file(cut);
     let _ = std::fs::remove_file(early);

@@ -216,14 +216,11 @@ async fn a_page_that_falls_behind_says_frames_are_skipped_and_gets_them_back_whe
         .expect("cycle 2900 in the log");
     let script = relay::replay::Script::from_log("cut.rcg", &log[..=cut]).unwrap();
     let total = script.shows();
-    let mut settings = Settings::new(vec![relay::config::MatchSpec {
-        name: "cut".into(),
-        source: relay::config::SourceSpec::Replay(relay::replay::ReplayConfig {
-            script: std::sync::Arc::new(script),
-            step: Duration::from_millis(5),
-            looping: false,
-        }),
-    }]);
+    let mut settings = Settings::new(vec![relay_harness::replay_once(
+        "cut",
+        script,
+        Duration::from_millis(5),
+    )]);
     settings.max_delay = Duration::from_millis(300);
     settings.lag = 10_000;
     settings.send_timeout = Duration::from_secs(60);

@@ -83,6 +83,21 @@ async fn click(b: &Browser, css: &str) {
 }
 
 /// Waits until the save-as status says `state` (`saved`, `validated`, …).
+/// Clicks the save-as drawer's `button` and waits until the page has saved: what its status
+/// says, and the downloaded file, whose name ends with `suffix`.
+async fn save(b: &Browser, button: &str, suffix: &str) -> (String, std::path::PathBuf) {
+    b.click(button).await;
+    let status = wait_state(b, "saved").await;
+    (status, b.wait_download(suffix).await)
+}
+
+/// A file of `tests/golden/`.
+fn golden(rel: &str) -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("golden")
+        .join(rel)
+}
+
 async fn wait_state(b: &Browser, state: &str) -> String {
     let deadline = std::time::Instant::now() + Duration::from_secs(30);
     loop {
@@ -168,9 +183,7 @@ async fn save_as_writes_the_log_asked_for_validate_lists_findings_and_drawings_s
         "the left name field shows the team that will be left"
     );
     b.screenshot("save-as-panel").await;
-    b.click("#saveas-save").await;
-    let status = wait_state(&b, "saved").await;
-    let file = b.wait_download("-100-300-reversed.v5.rcg").await;
+    let (status, file) = save(&b, "#saveas-save", "-100-300-reversed.v5.rcg").await;
     eprintln!("{status}; {}", file.display());
     assert!(
         status.contains("20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1-100-300-reversed.v5.rcg"),
@@ -226,18 +239,16 @@ async fn save_as_writes_the_log_asked_for_validate_lists_findings_and_drawings_s
     b.click("#saveas-reverse").await;
     set_field(&b, "#saveas-from", "1").await;
     set_field(&b, "#saveas-to", "600").await;
-    b.click("#saveas-tracking").await;
-    let status = wait_state(&b, "saved").await;
-    let tracking = b.wait_download(".tracking.csv").await;
+    let (status, tracking) = save(&b, "#saveas-tracking", ".tracking.csv").await;
     assert!(
         status.contains("SHORT_R_a_1.tracking.csv (CSV, 679 shows"),
         "{status}"
     );
-    let golden = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("golden/rcg2csv/short-v6.tracking.csv.gz");
     let mut want = String::new();
     std::io::Read::read_to_string(
-        &mut flate2::read::GzDecoder::new(&std::fs::read(golden).unwrap()[..]),
+        &mut flate2::read::GzDecoder::new(
+            &std::fs::read(golden("rcg2csv/short-v6.tracking.csv.gz")).unwrap()[..],
+        ),
         &mut want,
     )
     .unwrap();
@@ -246,17 +257,14 @@ async fn save_as_writes_the_log_asked_for_validate_lists_findings_and_drawings_s
         "the page's tracking table is rcg2csv's"
     );
     // The player types beside it: rcg2csv's NAME.player_types.csv, byte for byte.
-    b.click("#saveas-player-types").await;
-    let status = wait_state(&b, "saved").await;
-    let types = b.wait_download(".player_types.csv").await;
+    let (status, types) = save(&b, "#saveas-player-types", ".player_types.csv").await;
     assert!(
         status.contains("SHORT_R_a_1.player_types.csv (CSV, 18 player types"),
         "{status}"
     );
-    let golden = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("golden/rcg2csv/short-v6.player_types.csv");
     assert!(
-        std::fs::read(&types).unwrap() == std::fs::read(golden).unwrap(),
+        std::fs::read(&types).unwrap()
+            == std::fs::read(golden("rcg2csv/short-v6.player_types.csv")).unwrap(),
         "the page's player types table is rcg2csv's"
     );
     // The drawer scrolled to the table buttons and the status that names the file.
@@ -266,9 +274,7 @@ async fn save_as_writes_the_log_asked_for_validate_lists_findings_and_drawings_s
     .await;
     b.screenshot("save-as-player-types").await;
     std::fs::remove_file(&types).unwrap();
-    b.click("#saveas-actions").await;
-    wait_state(&b, "saved").await;
-    let actions = b.wait_download(".actions.csv").await;
+    let (_, actions) = save(&b, "#saveas-actions", ".actions.csv").await;
     let dir = std::env::temp_dir().join(format!("pitchside-page-tables-{}", std::process::id()));
     let opts = relay::inspect::export::Options {
         tracking: false,
@@ -291,9 +297,7 @@ async fn save_as_writes_the_log_asked_for_validate_lists_findings_and_drawings_s
     std::fs::remove_file(&tracking).unwrap();
     set_field(&b, "#saveas-from", "100").await;
     set_field(&b, "#saveas-to", "300").await;
-    b.click("#saveas-tracking").await;
-    wait_state(&b, "saved").await;
-    let part = b.wait_download("-100-300.tracking.csv").await;
+    let (_, part) = save(&b, "#saveas-tracking", "-100-300.tracking.csv").await;
     let part = std::fs::read_to_string(&part).unwrap();
     let cycles: Vec<u32> = part
         .lines()

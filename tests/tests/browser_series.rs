@@ -10,10 +10,8 @@
 use pitchside_tests::browser::Browser;
 use pitchside_tests::spectator::http_get;
 use pitchside_tests::{fixtures, relay_harness};
-use relay::config::Settings;
 use serde_json::Value;
 use std::path::Path;
-use std::time::Duration;
 
 /// ALPHA's goals minus its opponent's in a game, from the log's name (rcssserver names its
 /// logs `DATE-LEFT_GOALS-vs-RIGHT_GOALS`).
@@ -87,13 +85,7 @@ async fn a_developer_watches_a_batch_converge_and_compares_it_with_last_week() {
     assert_eq!((won.len(), lost.len()), (5, 4));
     fixtures::copy_into(&won, &tmp.join("archive/won"));
     fixtures::copy_into(&lost, &tmp.join("archive/lost"));
-    let mut settings = Settings::new(vec![relay_harness::replay(
-        fixtures::SHORT_V6,
-        "field-a",
-        Duration::from_millis(100),
-    )]);
-    settings.archive = vec![tmp.join("archive")];
-    let relay = relay_harness::start_with(settings).await;
+    let relay = relay_harness::start_with_archive(fixtures::SHORT_V6, tmp.join("archive")).await;
     let b = Browser::start().await;
 
     let page = format!("http://{}/series?team=ALPHA&dir=0/night", relay.addr);

@@ -6,7 +6,6 @@
 
 use pitchside_tests::spectator::{http_get, http_request};
 use pitchside_tests::{fixtures, relay_harness};
-use relay::config::Settings;
 use serde_json::Value;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -68,13 +67,7 @@ async fn the_archive_lists_searches_serves_and_stays_inside_its_directory() {
     std::os::unix::fs::symlink(tmp.join("secret.rcg"), dir.join("link.rcg")).expect("symlink");
     std::os::unix::fs::symlink(&tmp, dir.join("up")).expect("symlink");
 
-    let mut settings = Settings::new(vec![relay_harness::replay(
-        fixtures::SHORT_V6,
-        "field-a",
-        Duration::from_millis(100),
-    )]);
-    settings.archive = vec![dir.clone()];
-    let relay = relay_harness::start_with(settings).await;
+    let relay = relay_harness::start_with_archive(fixtures::SHORT_V6, dir.clone()).await;
     let v = settled(relay.addr, 8).await;
     assert_eq!(v["version"], 1);
     let logs = v["logs"].as_array().expect("logs");

@@ -424,6 +424,22 @@ async fn several_matches_have_their_own_urls_and_api_entries() {
     }
 }
 
+/// A spectator who watched the `records` of the whole capture `server` plays arrive through
+/// `relay`, and the match's `.rcg` download then, which must succeed: (spectator, head, body).
+async fn download_whole(
+    relay: &relay_harness::RunningRelay,
+    server: &FakeServer,
+    records: usize,
+) -> (Spectator, String, Vec<u8>) {
+    let mut s = Spectator::connect(relay.addr, "/ws").await;
+    s.until(60, "the whole capture", |s| s.records().len() >= records)
+        .await;
+    let name = server.addr.to_string().replace(':', "-");
+    let (status, head, body) = http_get(relay.addr, &format!("/m/{name}/match.rcg")).await;
+    assert_eq!(status, 200, "{head}");
+    (s, head, body)
+}
+
 /// The `.rcg` download parses with `shared` to the frames the spectators got (outside
 /// before_kick_off, which the server's own logs leave out too), under rcssserver's file name.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -434,12 +450,7 @@ async fn the_downloaded_log_holds_what_spectators_saw() {
     script.burst = 4;
     let server = FakeServer::start(script).await;
     let relay = relay_harness::start(Source::Server(monitor(&server, Protocol::V5, None))).await;
-    let mut s = Spectator::connect(relay.addr, "/ws").await;
-    s.until(60, "the whole capture", |s| s.records().len() >= want.len())
-        .await;
-    let name = server.addr.to_string().replace(':', "-");
-    let (status, head, body) = http_get(relay.addr, &format!("/m/{name}/match.rcg")).await;
-    assert_eq!(status, 200, "{head}");
+    let (s, head, body) = download_whole(&relay, &server, want.len()).await;
     let file = head
         .lines()
         .find(|l| l.to_ascii_lowercase().starts_with("content-disposition"))
@@ -477,14 +488,11 @@ async fn a_shootout_download_is_named_with_penalties() {
         relay::replay::Script::from_log("pen.rcg", &fixtures::read(fixtures::PENALTY_V6)).unwrap();
     let shows = script.shows();
     // Played once, so that the match is still there when the test asks for it.
-    let relay = relay_harness::start_with(Settings::new(vec![relay::config::MatchSpec {
-        name: "pen".into(),
-        source: relay::config::SourceSpec::Replay(relay::replay::ReplayConfig {
-            script: std::sync::Arc::new(script),
-            step: Duration::from_millis(1),
-            looping: false,
-        }),
-    }]))
+    let relay = relay_harness::start_with(Settings::new(vec![relay_harness::replay_once(
+        "pen",
+        script,
+        Duration::from_millis(1),
+    )]))
     .await;
     let mut s = Spectator::connect(relay.addr, "/ws").await;
     s.until(60, "the whole shoot-out", |s| {
@@ -515,17 +523,8 @@ async fn a_shootout_download_is_named_with_penalties() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_recording_is_the_servers_log_line_for_line_and_renamed_at_time_over() {
     let original = fixtures::read(fixtures::SHORT_V6);
-    let script = relay::replay::Script::from_log("short.rcg", &original).unwrap();
-    let dir = fixtures::scratch("rec");
-    let mut settings = Settings::new(vec![relay::config::MatchSpec {
-        name: "short".into(),
-        source: relay::config::SourceSpec::Replay(relay::replay::ReplayConfig {
-            script: std::sync::Arc::new(script),
-            step: Duration::from_millis(1),
-            looping: false,
-        }),
-    }]);
-    settings.record = Some(dir.clone());
+    let (settings, dir) =
+        relay_harness::recorded_replay("short", &original, Duration::from_millis(1), "rec");
     let relay = relay_harness::start_with(settings).await;
     let deadline = std::time::Instant::now() + Duration::from_secs(30);
     let file = loop {
@@ -662,12 +661,7 @@ async fn download_and_recording_of_a_live_game_are_the_servers_log() {
     let mut settings = Settings::new(vec![Source::Server(mc).into_spec()]);
     settings.record = Some(dir.clone());
     let relay = relay_harness::start_with(settings).await;
-    let mut s = Spectator::connect(relay.addr, "/ws").await;
-    s.until(60, "the whole capture", |s| s.records().len() >= want.len())
-        .await;
-    let name = server.addr.to_string().replace(':', "-");
-    let (status, head, body) = http_get(relay.addr, &format!("/m/{name}/match.rcg")).await;
-    assert_eq!(status, 200, "{head}");
+    let (_s, _, body) = download_whole(&relay, &server, want.len()).await;
     compare(&body, "download", 0);
     // The server is gone once it has been quiet for `silence`: the recording is renamed.
     let deadline = std::time::Instant::now() + Duration::from_secs(30);

@@ -247,21 +247,12 @@ async fn read_noting(s: &mut Spectator, log: &mut Vec<Arrival>) -> bool {
 /// that connects afterwards gets them all.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spectator_that_stops_reading_skips_to_live_frames_and_nothing_is_lost_for_the_others() {
-    let fixture = rcss_formats::parse_log(&fixtures::read(fixtures::FULL_V6));
-    let script =
-        relay::replay::Script::from_log("full.rcg", &fixtures::read(fixtures::FULL_V6)).unwrap();
-    let dir = fixtures::scratch("skip");
+    let log = fixtures::read(fixtures::FULL_V6);
+    let fixture = rcss_formats::parse_log(&log);
     // 200 frames a second: four seconds without reading are 800 frames, far more than the
     // kernel's buffers between relay and spectator hold (tens of KB, ~100 frames).
-    let mut settings = Settings::new(vec![relay::config::MatchSpec {
-        name: "full".into(),
-        source: relay::config::SourceSpec::Replay(relay::replay::ReplayConfig {
-            script: std::sync::Arc::new(script),
-            step: Duration::from_millis(5),
-            looping: false,
-        }),
-    }]);
-    settings.record = Some(dir.clone());
+    let (mut settings, dir) =
+        relay_harness::recorded_replay("full", &log, Duration::from_millis(5), "skip");
     let bound = Duration::from_millis(500);
     settings.max_delay = bound;
     // The ring far beyond the pause and no stall: only the delay bound is at work.
@@ -389,14 +380,11 @@ async fn a_spectator_let_go_after_the_last_frame_still_gets_the_end_of_the_match
     let fixture = rcss_formats::parse_log(&log);
     let last = fixture.frames.last().expect("frames").time;
     let script = relay::replay::Script::from_log("short.rcg", &log).unwrap();
-    let mut settings = Settings::new(vec![relay::config::MatchSpec {
-        name: "short".into(),
-        source: relay::config::SourceSpec::Replay(relay::replay::ReplayConfig {
-            script: std::sync::Arc::new(script),
-            step: Duration::from_millis(5),
-            looping: false,
-        }),
-    }]);
+    let mut settings = Settings::new(vec![relay_harness::replay_once(
+        "short",
+        script,
+        Duration::from_millis(5),
+    )]);
     settings.lag = 8;
     settings.send_timeout = Duration::from_secs(60);
     let relay = relay_harness::start_with(settings).await;

@@ -149,13 +149,7 @@ async fn the_relay_answers_a_series_from_its_archive_and_follows_a_folder_being_
     let other = fixtures::path(fixtures::SHORT_V6);
     fixtures::copy_into(std::slice::from_ref(&other), &night);
     fixtures::copy_into(&fixtures::series_logs("B"), &tmp.join("archive/last-week"));
-    let mut settings = Settings::new(vec![relay_harness::replay(
-        fixtures::SHORT_V6,
-        "field-a",
-        Duration::from_millis(100),
-    )]);
-    settings.archive = vec![tmp.join("archive")];
-    let relay = relay_harness::start_with(settings).await;
+    let relay = relay_harness::start_with_archive(fixtures::SHORT_V6, tmp.join("archive")).await;
     let addr = relay.addr;
     let deadline = Instant::now() + Duration::from_secs(30);
     let first = loop {
