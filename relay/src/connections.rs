@@ -271,15 +271,7 @@ impl Table {
                 self.refused(ip, key, Reason::Full);
                 return Err(Reason::Full);
             }
-            let victim = inner
-                .conns
-                .values()
-                .filter(|c| {
-                    !c.upgraded.load(Ordering::Relaxed) && !c.in_request.load(Ordering::Relaxed)
-                })
-                .min_by_key(|c| c.last_active.load(Ordering::Relaxed))
-                .cloned();
-            match victim {
+            match Self::idlest(&inner) {
                 // It leaves the table now (its task ends in a moment): the new one has its
                 // place at once, and a burst evicts a different one each time.
                 Some(v) => {
@@ -590,18 +582,23 @@ impl Table {
         }
     }
 
-    /// Tells the connection idle longest to go (used when even accepting failed).
-    fn evict_one(&self) {
-        let mut inner = self.lock();
-        let victim = inner
+    /// The connection idle longest with no request under way, not a spectator: the one to
+    /// close when another needs its place.
+    fn idlest(inner: &Inner) -> Option<Arc<Conn>> {
+        inner
             .conns
             .values()
             .filter(|c| {
                 !c.upgraded.load(Ordering::Relaxed) && !c.in_request.load(Ordering::Relaxed)
             })
             .min_by_key(|c| c.last_active.load(Ordering::Relaxed))
-            .cloned();
-        if let Some(v) = victim {
+            .cloned()
+    }
+
+    /// Tells the connection idle longest to go (used when even accepting failed).
+    fn evict_one(&self) {
+        let mut inner = self.lock();
+        if let Some(v) = Self::idlest(&inner) {
             Self::forget(&mut inner, &v);
             inner.closing += 1;
             self.open.fetch_sub(1, Ordering::Relaxed);

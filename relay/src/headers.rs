@@ -18,7 +18,7 @@
 //!   at, and its preflights get no permission.
 
 use axum::extract::Request;
-use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use base64::Engine as _;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -200,18 +200,16 @@ pub async fn protect(
             }
             if req.method() == Method::OPTIONS {
                 let mut res = StatusCode::NO_CONTENT.into_response();
-                let h = res.headers_mut();
-                h.insert(
-                    header::ACCESS_CONTROL_ALLOW_METHODS,
-                    HeaderValue::from_static("GET, POST"),
-                );
-                h.insert(
-                    header::ACCESS_CONTROL_ALLOW_HEADERS,
-                    HeaderValue::from_static("authorization, content-type"),
-                );
-                h.insert(
-                    header::ACCESS_CONTROL_MAX_AGE,
-                    HeaderValue::from_static("600"),
+                set_all(
+                    res.headers_mut(),
+                    [
+                        (header::ACCESS_CONTROL_ALLOW_METHODS, "GET, POST"),
+                        (
+                            header::ACCESS_CONTROL_ALLOW_HEADERS,
+                            "authorization, content-type",
+                        ),
+                        (header::ACCESS_CONTROL_MAX_AGE, "600"),
+                    ],
                 );
                 return finish(res, &policy, Some(origin), Page::Monitor);
             }
@@ -222,6 +220,12 @@ pub async fn protect(
     finish(res, &policy, allowed, page)
 }
 
+fn set_all<const N: usize>(h: &mut HeaderMap, headers: [(HeaderName, &'static str); N]) {
+    for (name, value) in headers {
+        h.insert(name, HeaderValue::from_static(value));
+    }
+}
+
 fn finish(mut res: Response, policy: &Policy, cors_origin: Option<&str>, page: Page) -> Response {
     let is_html = res
         .headers()
@@ -229,13 +233,12 @@ fn finish(mut res: Response, policy: &Policy, cors_origin: Option<&str>, page: P
         .and_then(|v| v.to_str().ok())
         .is_some_and(|ct| ct.starts_with("text/html"));
     let h = res.headers_mut();
-    h.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    h.insert(
-        header::REFERRER_POLICY,
-        HeaderValue::from_static("no-referrer"),
+    set_all(
+        h,
+        [
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            (header::REFERRER_POLICY, "no-referrer"),
+        ],
     );
     if is_html {
         let csp = match page {

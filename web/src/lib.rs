@@ -44,6 +44,7 @@ pub mod state;
 pub mod timeline;
 pub mod ui;
 
+use crate::ui::dialog::overlay_button;
 use leptos::prelude::*;
 use state::{Monitor, Overlay};
 use ui::canvas::FieldCanvas;
@@ -254,20 +255,12 @@ pub fn App() -> impl IntoView {
             </div>
             <Transport/>
             <div class="toolbar">
-                <button id="open-toggle" class="panel-toggle" title="Open a log (O)" on:click=move |_| m.toggle_overlay(Overlay::Open)>
-                    "Open…"
-                </button>
-                <button id="export-toggle" class="panel-toggle" title="Save a PNG, a video clip or the log" on:click=move |_| m.toggle_overlay(Overlay::Export)>
-                    "Export…"
-                </button>
+                {overlay_button(m, Overlay::Open, "open-toggle", "Open a log (O)", "Open…")}
+                {overlay_button(m, Overlay::Export, "export-toggle", "Save a PNG, a video clip or the log", "Export…")}
                 <SettingsToggle/>
                 <CopyLink/>
-                <button id="embed-toggle" class="panel-toggle" title="Show this match in another site's page" on:click=move |_| m.toggle_overlay(Overlay::Embed)>
-                    "Embed…"
-                </button>
-                <button id="help-toggle" class="panel-toggle" title="Keyboard shortcuts (?)" on:click=move |_| m.toggle_overlay(Overlay::Help)>
-                    "? Keys"
-                </button>
+                {overlay_button(m, Overlay::Embed, "embed-toggle", "Show this match in another site's page", "Embed…")}
+                {overlay_button(m, Overlay::Help, "help-toggle", "Keyboard shortcuts (?)", "? Keys")}
             </div>
             <FileInput/>
             <OpenPanel/>

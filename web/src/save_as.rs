@@ -43,17 +43,10 @@ pub const VERSIONS: [(&str, &str); 8] = [
 
 /// The version a [`VERSIONS`] value stands for: `Some(None)` for the source's own.
 pub fn parse_version(v: &str) -> Option<Option<LogVersion>> {
-    Some(Some(match v {
-        "same" | "" => return Some(None),
-        "1" => LogVersion::V1,
-        "2" => LogVersion::V2,
-        "3" => LogVersion::V3,
-        "4" => LogVersion::V4,
-        "5" => LogVersion::V5,
-        "6" => LogVersion::V6,
-        "json" => LogVersion::Json,
-        _ => return None,
-    }))
+    match v {
+        "same" | "" => Some(None),
+        v => LogVersion::from_name(v).map(Some),
+    }
 }
 
 /// A new team name (`None`: keep the old one), as the formats can hold it: text logs split

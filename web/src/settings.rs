@@ -272,6 +272,29 @@ pub struct Timeline {
     pub analysis_panel: bool,
 }
 
+/// The panels beside the field, each opened and closed by a button over the field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Panel {
+    Events,
+    Stats,
+    Analysis,
+}
+
+impl Timeline {
+    pub fn is_open(&self, panel: Panel) -> bool {
+        [self.events_panel, self.stats_panel, self.analysis_panel][panel as usize]
+    }
+
+    /// Whether `panel` is open, to change.
+    pub fn panel(&mut self, panel: Panel) -> &mut bool {
+        match panel {
+            Panel::Events => &mut self.events_panel,
+            Panel::Stats => &mut self.stats_panel,
+            Panel::Analysis => &mut self.analysis_panel,
+        }
+    }
+}
+
 impl Default for Timeline {
     fn default() -> Self {
         Timeline {

@@ -859,19 +859,6 @@ fn print_more(
     }
 }
 
-fn parse_version(v: &str) -> Option<LogVersion> {
-    Some(match v {
-        "1" => LogVersion::V1,
-        "2" => LogVersion::V2,
-        "3" => LogVersion::V3,
-        "4" => LogVersion::V4,
-        "5" => LogVersion::V5,
-        "6" => LogVersion::V6,
-        "json" | "JSON" | "-1" => LogVersion::Json,
-        _ => return None,
-    })
-}
-
 /// A team name the formats can hold: text logs split on blanks and parentheses.
 fn check_name(n: &str) -> Result<String, String> {
     if n.is_empty()
@@ -904,7 +891,7 @@ fn rewrite_command(cmd: &str, args: &[String]) -> ExitCode {
         let parsed: Result<(), String> = match a.as_str() {
             "-o" | "--output" => value("a file").map(|v| output = Some(PathBuf::from(v))),
             "-v" | "--version" => value("a version").and_then(|v| {
-                parse_version(&v)
+                LogVersion::from_name(&v)
                     .map(|v| edits.to = Some(v))
                     .ok_or_else(|| format!("-v {v}: 1, 2, 3, 4, 5, 6 or json"))
             }),

@@ -6,6 +6,7 @@
 //! the same whatever the size of the log (no frame is kept). Shows are decoded with
 //! [`Detail::Light`]: the summary needs no stamina, view or command counts.
 
+mod chunks;
 pub mod export;
 mod ordered;
 pub mod parquet;
@@ -22,9 +23,7 @@ use rcss_formats::{Location, LogDecoder, LogError, LogVersion, Match, Params, Re
 use serde_json::{json, Value};
 use std::io::Read;
 
-/// Bytes read from the file per step: large enough that reading costs little, small enough
-/// to keep the decoder's buffers (and the records of one step) a few hundred KB.
-pub const CHUNK: usize = 256 << 10;
+pub use chunks::{read_chunks, CHUNK};
 /// Compressed bytes decoded at a time (see [`Inspection::feed`]).
 const GZIP_SLICE: usize = 32 << 10;
 
@@ -387,20 +386,9 @@ pub fn inspect_bytes(bytes: &[u8]) -> Report {
 }
 
 /// Inspects a log read from `reader` in [`CHUNK`]-byte steps, never holding more of it.
-pub fn inspect_reader(mut reader: impl Read) -> std::io::Result<Report> {
+pub fn inspect_reader(reader: impl Read) -> std::io::Result<Report> {
     let mut i = Inspection::new();
-    let mut buf = vec![0u8; CHUNK];
-    loop {
-        let n = match reader.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if !i.feed(&buf[..n]) {
-            break;
-        }
-    }
+    read_chunks(reader, |bytes| Ok(i.feed(bytes)), |e| e)?;
     Ok(i.finish())
 }
 

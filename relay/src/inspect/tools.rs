@@ -5,23 +5,18 @@
 
 use rcss_formats::tools::validate::{Streaming, Validation};
 use rcss_formats::tools::{Edits, Rewriter, Rewritten};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Validates the log at `path`.
 pub fn validate_file(path: &Path) -> std::io::Result<Validation> {
-    let mut file = std::fs::File::open(path)?;
+    let file = std::fs::File::open(path)?;
     let mut s = Streaming::new();
-    let mut buf = vec![0u8; super::CHUNK];
-    loop {
-        let n = match file.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        s.feed(&buf[..n]);
-    }
+    let take = |bytes: &[u8]| {
+        s.feed(bytes);
+        Ok(true)
+    };
+    super::chunks::read_chunks(file, take, |e| e)?;
     Ok(s.finish())
 }
 
@@ -72,19 +67,11 @@ pub fn rewrite_file(input: &Path, output: &Path, edits: Edits) -> Result<Rewritt
     };
     let result = (|| -> Result<Rewritten, RewriteError> {
         let mut r = Rewriter::new(edits);
-        let mut buf = vec![0u8; super::CHUNK];
-        loop {
-            let n = match file.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(RewriteError::Read(e)),
-            };
-            sink.write_all(&r.feed(&buf[..n])).map_err(write_error)?;
-            if r.done() {
-                break;
-            }
-        }
+        let take = |bytes: &[u8]| {
+            sink.write_all(&r.feed(bytes)).map_err(write_error)?;
+            Ok(!r.done())
+        };
+        super::chunks::read_chunks(&mut file, take, RewriteError::Read)?;
         let (rest, done) = r.finish();
         sink.write_all(&rest).map_err(write_error)?;
         sink.flush().map_err(write_error)?;

@@ -731,20 +731,11 @@ fn word_event(e: &Event, names: &[String; 2]) -> DerivedMessage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rcss_formats::model::{Player, Team};
+    use rcss_formats::model::Team;
 
     /// A frame at `time` in `mode`, 22 standing players far from the ball.
     fn frame(time: u32, mode: &str) -> Frame {
-        let players = (0..22)
-            .map(|i| Player {
-                side: Some(if i < 11 { Side::Left } else { Side::Right }),
-                unum: (i % 11 + 1) as u8,
-                state: state::STAND,
-                x: -40.0 + i as f32 * 4.0,
-                y: 20.0,
-                ..Player::default()
-            })
-            .collect();
+        let players = crate::made_up::standing_row(-40.0, 4.0, 20.0);
         Frame {
             time,
             mode: PlayMode::from_name(mode.as_bytes()).unwrap(),

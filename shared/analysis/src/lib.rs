@@ -25,3 +25,23 @@ pub mod events;
 pub mod export;
 pub mod stats;
 pub mod touch;
+
+/// Frames made up for the unit tests, where a real game has no example of the case.
+#[cfg(test)]
+mod made_up {
+    use rcss_formats::model::{state, Player, Side};
+
+    /// 22 standing players in a row, left team first: player `i` at `(x0 + i·dx, y)`.
+    pub fn standing_row(x0: f32, dx: f32, y: f32) -> Vec<Player> {
+        (0..22)
+            .map(|i| Player {
+                side: Some(if i < 11 { Side::Left } else { Side::Right }),
+                unum: (i % 11 + 1) as u8,
+                state: state::STAND,
+                x: x0 + i as f32 * dx,
+                y,
+                ..Player::default()
+            })
+            .collect()
+    }
+}

@@ -505,19 +505,10 @@ impl Stats {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rcss_formats::model::{state, Player};
+    use rcss_formats::model::state;
 
     fn frame(time: u32, mode: PlayMode, ball: (f32, f32, f32, f32)) -> Frame {
-        let players = (0..22)
-            .map(|i| Player {
-                side: Some(if i < 11 { Side::Left } else { Side::Right }),
-                unum: (i % 11 + 1) as u8,
-                state: state::STAND,
-                x: -50.0 + i as f32 * 4.5,
-                y: 30.0,
-                ..Player::default()
-            })
-            .collect();
+        let players = crate::made_up::standing_row(-50.0, 4.5, 30.0);
         Frame {
             time,
             mode,

@@ -44,6 +44,17 @@ impl LogVersion {
         })
     }
 
+    /// The version a user names to write: `1` to `6`, or `json` (also `JSON`, or `-1` as
+    /// `server::game_log_version` names it).
+    pub fn from_name(name: &str) -> Option<LogVersion> {
+        match name {
+            "json" | "JSON" | "-1" => Some(LogVersion::Json),
+            n => LogVersion::WRITTEN
+                .into_iter()
+                .find(|v| v.number().is_some_and(|k| n == k.to_string())),
+        }
+    }
+
     /// One record per line (text and JSON logs), as opposed to binary records (v1-v3).
     pub fn is_line_based(self) -> bool {
         !matches!(self, LogVersion::V1 | LogVersion::V2 | LogVersion::V3)

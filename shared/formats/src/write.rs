@@ -37,6 +37,14 @@ fn num(out: &mut String, v: f32) {
     write_g6(out, f64::from(v));
 }
 
+/// ` value` for each value.
+fn nums(out: &mut String, values: &[f32]) {
+    for &v in values {
+        out.push(' ');
+        num(out, v);
+    }
+}
+
 fn team_fields(out: &mut String, teams: &[Team; 2]) {
     for t in teams {
         out.push(' ');
@@ -63,14 +71,8 @@ fn show_body(out: &mut String, frame: &Frame) {
 
 fn show_body_v(out: &mut String, frame: &Frame, version: u8) {
     let b = &frame.ball;
-    out.push_str(" ((b) ");
-    num(out, b.x);
-    out.push(' ');
-    num(out, b.y);
-    out.push(' ');
-    num(out, b.vx);
-    out.push(' ');
-    num(out, b.vy);
+    out.push_str(" ((b)");
+    nums(out, &[b.x, b.y, b.vx, b.vy]);
     out.push(')');
     for (i, p) in frame.players.iter().enumerate() {
         player_v(out, p, i, version);
@@ -89,41 +91,28 @@ fn player_v(out: &mut String, p: &Player, index: usize, version: u8) {
     } else {
         let _ = write!(out, "{:#x}", p.state);
     }
-    for v in [p.x, p.y, p.vx, p.vy, p.body, p.neck] {
-        out.push(' ');
-        num(out, v);
-    }
+    nums(out, &[p.x, p.y, p.vx, p.vy, p.body, p.neck]);
     if let Some((x, y)) = p.point {
-        out.push(' ');
-        num(out, x);
-        out.push(' ');
-        num(out, y);
+        nums(out, &[x, y]);
     }
     let (q, w) = p.view.unwrap_or((crate::model::ViewQuality::High, 90.0));
     out.push_str(match q {
-        crate::model::ViewQuality::High => " (v h ",
-        crate::model::ViewQuality::Low => " (v l ",
+        crate::model::ViewQuality::High => " (v h",
+        crate::model::ViewQuality::Low => " (v l",
     });
-    num(out, w);
+    nums(out, &[w]);
     out.push(')');
     if version >= 6 {
-        out.push_str(" (fp ");
         let (d, dir) = p.focus.unwrap_or((0.0, 0.0));
-        num(out, d);
-        out.push(' ');
-        num(out, dir);
+        out.push_str(" (fp");
+        nums(out, &[d, dir]);
         out.push(')');
     }
-    out.push_str(" (s ");
     let s = p.stamina.unwrap_or_default();
-    num(out, s.stamina);
-    out.push(' ');
-    num(out, s.effort);
-    out.push(' ');
-    num(out, s.recovery);
+    out.push_str(" (s");
+    nums(out, &[s.stamina, s.effort, s.recovery]);
     if version >= 5 {
-        out.push(' ');
-        num(out, s.capacity.unwrap_or(0.0));
+        nums(out, &[s.capacity.unwrap_or(0.0)]);
     }
     out.push(')');
     if let Some((s, n)) = p.attention {

@@ -163,56 +163,34 @@ fn side_from(code: u8, r: &Reader<'_>) -> Result<Option<Side>, WireError> {
 }
 
 fn player_mask(p: &Player, b: &Player) -> u64 {
-    let mut m = 0;
-    if !same(p.x, b.x) {
-        m |= P_X;
-    }
-    if !same(p.y, b.y) {
-        m |= P_Y;
-    }
-    if !same(p.vx, b.vx) {
-        m |= P_VX;
-    }
-    if !same(p.vy, b.vy) {
-        m |= P_VY;
-    }
-    if !same(p.body, b.body) {
-        m |= P_BODY;
-    }
-    if !same(p.neck, b.neck) {
-        m |= P_NECK;
-    }
-    if !same_stamina(&p.stamina, &b.stamina) {
-        m |= P_STAMINA;
-    }
-    if p.counts != b.counts {
-        m |= P_COUNTS;
-    }
-    if !same_view(p.view, b.view) {
-        m |= P_VIEW;
-    }
-    if !same_pair(p.focus, b.focus) {
-        m |= P_FOCUS;
-    }
-    if p.state != b.state {
-        m |= P_STATE;
-    }
-    if !same_pair(p.point, b.point) {
-        m |= P_POINT;
-    }
-    if p.attention != b.attention {
-        m |= P_ATTENTION;
-    }
-    if p.player_type != b.player_type {
-        m |= P_TYPE;
-    }
-    if p.unum != b.unum {
-        m |= P_UNUM;
-    }
-    if p.side != b.side {
-        m |= P_SIDE;
-    }
-    m
+    let floats = [
+        (p.x, b.x, P_X),
+        (p.y, b.y, P_Y),
+        (p.vx, b.vx, P_VX),
+        (p.vy, b.vy, P_VY),
+        (p.body, b.body, P_BODY),
+        (p.neck, b.neck, P_NECK),
+    ];
+    let others = [
+        (!same_stamina(&p.stamina, &b.stamina), P_STAMINA),
+        (p.counts != b.counts, P_COUNTS),
+        (!same_view(p.view, b.view), P_VIEW),
+        (!same_pair(p.focus, b.focus), P_FOCUS),
+        (p.state != b.state, P_STATE),
+        (!same_pair(p.point, b.point), P_POINT),
+        (p.attention != b.attention, P_ATTENTION),
+        (p.player_type != b.player_type, P_TYPE),
+        (p.unum != b.unum, P_UNUM),
+        (p.side != b.side, P_SIDE),
+    ];
+    let moved = floats
+        .iter()
+        .filter(|(now, before, _)| !same(*now, *before));
+    let changed = others.iter().filter(|(changed, _)| *changed);
+    moved
+        .map(|f| f.2)
+        .chain(changed.map(|c| c.1))
+        .fold(0, |m, bit| m | bit)
 }
 
 fn put_pair(w: &mut Writer, v: Option<(f32, f32)>, base: Option<(f32, f32)>, scale: u8) {

@@ -77,24 +77,8 @@ pub fn build(out: &mut Vec<Shape>, a: &Action, px: f64) {
     let len = (dx * dx + dy * dy).sqrt();
     if len > 0.0 {
         let (ux, uy) = (dx / len, dy / len);
-        let head = 12.0 * px;
-        let back = (to.0 - ux * head, to.1 - uy * head);
-        let side = (-uy * head * 0.5, ux * head * 0.5);
-        out.push(
-            Shape::new(
-                Tag::Action,
-                owner,
-                Geom::Path {
-                    points: vec![
-                        to,
-                        (back.0 + side.0, back.1 + side.1),
-                        (back.0 - side.0, back.1 - side.1),
-                    ],
-                    closed: true,
-                },
-            )
-            .fill(c),
-        );
+        let head = Geom::arrowhead(to, (ux, uy), 12.0 * px, 0.5);
+        out.push(Shape::new(Tag::Action, owner, head).fill(c));
     }
 }
 

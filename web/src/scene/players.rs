@@ -280,24 +280,8 @@ fn arrow(out: &mut Vec<Shape>, tag: Tag, who: Owner, from: P, to: P, colour: Rgb
         return;
     }
     let dir = ((to.0 - from.0) / len, (to.1 - from.1) / len);
-    let head = v.metres(8.0);
-    let back = add(to, dir, -head);
-    let side = (-dir.1 * head * 0.45, dir.0 * head * 0.45);
-    out.push(
-        Shape::new(
-            tag,
-            who,
-            Geom::Path {
-                points: vec![
-                    to,
-                    (back.0 + side.0, back.1 + side.1),
-                    (back.0 - side.0, back.1 - side.1),
-                ],
-                closed: true,
-            },
-        )
-        .fill(colour),
-    );
+    let head = Geom::arrowhead(to, dir, v.metres(8.0), 0.45);
+    out.push(Shape::new(tag, who, head).fill(colour));
 }
 
 /// Pointto arrows (everyone sees them on the field), and the selected player's focus point and
@@ -721,6 +705,33 @@ mod tests {
         })
     }
 
+    /// Each label's box on the canvas (left, top, right, bottom), as wide as its text at the
+    /// usual width of a digit, and its text.
+    fn label_boxes<'a>(
+        scene: &'a Scene,
+        view: &'a View,
+    ) -> impl Iterator<Item = ((f64, f64, f64, f64), &'a str)> + 'a {
+        scene.with_tag(Tag::Label).filter_map(|l| {
+            let Geom::Text {
+                at,
+                offset,
+                text,
+                size,
+                ..
+            } = &l.geom
+            else {
+                return None;
+            };
+            let (x, y) = view.canvas_from_field(at.0, at.1);
+            let (left, mid) = (x + offset.0, y + offset.1);
+            let right = left + text.len() as f64 * size * 0.56;
+            Some((
+                (left, mid - size / 2.0, right, mid + size / 2.0),
+                text.as_str(),
+            ))
+        })
+    }
+
     #[test]
     fn view_cones_for_the_selected_player_or_everyone() {
         let m = testutil::short_v6();
@@ -886,28 +897,7 @@ mod tests {
         for f in m.frames.iter().step_by(25) {
             let scene = scene_of(f, &s, None);
             // One block per player (number + type line share a corner).
-            let mut boxes: Vec<(f64, f64, f64, f64)> = Vec::new();
-            for l in scene.with_tag(Tag::Label) {
-                let Geom::Text {
-                    at,
-                    offset,
-                    text,
-                    size,
-                    ..
-                } = &l.geom
-                else {
-                    continue;
-                };
-                let (x, y) = view.canvas_from_field(at.0, at.1);
-                let left = x + offset.0;
-                let mid = y + offset.1;
-                boxes.push((
-                    left,
-                    mid - size / 2.0,
-                    left + text.len() as f64 * size * 0.56,
-                    mid + size / 2.0,
-                ));
-            }
+            let boxes: Vec<_> = label_boxes(&scene, &view).map(|(b, _)| b).collect();
             let mut n = 0;
             for (i, a) in boxes.iter().enumerate() {
                 for b in &boxes[i + 1..] {
@@ -970,20 +960,7 @@ mod tests {
                 settings: &s,
                 ..testutil::input(f, &params, &view)
             });
-            for l in scene.with_tag(Tag::Label) {
-                let Geom::Text {
-                    at,
-                    offset,
-                    text,
-                    size,
-                    ..
-                } = &l.geom
-                else {
-                    continue;
-                };
-                let (x, _) = view.canvas_from_field(at.0, at.1);
-                let left = x + offset.0;
-                let right = left + text.len() as f64 * size * 0.56;
+            for ((left, _, right, _), text) in label_boxes(&scene, &view) {
                 assert!(
                     left >= -1.0 && right <= view.width + 1.0,
                     "cycle {}: {text:?} at {left:.0}..{right:.0}",

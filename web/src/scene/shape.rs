@@ -186,6 +186,23 @@ impl Shape {
     }
 }
 
+impl Geom {
+    /// A filled triangle at `tip` pointing along the unit vector `dir`, `length` long and
+    /// `spread` × `length` wide on each side of its axis.
+    pub fn arrowhead(tip: P, dir: P, length: f64, spread: f64) -> Geom {
+        let back = (tip.0 - dir.0 * length, tip.1 - dir.1 * length);
+        let side = (-dir.1 * length * spread, dir.0 * length * spread);
+        Geom::Path {
+            points: vec![
+                tip,
+                (back.0 + side.0, back.1 + side.1),
+                (back.0 - side.0, back.1 - side.1),
+            ],
+            closed: true,
+        }
+    }
+}
+
 /// A player where the scene drew him, for selecting by click and for the test hook.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlayerMark {

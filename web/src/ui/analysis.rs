@@ -7,7 +7,9 @@
 //! Nothing after the frame on screen is counted (an action counts once it has ended: a pass
 //! at its receiver's touch, a shot at its outcome), so watching a log is not spoiled.
 
+use crate::settings::Panel;
 use crate::state::Monitor;
+use crate::ui::panel::{definitions, toggle};
 use leptos::prelude::*;
 use pitchside_analysis::actions::{Action, ActionKind, PlayerFigures, ShotOutcome, DEFINITIONS};
 use rcss_formats::Side;
@@ -432,15 +434,7 @@ pub fn AnalysisPanel() -> impl IntoView {
         })
     };
     view! {
-        <button
-            id="analysis-toggle"
-            class="panel-toggle"
-            class:active=open
-            title="What each player did with the ball"
-            on:click=move |_| m.settings.update(|s| s.timeline.analysis_panel = !s.timeline.analysis_panel)
-        >
-            "Analysis"
-        </button>
+        {toggle(Panel::Analysis, "analysis-toggle", "What each player did with the ball", "Analysis")}
         <Show when=open>
             <section id="analysis" class="panel analysis" aria-label="Analysis: each player's actions">
                 <h2>{move || {
@@ -472,15 +466,7 @@ pub fn AnalysisPanel() -> impl IntoView {
                         <figcaption>"Shots: goal (gold), saved (blue), blocked (grey), missed (red)"</figcaption>
                     </figure>
                 </div>
-                <details class="definitions">
-                    <summary>"How these are counted"</summary>
-                    <dl>
-                        {DEFINITIONS
-                            .iter()
-                            .map(|(term, text)| view! { <dt>{*term}</dt><dd>{*text}</dd> })
-                            .collect_view()}
-                    </dl>
-                </details>
+                {definitions(&DEFINITIONS)}
             </section>
         </Show>
     }

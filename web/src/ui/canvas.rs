@@ -621,39 +621,38 @@ fn install_test_hooks(m: Monitor) {
     by_tag.forget();
 }
 
-/// Where a frame's drawing time goes: for `n` frames with every overlay on (as
-/// [`bench`]), the pitch alone and then the pitch with the shapes of one kind, each painted
-/// and finished on its own. Returns JSON: `[tag, median ms, shapes per frame]` per kind, the
-/// pitch alone first (as `"pitch"`).
-fn bench_tags(m: Monitor, n: u32, width: f64, height: f64) -> String {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return "null".into();
-    };
-    let Some(c) = doc
+/// A canvas of the benches' own, off the page, and its context.
+fn bench_context(width: f64, height: f64) -> Option<web_sys::CanvasRenderingContext2d> {
+    let c = web_sys::window()?
+        .document()?
         .create_element("canvas")
-        .ok()
-        .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
-    else {
-        return "null".into();
-    };
+        .ok()?
+        .dyn_into::<web_sys::HtmlCanvasElement>()
+        .ok()?;
     c.set_width(width as u32);
     c.set_height(height as u32);
-    let Some(ctx) = context(&c) else {
-        return "null".into();
-    };
-    let settings = Settings {
-        field: FieldSettings::everything(),
-        ..m.settings.get_untracked()
-    };
+    context(&c)
+}
+
+/// The scenes of `n` consecutive frames from the one on screen, each halfway through the
+/// glide from the previous frame, the left goalie selected (so that his areas and cone show
+/// too). `each` gets the time the frame's building began, its view and its scene.
+fn bench_scenes(
+    m: Monitor,
+    n: u32,
+    (width, height): (f64, f64),
+    settings: &Settings,
+    mut each: impl FnMut(f64, &View, scene::Scene),
+) {
     let camera = Camera::default();
-    let view = View::of_camera(&camera, width, height, None);
-    let mut scenes = Vec::new();
     m.game.with_value(|g| {
         let params = FieldParams::of_match(g);
         let start = m.index.get_untracked().max(1);
         for i in start..(start + n as usize).min(g.frames.len()) {
+            let t0 = now();
             let shown = motion::shown(g.frames.get(i - 1), &g.frames[i], 0.5);
-            scenes.push(scene::build(&scene::Input {
+            let view = View::of_camera(&camera, width, height, None);
+            let scene = scene::build(&scene::Input {
                 frame: Some(&shown),
                 previous: None,
                 alpha: 1.0,
@@ -665,9 +664,33 @@ fn bench_tags(m: Monitor, n: u32, width: f64, height: f64) -> String {
                 view: &view,
                 agent: None,
                 covered: &[],
-            }));
+            });
+            each(t0, &view, scene);
         }
     });
+}
+
+/// Where a frame's drawing time goes: for `n` frames with every overlay on (as
+/// [`bench`]), the pitch alone and then the pitch with the shapes of one kind, each painted
+/// and finished on its own. Returns JSON: `[tag, median ms, shapes per frame]` per kind, the
+/// pitch alone first (as `"pitch"`).
+fn bench_tags(m: Monitor, n: u32, width: f64, height: f64) -> String {
+    let Some(ctx) = bench_context(width, height) else {
+        return "null".into();
+    };
+    let settings = Settings {
+        field: FieldSettings::everything(),
+        ..m.settings.get_untracked()
+    };
+    let mut scenes = Vec::new();
+    let mut view = None;
+    bench_scenes(m, n, (width, height), &settings, |_, v, scene| {
+        view = Some(*v);
+        scenes.push(scene);
+    });
+    let Some(view) = view else {
+        return "null".into();
+    };
     let pitch = |t: scene::Tag| {
         use scene::Tag::*;
         matches!(t, Grass | PitchLine | Goal | Flag | Grid)
@@ -709,25 +732,12 @@ fn bench_tags(m: Monitor, n: u32, width: f64, height: f64) -> String {
 }
 
 /// Draws `n` consecutive frames from the one on screen with every overlay on (or the field
-/// settings given as JSON; the goalie of the left team selected, so his areas and cone show
-/// too) into a `width × height` canvas at pixel ratio 1, halfway through the glide from the
-/// previous frame. Returns JSON: per frame, the milliseconds to build the scene, to issue the
-/// paint calls, and to the canvas holding the pixels (a 1×1 `getImageData` makes the browser
-/// finish drawing), and the number of shapes.
+/// settings given as JSON) into a `width × height` canvas at pixel ratio 1, as
+/// [`bench_scenes`] builds them. Returns JSON: per frame, the milliseconds to build the
+/// scene, to issue the paint calls, and to the canvas holding the pixels (a 1×1
+/// `getImageData` makes the browser finish drawing), and the number of shapes.
 fn bench(m: Monitor, n: u32, width: f64, height: f64, field: Option<&str>) -> String {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return "null".into();
-    };
-    let Some(c) = doc
-        .create_element("canvas")
-        .ok()
-        .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
-    else {
-        return "null".into();
-    };
-    c.set_width(width as u32);
-    c.set_height(height as u32);
-    let Some(ctx) = context(&c) else {
+    let Some(ctx) = bench_context(width, height) else {
         return "null".into();
     };
     let field = field
@@ -737,37 +747,15 @@ fn bench(m: Monitor, n: u32, width: f64, height: f64, field: Option<&str>) -> St
         field,
         ..m.settings.get_untracked()
     };
-    let camera = Camera::default();
-    let selected = Some((Side::Left, 1));
     let mut times = Vec::new();
     let mut layer = paint::Cache::default();
-    m.game.with_value(|g| {
-        let params = FieldParams::of_match(g);
-        let start = m.index.get_untracked().max(1);
-        for i in start..(start + n as usize).min(g.frames.len()) {
-            let t0 = now();
-            let shown = motion::shown(g.frames.get(i - 1), &g.frames[i], 0.5);
-            let view = View::of_camera(&camera, width, height, None);
-            let scene = scene::build(&scene::Input {
-                frame: Some(&shown),
-                previous: None,
-                alpha: 1.0,
-                history: &g.frames[..i],
-                params: &params,
-                settings: &settings.field,
-                colours: &settings.colours,
-                selected,
-                view: &view,
-                agent: None,
-                covered: &[],
-            });
-            let t1 = now();
-            paint::scene(&ctx, &view, 1.0, &scene, Some(&mut layer));
-            let t2 = now();
-            let _ = ctx.get_image_data(0.0, 0.0, 1.0, 1.0);
-            let t3 = now();
-            times.push([t1 - t0, t2 - t1, t3 - t2, scene.shapes.len() as f64]);
-        }
+    bench_scenes(m, n, (width, height), &settings, |t0, view, scene| {
+        let t1 = now();
+        paint::scene(&ctx, view, 1.0, &scene, Some(&mut layer));
+        let t2 = now();
+        let _ = ctx.get_image_data(0.0, 0.0, 1.0, 1.0);
+        let t3 = now();
+        times.push([t1 - t0, t2 - t1, t3 - t2, scene.shapes.len() as f64]);
     });
     serde_json::to_string(&times).unwrap_or_else(|_| "null".into())
 }

@@ -7,6 +7,7 @@
 use super::announce::Moment;
 use crate::state::{Mode, Monitor};
 use crate::timeline::Direction;
+use crate::ui::dialog::Dialog;
 use leptos::prelude::*;
 use pitchside_wire::link::{self, EMBED_KEY};
 use rcss_formats::PlayMode;
@@ -187,11 +188,7 @@ pub fn EmbedPanel() -> impl IntoView {
         }
     };
     view! {
-        <Show when=move || m.overlay.get() == crate::state::Overlay::Embed>
-            <div class="overlay" on:click=move |_| m.overlay.set(crate::state::Overlay::None)>
-            <section id="embed-panel" class="dialog" role="dialog" aria-label="Embed this match"
-                on:click=|ev| ev.stop_propagation()>
-                <h2>"Embed"</h2>
+        <Dialog which=crate::state::Overlay::Embed id="embed-panel" title="Embed this match">
                 {move || match url() {
                     Some(u) => view! {
                         <p>"Paste this into a page of your site to show the field and the score:"</p>
@@ -207,10 +204,7 @@ pub fn EmbedPanel() -> impl IntoView {
                         <p>"A file opened from your disk has no address to embed: open a live match or a log on the web."</p>
                     }.into_any(),
                 }}
-                <button class="close" title="Close (Esc)" aria-label="Close" on:click=move |_| m.overlay.set(crate::state::Overlay::None)>"×"</button>
-            </section>
-            </div>
-        </Show>
+        </Dialog>
     }
 }
 

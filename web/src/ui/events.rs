@@ -5,7 +5,9 @@
 //! Event kinds the user hid in the settings are left out of the list, the timeline and the
 //! `N` jumps; goals are always reachable with `G`.
 
+use crate::settings::Panel;
 use crate::state::Monitor;
+use crate::ui::panel::toggle;
 use leptos::prelude::*;
 use pitchside_analysis::actions::{Action, ActionKind};
 use pitchside_analysis::events::{Event, EventKind};
@@ -176,15 +178,12 @@ pub fn EventList() -> impl IntoView {
     });
     let open = move || m.settings.with(|s| s.timeline.events_panel);
     view! {
-        <button
-            id="events-toggle"
-            class="panel-toggle"
-            class:active=open
-            title="The match's events (N / Shift+N: next / previous)"
-            on:click=move |_| m.settings.update(|s| s.timeline.events_panel = !s.timeline.events_panel)
-        >
-            {move || format!("Events ({})", list.with(Vec::len))}
-        </button>
+        {toggle(
+            Panel::Events,
+            "events-toggle",
+            "The match's events (N / Shift+N: next / previous)",
+            move || format!("Events ({})", list.with(Vec::len)),
+        )}
         <Show when=open>
             <section id="events" class="panel events">
                 <h2>"Events"</h2>

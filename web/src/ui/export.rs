@@ -4,6 +4,7 @@
 use crate::export::{self, ExportState};
 use crate::state::{Monitor, Overlay};
 use crate::timeline::speed_label;
+use crate::ui::inputs::cycle_box;
 use leptos::prelude::*;
 use pitchside_analysis::broadcast::highlights::{reel, reel_frames, Clip, ClipKind};
 
@@ -54,14 +55,8 @@ pub fn ExportPanel() -> impl IntoView {
                     </fieldset>
                     <fieldset>
                         <legend>"Video clip (WebM)"</legend>
-                        <label class="setting">"from cycle "
-                            <input id="clip-from" type="text" inputmode="numeric" size="5"
-                                prop:value=move || from.get() on:input=move |ev| from.set(event_target_value(&ev))/>
-                        </label>
-                        <label class="setting">"to cycle "
-                            <input id="clip-to" type="text" inputmode="numeric" size="5"
-                                prop:value=move || to.get() on:input=move |ev| to.set(event_target_value(&ev))/>
-                        </label>
+                        {cycle_box("from cycle ", "clip-from", from)}
+                        {cycle_box("to cycle ", "clip-to", to)}
                         <Show
                             when=move || matches!(state.get(), ExportState::Recording { .. })
                             fallback=move || view! {

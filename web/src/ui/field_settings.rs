@@ -4,92 +4,42 @@
 use crate::scene::style::{Dash, HIGHLIGHTS};
 use crate::settings::{Cones, FieldSettings, Trails};
 use crate::state::Monitor;
+use crate::ui::inputs::{checkbox, choice, colour_picker, Choices};
 use leptos::prelude::*;
+
+const CONES: Choices<Cones> = &[
+    ("off", "none", Cones::Off),
+    ("selected", "selected player", Cones::Selected),
+    ("all", "everyone", Cones::All),
+];
+
+const TRAILS: Choices<Trails> = &[
+    ("off", "none", Trails::Off),
+    ("ball", "ball", Trails::Ball),
+    ("all", "ball and players", Trails::All),
+];
 
 #[component]
 pub fn FieldSettingsSection() -> impl IntoView {
     let m = expect_context::<Monitor>();
-    let check = move |label: &'static str,
-                      id: &'static str,
-                      get: fn(&FieldSettings) -> bool,
-                      set: fn(&mut FieldSettings, bool)| {
-        view! {
-            <label class="setting">
-                <input
-                    type="checkbox"
-                    id=id
-                    prop:checked=move || m.settings.with(|s| get(&s.field))
-                    on:change=move |ev| {
-                        let on = event_target_checked(&ev);
-                        m.settings.update(|s| set(&mut s.field, on));
-                    }
-                />
-                {label}
-            </label>
-        }
-    };
     view! {
         <fieldset id="field-settings">
             <legend>"Field"</legend>
-            {check("smooth motion", "set-interpolate", |f| f.interpolate, |f, v| f.interpolate = v)}
-            {check("state rings", "set-highlights", |f| f.highlights, |f, v| f.highlights = v)}
-            {check("stamina bars", "set-stamina", |f| f.stamina, |f, v| f.stamina = v)}
-            {check("effort / recovery / capacity", "set-stamina-details", |f| f.stamina_details, |f, v| f.stamina_details = v)}
-            {check("player types", "set-player-types", |f| f.player_types, |f, v| f.player_types = v)}
-            {check("pointto, focus, attentionto", "set-intentions", |f| f.intentions, |f, v| f.intentions = v)}
-            {check("selected player's areas", "set-areas", |f| f.areas, |f, v| f.areas = v)}
-            {check("ball velocity", "set-ball-velocity", |f| f.ball_velocity, |f, v| f.ball_velocity = v)}
-            {check("ball path", "set-ball-path", |f| f.ball_path, |f, v| f.ball_path = v)}
-            {check("offside lines", "set-offside", |f| f.offside_lines, |f, v| f.offside_lines = v)}
-            {check("flags", "set-flags", |f| f.flags, |f, v| f.flags = v)}
-            {check("grid", "set-grid", |f| f.grid, |f, v| f.grid = v)}
-            {check("drawings sent by the server", "set-server-drawings", |f| f.server_drawings, |f, v| f.server_drawings = v)}
-            <label class="setting">
-                "view cones"
-                <select
-                    id="set-cones"
-                    prop:value=move || m.settings.with(|s| match s.field.view_cones {
-                        Cones::Off => "off",
-                        Cones::Selected => "selected",
-                        Cones::All => "all",
-                    })
-                    on:change=move |ev| {
-                        let v = match event_target_value(&ev).as_str() {
-                            "off" => Cones::Off,
-                            "all" => Cones::All,
-                            _ => Cones::Selected,
-                        };
-                        m.settings.update(|s| s.field.view_cones = v);
-                    }
-                >
-                    <option value="off">"none"</option>
-                    <option value="selected">"selected player"</option>
-                    <option value="all">"everyone"</option>
-                </select>
-            </label>
-            <label class="setting">
-                "trails"
-                <select
-                    id="set-trails"
-                    prop:value=move || m.settings.with(|s| match s.field.trails {
-                        Trails::Off => "off",
-                        Trails::Ball => "ball",
-                        Trails::All => "all",
-                    })
-                    on:change=move |ev| {
-                        let v = match event_target_value(&ev).as_str() {
-                            "ball" => Trails::Ball,
-                            "all" => Trails::All,
-                            _ => Trails::Off,
-                        };
-                        m.settings.update(|s| s.field.trails = v);
-                    }
-                >
-                    <option value="off">"none"</option>
-                    <option value="ball">"ball"</option>
-                    <option value="all">"ball and players"</option>
-                </select>
-            </label>
+            {checkbox(m, "set-interpolate", "smooth motion", |s| s.field.interpolate, |s, v| s.field.interpolate = v)}
+            {checkbox(m, "set-highlights", "state rings", |s| s.field.highlights, |s, v| s.field.highlights = v)}
+            {checkbox(m, "set-stamina", "stamina bars", |s| s.field.stamina, |s, v| s.field.stamina = v)}
+            {checkbox(m, "set-stamina-details", "effort / recovery / capacity", |s| s.field.stamina_details, |s, v| s.field.stamina_details = v)}
+            {checkbox(m, "set-player-types", "player types", |s| s.field.player_types, |s, v| s.field.player_types = v)}
+            {checkbox(m, "set-intentions", "pointto, focus, attentionto", |s| s.field.intentions, |s, v| s.field.intentions = v)}
+            {checkbox(m, "set-areas", "selected player's areas", |s| s.field.areas, |s, v| s.field.areas = v)}
+            {checkbox(m, "set-ball-velocity", "ball velocity", |s| s.field.ball_velocity, |s, v| s.field.ball_velocity = v)}
+            {checkbox(m, "set-ball-path", "ball path", |s| s.field.ball_path, |s, v| s.field.ball_path = v)}
+            {checkbox(m, "set-offside", "offside lines", |s| s.field.offside_lines, |s, v| s.field.offside_lines = v)}
+            {checkbox(m, "set-flags", "flags", |s| s.field.flags, |s, v| s.field.flags = v)}
+            {checkbox(m, "set-grid", "grid", |s| s.field.grid, |s, v| s.field.grid = v)}
+            {checkbox(m, "set-server-drawings", "drawings sent by the server", |s| s.field.server_drawings, |s, v| s.field.server_drawings = v)}
+            {choice(m, "set-cones", "view cones", CONES, |s| s.field.view_cones, |s, v| s.field.view_cones = v)}
+            {choice(m, "set-trails", "trails", TRAILS, |s| s.field.trails, |s, v| s.field.trails = v)}
             <label class="setting">
                 <input
                     type="number"
@@ -105,18 +55,7 @@ pub fn FieldSettingsSection() -> impl IntoView {
                 />
                 "cycles of trail"
             </label>
-            <label class="setting">
-                <input
-                    type="color"
-                    id="colour-ball"
-                    prop:value=move || m.settings.with(|s| s.field.ball_colour.clone())
-                    on:input=move |ev| {
-                        let v = event_target_value(&ev);
-                        m.settings.update(|s| s.field.ball_colour = v);
-                    }
-                />
-                "ball"
-            </label>
+            {colour_picker(m, "colour-ball", "ball", |s| &s.field.ball_colour, |s, v| s.field.ball_colour = v)}
             <button on:click=move |_| m.settings.update(|s| s.field = FieldSettings::everything())>
                 "Show everything"
             </button>

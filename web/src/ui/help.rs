@@ -2,24 +2,14 @@
 //! [`crate::keys::SHORTCUTS`], and the mouse gestures.
 
 use crate::keys::SHORTCUTS;
-use crate::state::{Monitor, Overlay};
+use crate::state::Overlay;
+use crate::ui::dialog::Dialog;
 use leptos::prelude::*;
 
 #[component]
 pub fn Help() -> impl IntoView {
-    let m = expect_context::<Monitor>();
     view! {
-        <Show when=move || m.overlay.get() == Overlay::Help>
-            <div class="overlay" on:click=move |_| m.overlay.set(Overlay::None)>
-                <section
-                    id="help"
-                    class="dialog"
-                    role="dialog"
-                    aria-label="Keyboard shortcuts"
-                    on:click=|ev| ev.stop_propagation()
-                >
-                    <button class="close" title="Close (Esc)" on:click=move |_| m.overlay.set(Overlay::None)>"×"</button>
-                    <h2>"Keyboard shortcuts"</h2>
+        <Dialog which=Overlay::Help id="help" title="Keyboard shortcuts">
                     <table class="keys">
                         <tbody>
                             {SHORTCUTS
@@ -37,8 +27,6 @@ pub fn Help() -> impl IntoView {
                         <li>"Type a cycle in the cycle box and press Enter to go there."</li>
                         <li>"The address always holds the cycle on screen: copy it to send someone to this moment."</li>
                     </ul>
-                </section>
-            </div>
-        </Show>
+        </Dialog>
     }
 }

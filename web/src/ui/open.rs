@@ -4,6 +4,7 @@
 use crate::agents;
 use crate::source::{file, live};
 use crate::state::{Mode, Monitor, Overlay};
+use crate::ui::dialog::Dialog;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -97,17 +98,7 @@ pub fn OpenPanel() -> impl IntoView {
         }
     };
     view! {
-        <Show when=move || m.overlay.get() == Overlay::Open>
-            <div class="overlay" on:click=move |_| m.overlay.set(Overlay::None)>
-                <section
-                    id="open-panel"
-                    class="dialog"
-                    role="dialog"
-                    aria-label="Open a log"
-                    on:click=|ev| ev.stop_propagation()
-                >
-                    <button class="close" title="Close (Esc)" on:click=move |_| m.overlay.set(Overlay::None)>"×"</button>
-                    <h2>"Open a log"</h2>
+        <Dialog which=Overlay::Open id="open-panel" title="Open a log">
                     <button id="drop-zone" class="drop-zone" on:click=move |_| choose_file()>
                         <strong>"Drop a .rcg or .rcg.gz file here"</strong>
                         <span>"or click to choose one"</span>
@@ -139,8 +130,6 @@ pub fn OpenPanel() -> impl IntoView {
                             live::resume(m);
                         }>"Back to the relay's live feed"</button>
                     </Show>
-                </section>
-            </div>
-        </Show>
+        </Dialog>
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::save_as::{self, Outcome, Report, Request, SaveState, VERSIONS};
 use crate::state::{Monitor, Overlay};
+use crate::ui::inputs::cycle_box;
 use leptos::prelude::*;
 use pitchside_analysis::export::Table;
 
@@ -134,18 +135,12 @@ pub fn SaveAsSection() -> impl IntoView {
                     placeholder=move || team(1)
                     prop:value=move || right.get() on:input=move |ev| right.set(event_target_value(&ev))/>
             </label>
-            <label class="setting">"from cycle "
-                <input id="saveas-from" type="text" inputmode="numeric" size="5"
-                    prop:value=move || from.get() on:input=move |ev| from.set(event_target_value(&ev))/>
-            </label>
+            {cycle_box("from cycle ", "saveas-from", from)}
             <button id="saveas-from-here" title="Keep the log from the cycle on screen"
                 on:click=move |_| if let Some(c) = here() { from.set(c) }>
                 "from this cycle"
             </button>
-            <label class="setting">"to cycle "
-                <input id="saveas-to" type="text" inputmode="numeric" size="5"
-                    prop:value=move || to.get() on:input=move |ev| to.set(event_target_value(&ev))/>
-            </label>
+            {cycle_box("to cycle ", "saveas-to", to)}
             <button id="saveas-to-here" title="Keep the log up to the cycle on screen"
                 on:click=move |_| if let Some(c) = here() { to.set(c) }>
                 "to this cycle"

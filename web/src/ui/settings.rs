@@ -8,6 +8,7 @@
 use crate::settings::{self, Colours, Settings};
 use crate::state::{Monitor, Overlay};
 use crate::ui::field_settings::FieldSettingsSection;
+use crate::ui::inputs::{checkbox, colour_picker};
 use leptos::prelude::*;
 
 /// The button that opens the panel.
@@ -58,12 +59,7 @@ fn CaptionsSection() -> impl IntoView {
     view! {
         <fieldset>
             <legend>"Captions (broadcast view)"</legend>
-            <label class="setting">
-                <input type="checkbox" id="captions-show"
-                    prop:checked=move || m.settings.with(|s| s.captions.show)
-                    on:change=move |ev| m.settings.update(|s| s.captions.show = event_target_checked(&ev))/>
-                " Show captions"
-            </label>
+            {checkbox(m, "captions-show", " Show captions", |s| s.captions.show, |s, v| s.captions.show = v)}
             <label class="setting">
                 "Language "
                 <select id="captions-lang"
@@ -72,12 +68,7 @@ fn CaptionsSection() -> impl IntoView {
                     {options}
                 </select>
             </label>
-            <label class="setting">
-                <input type="checkbox" id="captions-speak"
-                    prop:checked=move || m.settings.with(|s| s.captions.speak)
-                    on:change=move |ev| m.settings.update(|s| s.captions.speak = event_target_checked(&ev))/>
-                " Read them aloud"
-            </label>
+            {checkbox(m, "captions-speak", " Read them aloud", |s| s.captions.speak, |s, v| s.captions.speak = v)}
         </fieldset>
     }
 }
@@ -85,32 +76,13 @@ fn CaptionsSection() -> impl IntoView {
 #[component]
 fn ColoursSection() -> impl IntoView {
     let m = expect_context::<Monitor>();
-    let colour = move |label: &'static str,
-                       id: &'static str,
-                       get: fn(&Settings) -> &String,
-                       set: fn(&mut Settings, String)| {
-        view! {
-            <label class="setting">
-                <input
-                    type="color"
-                    id=id
-                    prop:value=move || m.settings.with(|s| get(s).clone())
-                    on:input=move |ev| {
-                        let v = event_target_value(&ev);
-                        m.settings.update(|s| set(s, v));
-                    }
-                />
-                {label}
-            </label>
-        }
-    };
     view! {
         <fieldset>
             <legend>"Team colours"</legend>
-            {colour("left", "colour-left", |s| &s.colours.left, |s, v| s.colours.left = v)}
-            {colour("left goalie", "colour-left-goalie", |s| &s.colours.left_goalie, |s, v| s.colours.left_goalie = v)}
-            {colour("right", "colour-right", |s| &s.colours.right, |s, v| s.colours.right = v)}
-            {colour("right goalie", "colour-right-goalie", |s| &s.colours.right_goalie, |s, v| s.colours.right_goalie = v)}
+            {colour_picker(m, "colour-left", "left", |s| &s.colours.left, |s, v| s.colours.left = v)}
+            {colour_picker(m, "colour-left-goalie", "left goalie", |s| &s.colours.left_goalie, |s, v| s.colours.left_goalie = v)}
+            {colour_picker(m, "colour-right", "right", |s| &s.colours.right, |s, v| s.colours.right = v)}
+            {colour_picker(m, "colour-right-goalie", "right goalie", |s| &s.colours.right_goalie, |s, v| s.colours.right_goalie = v)}
             <button id="colours-default" on:click=move |_| m.settings.update(|s| s.colours = Colours::default())>
                 "Default colours"
             </button>

@@ -3,7 +3,9 @@
 //! map of where the ball was, and how each figure is counted, all from the library's
 //! [`pitchside_analysis::stats`].
 
+use crate::settings::Panel;
 use crate::state::Monitor;
+use crate::ui::panel::{definitions, toggle};
 use leptos::prelude::*;
 use pitchside_analysis::stats::{HeatFilter, HeatMap, TeamStats, DEFINITIONS};
 use rcss_formats::Side;
@@ -124,15 +126,7 @@ pub fn StatsPanel() -> impl IntoView {
     });
     let cell = move |side: Side, get: Figure| move || get(summary.get().team(side)).to_string();
     view! {
-        <button
-            id="stats-toggle"
-            class="panel-toggle"
-            class:active=open
-            title="Match statistics up to the frame on screen"
-            on:click=move |_| m.settings.update(|s| s.timeline.stats_panel = !s.timeline.stats_panel)
-        >
-            "Statistics"
-        </button>
+        {toggle(Panel::Stats, "stats-toggle", "Match statistics up to the frame on screen", "Statistics")}
         <Show when=open>
             <section id="stats" class="panel stats">
                 <h2>{move || format!("Statistics up to cycle {}", summary.get().cycle)}</h2>
@@ -179,15 +173,7 @@ pub fn StatsPanel() -> impl IntoView {
                     </div>
                     <canvas id="heat-map" node_ref=canvas width="420" height="272"></canvas>
                 </div>
-                <details class="definitions">
-                    <summary>"How these are counted"</summary>
-                    <dl>
-                        {DEFINITIONS
-                            .iter()
-                            .map(|(term, text)| view! { <dt>{*term}</dt><dd>{*text}</dd> })
-                            .collect_view()}
-                    </dl>
-                </details>
+                {definitions(&DEFINITIONS)}
             </section>
         </Show>
     }

@@ -1,35 +1,11 @@
 //! The settings sections of time control: speed and autoplay; the timeline's markers and the
 //! event and statistics panels.
 
-use crate::settings::Settings;
 use crate::state::Monitor;
 use crate::timeline::{speed_label, SPEEDS};
 use crate::ui::events::KINDS;
+use crate::ui::inputs::checkbox;
 use leptos::prelude::*;
-
-/// A checkbox bound to one boolean setting.
-fn checkbox(
-    m: Monitor,
-    id: &'static str,
-    label: &'static str,
-    get: fn(&Settings) -> bool,
-    set: fn(&mut Settings, bool),
-) -> impl IntoView {
-    view! {
-        <label class="setting">
-            <input
-                type="checkbox"
-                id=id
-                prop:checked=move || m.settings.with(get)
-                on:change=move |ev| {
-                    let on = event_input(&ev).is_some_and(|i| i.checked());
-                    m.settings.update(|s| set(s, on));
-                }
-            />
-            {label}
-        </label>
-    }
-}
 
 #[component]
 pub fn PlaybackSection() -> impl IntoView {

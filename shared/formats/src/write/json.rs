@@ -175,14 +175,9 @@ impl JsonWriter {
         l.clear();
         l.push_str(",\n{\"show\":{");
         time_fields(l, f.time, stime);
-        l.push_str(",\"ball\":{\"x\":");
-        num(l, f.ball.x);
-        l.push_str(",\"y\":");
-        num(l, f.ball.y);
-        l.push_str(",\"vx\":");
-        num(l, f.ball.vx);
-        l.push_str(",\"vy\":");
-        num(l, f.ball.vy);
+        let b = &f.ball;
+        l.push_str(",\"ball\":{");
+        fields(l, &[("x", b.x), ("y", b.y), ("vx", b.vx), ("vy", b.vy)]);
         l.push_str("},\"players\":[");
         for (i, p) in f.players.iter().enumerate() {
             if i > 0 {
@@ -239,6 +234,19 @@ fn is_tile(m: &Message) -> bool {
 
 fn num(l: &mut String, v: f32) {
     write_g6(l, f64::from(v));
+}
+
+/// `"name":value` for each pair, separated by commas.
+fn fields(l: &mut String, pairs: &[(&str, f32)]) {
+    for (i, (name, v)) in pairs.iter().enumerate() {
+        if i > 0 {
+            l.push(',');
+        }
+        l.push('"');
+        l.push_str(name);
+        l.push_str("\":");
+        num(l, *v);
+    }
 }
 
 fn time_fields(l: &mut String, time: u32, stime: u32) {
@@ -334,41 +342,35 @@ fn player(l: &mut String, p: &Player, index: usize) {
         .unwrap_or(if index < 11 { 'l' } else { 'r' });
     let _ = write!(
         l,
-        "{{\"side\":\"{side}\",\"unum\":{},\"type\":{},\"state\":{},\"x\":",
+        "{{\"side\":\"{side}\",\"unum\":{},\"type\":{},\"state\":{},",
         p.unum, p.player_type, p.state
     );
-    num(l, p.x);
-    l.push_str(",\"y\":");
-    num(l, p.y);
-    l.push_str(",\"vx\":");
-    num(l, p.vx);
-    l.push_str(",\"vy\":");
-    num(l, p.vy);
-    l.push_str(",\"body\":");
-    num(l, p.body);
-    l.push_str(",\"neck\":");
-    num(l, p.neck);
+    let motion = [("x", p.x), ("y", p.y), ("vx", p.vx), ("vy", p.vy)];
+    fields(l, &motion);
+    l.push(',');
+    fields(l, &[("body", p.body), ("neck", p.neck)]);
     if let Some((x, y)) = p.point {
-        l.push_str(",\"px\":");
-        num(l, x);
-        l.push_str(",\"py\":");
-        num(l, y);
+        l.push(',');
+        fields(l, &[("px", x), ("py", y)]);
     }
     let (q, w) = p.view.unwrap_or((crate::model::ViewQuality::High, 90.0));
     l.push_str(match q {
-        crate::model::ViewQuality::High => ",\"vq\":\"h\",\"vw\":",
-        crate::model::ViewQuality::Low => ",\"vq\":\"l\",\"vw\":",
+        crate::model::ViewQuality::High => ",\"vq\":\"h\",",
+        crate::model::ViewQuality::Low => ",\"vq\":\"l\",",
     });
-    num(l, w);
+    fields(l, &[("vw", w)]);
     let s = p.stamina.unwrap_or_default();
-    l.push_str(",\"stamina\":");
-    num(l, s.stamina);
-    l.push_str(",\"effort\":");
-    num(l, s.effort);
-    l.push_str(",\"recovery\":");
-    num(l, s.recovery);
-    l.push_str(",\"capacity\":");
-    num(l, s.capacity.unwrap_or(0.0));
+    l.push(',');
+    let capacity = s.capacity.unwrap_or(0.0);
+    fields(
+        l,
+        &[
+            ("stamina", s.stamina),
+            ("effort", s.effort),
+            ("recovery", s.recovery),
+            ("capacity", capacity),
+        ],
+    );
     if let Some((side, n)) = p.attention {
         let _ = write!(l, ",\"fside\":\"{}\",\"fnum\":{n}", side.letter());
     }
