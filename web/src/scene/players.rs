@@ -498,30 +498,17 @@ fn bar(
     fraction: f64,
     colour: Rgba,
 ) {
-    out.push(
-        Shape::new(
-            Tag::StaminaBar,
-            owner(d),
-            Geom::PixelRect {
-                at: d.at,
-                offset: (offset.0 - 1.0, offset.1 - 1.0),
-                size: (size.0 + 2.0, size.1 + 2.0),
-            },
-        )
-        .fill(INK.alpha(0.75)),
+    // The frame, a pixel beyond the bar on every side, then the bar filled to `fraction`.
+    let frame = (
+        (offset.0 - 1.0, offset.1 - 1.0),
+        (size.0 + 2.0, size.1 + 2.0),
     );
-    out.push(
-        Shape::new(
-            Tag::StaminaBar,
-            owner(d),
-            Geom::PixelRect {
-                at: d.at,
-                offset,
-                size: (size.0 * fraction, size.1),
-            },
-        )
-        .fill(colour),
-    );
+    let filled = (offset, (size.0 * fraction, size.1));
+    for ((offset, size), fill) in [(frame, INK.alpha(0.75)), (filled, colour)] {
+        let at = d.at;
+        let rect = Geom::PixelRect { at, offset, size };
+        out.push(Shape::new(Tag::StaminaBar, owner(d), rect).fill(fill));
+    }
 }
 
 fn card(out: &mut Vec<Shape>, v: &crate::field::View, d: &Drawn, colour: Rgba) {

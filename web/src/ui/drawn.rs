@@ -59,27 +59,23 @@ pub fn run(m: Monitor, action: FieldAction) {
         FieldAction::ZoomIn => centre_zoom(ZOOM_STEP),
         FieldAction::ZoomOut => centre_zoom(1.0 / ZOOM_STEP),
         FieldAction::Fit => cam.update(Camera::fit),
-        FieldAction::FollowBall => cam.update(|c| {
-            c.follow = if c.follow == Follow::Ball {
-                stop_following(c);
-                Follow::Off
-            } else {
-                Follow::Ball
-            }
-        }),
-        FieldAction::FollowSelected => cam.update(|c| {
-            c.follow = if c.follow == Follow::Selected {
-                stop_following(c);
-                Follow::Off
-            } else {
-                Follow::Selected
-            }
-        }),
+        FieldAction::FollowBall => cam.update(|c| toggle_follow(c, Follow::Ball)),
+        FieldAction::FollowSelected => cam.update(|c| toggle_follow(c, Follow::Selected)),
         FieldAction::Flip => cam.update(|c| c.flipped = !c.flipped),
         FieldAction::Deselect => m.field.selected.set(None),
         FieldAction::Interpolation => m
             .settings
             .update(|s| s.field.interpolate = !s.field.interpolate),
+    }
+}
+
+/// Follows `what`, or stops following it if the camera already does.
+fn toggle_follow(c: &mut Camera, what: Follow) {
+    c.follow = if c.follow == what {
+        stop_following(c);
+        Follow::Off
+    } else {
+        what
     }
 }
 

@@ -2,10 +2,99 @@
 //! the legend of the rings that mark player state bits.
 
 use crate::scene::style::{Dash, HIGHLIGHTS};
-use crate::settings::{Cones, FieldSettings, Trails};
+use crate::settings::{Cones, FieldSettings, Settings, Trails};
 use crate::state::Monitor;
 use crate::ui::inputs::{checkbox, choice, colour_picker, Choices};
 use leptos::prelude::*;
+
+/// The field's switches: the checkbox's id, its words, the setting.
+type Switch = (
+    &'static str,
+    &'static str,
+    fn(&Settings) -> bool,
+    fn(&mut Settings, bool),
+);
+
+const OVERLAYS: [Switch; 13] = [
+    (
+        "set-interpolate",
+        "smooth motion",
+        |s| s.field.interpolate,
+        |s, v| s.field.interpolate = v,
+    ),
+    (
+        "set-highlights",
+        "state rings",
+        |s| s.field.highlights,
+        |s, v| s.field.highlights = v,
+    ),
+    (
+        "set-stamina",
+        "stamina bars",
+        |s| s.field.stamina,
+        |s, v| s.field.stamina = v,
+    ),
+    (
+        "set-stamina-details",
+        "effort / recovery / capacity",
+        |s| s.field.stamina_details,
+        |s, v| s.field.stamina_details = v,
+    ),
+    (
+        "set-player-types",
+        "player types",
+        |s| s.field.player_types,
+        |s, v| s.field.player_types = v,
+    ),
+    (
+        "set-intentions",
+        "pointto, focus, attentionto",
+        |s| s.field.intentions,
+        |s, v| s.field.intentions = v,
+    ),
+    (
+        "set-areas",
+        "selected player's areas",
+        |s| s.field.areas,
+        |s, v| s.field.areas = v,
+    ),
+    (
+        "set-ball-velocity",
+        "ball velocity",
+        |s| s.field.ball_velocity,
+        |s, v| s.field.ball_velocity = v,
+    ),
+    (
+        "set-ball-path",
+        "ball path",
+        |s| s.field.ball_path,
+        |s, v| s.field.ball_path = v,
+    ),
+    (
+        "set-offside",
+        "offside lines",
+        |s| s.field.offside_lines,
+        |s, v| s.field.offside_lines = v,
+    ),
+    (
+        "set-flags",
+        "flags",
+        |s| s.field.flags,
+        |s, v| s.field.flags = v,
+    ),
+    (
+        "set-grid",
+        "grid",
+        |s| s.field.grid,
+        |s, v| s.field.grid = v,
+    ),
+    (
+        "set-server-drawings",
+        "drawings sent by the server",
+        |s| s.field.server_drawings,
+        |s, v| s.field.server_drawings = v,
+    ),
+];
 
 const CONES: Choices<Cones> = &[
     ("off", "none", Cones::Off),
@@ -25,19 +114,10 @@ pub fn FieldSettingsSection() -> impl IntoView {
     view! {
         <fieldset id="field-settings">
             <legend>"Field"</legend>
-            {checkbox(m, "set-interpolate", "smooth motion", |s| s.field.interpolate, |s, v| s.field.interpolate = v)}
-            {checkbox(m, "set-highlights", "state rings", |s| s.field.highlights, |s, v| s.field.highlights = v)}
-            {checkbox(m, "set-stamina", "stamina bars", |s| s.field.stamina, |s, v| s.field.stamina = v)}
-            {checkbox(m, "set-stamina-details", "effort / recovery / capacity", |s| s.field.stamina_details, |s, v| s.field.stamina_details = v)}
-            {checkbox(m, "set-player-types", "player types", |s| s.field.player_types, |s, v| s.field.player_types = v)}
-            {checkbox(m, "set-intentions", "pointto, focus, attentionto", |s| s.field.intentions, |s, v| s.field.intentions = v)}
-            {checkbox(m, "set-areas", "selected player's areas", |s| s.field.areas, |s, v| s.field.areas = v)}
-            {checkbox(m, "set-ball-velocity", "ball velocity", |s| s.field.ball_velocity, |s, v| s.field.ball_velocity = v)}
-            {checkbox(m, "set-ball-path", "ball path", |s| s.field.ball_path, |s, v| s.field.ball_path = v)}
-            {checkbox(m, "set-offside", "offside lines", |s| s.field.offside_lines, |s, v| s.field.offside_lines = v)}
-            {checkbox(m, "set-flags", "flags", |s| s.field.flags, |s, v| s.field.flags = v)}
-            {checkbox(m, "set-grid", "grid", |s| s.field.grid, |s, v| s.field.grid = v)}
-            {checkbox(m, "set-server-drawings", "drawings sent by the server", |s| s.field.server_drawings, |s, v| s.field.server_drawings = v)}
+            {OVERLAYS
+                .iter()
+                .map(|&(id, label, get, set)| checkbox(m, id, label, get, set))
+                .collect_view()}
             {choice(m, "set-cones", "view cones", CONES, |s| s.field.view_cones, |s, v| s.field.view_cones = v)}
             {choice(m, "set-trails", "trails", TRAILS, |s| s.field.trails, |s, v| s.field.trails = v)}
             <label class="setting">

@@ -65,24 +65,23 @@ pub fn FileInput() -> impl IntoView {
     }
 }
 
-fn choose_folder() {
+/// Opens the browser's chooser of the hidden input `id` (a click on it is how a page may).
+fn click(id: &str) {
     if let Some(el) = web_sys::window()
         .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id("folder-input"))
+        .and_then(|d| d.get_element_by_id(id))
         .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
     {
         el.click();
     }
 }
 
+fn choose_folder() {
+    click("folder-input");
+}
+
 fn choose_file() {
-    if let Some(el) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id("file-input"))
-        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-    {
-        el.click();
-    }
+    click("file-input");
 }
 
 #[component]

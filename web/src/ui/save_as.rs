@@ -8,6 +8,28 @@ use crate::ui::inputs::cycle_box;
 use leptos::prelude::*;
 use pitchside_analysis::export::Table;
 
+/// The tables a log is saved as: the button's id, its title, the table, its words.
+const TABLES: [(&str, &str, Table, &str); 3] = [
+    (
+        "saveas-tracking",
+        "One row per show: the columns librcsc's rcg2csv writes",
+        Table::Tracking,
+        "Tracking table (CSV)",
+    ),
+    (
+        "saveas-player-types",
+        "The player types the tracking table's _t columns name, one row per type: what rcg2csv writes beside it",
+        Table::PlayerTypes,
+        "Player types (CSV)",
+    ),
+    (
+        "saveas-actions",
+        "One row per player's action: passes, shots, dribbles, tackles, …",
+        Table::Actions,
+        "Actions table (CSV)",
+    ),
+];
+
 #[component]
 pub fn SaveAsSection() -> impl IntoView {
     let m = expect_context::<Monitor>();
@@ -154,19 +176,15 @@ pub fn SaveAsSection() -> impl IntoView {
             <button id="saveas-save" on:click=save disabled=move || working() || nothing()>
                 "Save log"
             </button>
-            <button id="saveas-tracking" title="One row per show: the columns librcsc's rcg2csv writes"
-                on:click=move |_| save_table(Table::Tracking) disabled=move || working() || nothing()>
-                "Tracking table (CSV)"
-            </button>
-            <button id="saveas-player-types"
-                title="The player types the tracking table's _t columns name, one row per type: what rcg2csv writes beside it"
-                on:click=move |_| save_table(Table::PlayerTypes) disabled=move || working() || nothing()>
-                "Player types (CSV)"
-            </button>
-            <button id="saveas-actions" title="One row per player's action: passes, shots, dribbles, tackles, …"
-                on:click=move |_| save_table(Table::Actions) disabled=move || working() || nothing()>
-                "Actions table (CSV)"
-            </button>
+            {TABLES
+                .iter()
+                .map(|&(id, title, table, words)| view! {
+                    <button id=id title=title
+                        on:click=move |_| save_table(table) disabled=move || working() || nothing()>
+                        {words}
+                    </button>
+                })
+                .collect_view()}
             <button id="saveas-validate" title="Check the log as rcgvalidator does, and more"
                 on:click=move |_| save_as::validate(m) disabled=move || working() || nothing()>
                 "Validate"

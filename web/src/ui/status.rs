@@ -35,16 +35,23 @@ pub fn Status() -> impl IntoView {
                 <span id="progress" class="progress">{move || m.progress.get().unwrap_or_default()}</span>
             </span>
         </div>
-        <Show when=move || m.notice.get().is_some()>
-            <div id="notice" class="notice" role="status">
-                <span>{move || m.notice.get().unwrap_or_default()}</span>
-                <button class="dismiss" title="Dismiss" on:click=move |_| m.notice.set(None)>"×"</button>
-            </div>
-        </Show>
-        <Show when=move || m.error.get().is_some()>
-            <div id="error" class="error" role="alert">
-                <span>{move || m.error.get().unwrap_or_default()}</span>
-                <button class="dismiss" title="Dismiss" on:click=move |_| m.error.set(None)>"×"</button>
+        {dismissable(m.notice, "notice", "status")}
+        {dismissable(m.error, "error", "alert")}
+    }
+}
+
+/// A line that shows `text` while it is set, until the user dismisses it (`role`: `status`
+/// for news, `alert` for what went wrong).
+fn dismissable(
+    text: RwSignal<Option<String>>,
+    id: &'static str,
+    role: &'static str,
+) -> impl IntoView {
+    view! {
+        <Show when=move || text.get().is_some()>
+            <div id=id class=id role=role>
+                <span>{move || text.get().unwrap_or_default()}</span>
+                <button class="dismiss" title="Dismiss" on:click=move |_| text.set(None)>"×"</button>
             </div>
         </Show>
     }
