@@ -49,18 +49,7 @@ impl Script {
             }
             tracing::warn!("{name}: playing up to an error: {e}");
         }
-        let mut steps = Vec::new();
-        let mut step = Vec::new();
-        for r in records {
-            let show = matches!(r, Record::Show(_));
-            step.push(r);
-            if show {
-                steps.push(std::mem::take(&mut step));
-            }
-        }
-        if !step.is_empty() {
-            steps.push(step);
-        }
+        let steps = Record::split_at_shows(records);
         Ok(Script {
             name: name.to_owned(),
             steps,

@@ -387,6 +387,27 @@ pub enum Record {
     Draw(Drawing),
 }
 
+impl Record {
+    /// The records cut after each show: one piece per frame, each ending with its show and
+    /// holding what came before it (messages, play modes, teams); anything after the last
+    /// show is a piece of its own. How a replay steps through a log a frame at a time.
+    pub fn split_at_shows(records: Vec<Record>) -> Vec<Vec<Record>> {
+        let mut out = Vec::new();
+        let mut part = Vec::new();
+        for r in records {
+            let show = matches!(r, Record::Show(_));
+            part.push(r);
+            if show {
+                out.push(std::mem::take(&mut part));
+            }
+        }
+        if !part.is_empty() {
+            out.push(part);
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::state;

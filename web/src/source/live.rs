@@ -101,7 +101,7 @@ impl DelayLine {
                 for s in held.into_iter().rev() {
                     match s {
                         Step::Records(records) => {
-                            for part in split_at_shows(records).into_iter().rev() {
+                            for part in Record::split_at_shows(records).into_iter().rev() {
                                 dated.push((t, Step::Records(part)));
                                 t -= FRAME_MS;
                             }
@@ -123,23 +123,6 @@ impl DelayLine {
             },
         }
     }
-}
-
-/// Records cut after each show: one piece per frame.
-fn split_at_shows(records: Vec<Record>) -> Vec<Vec<Record>> {
-    let mut out = Vec::new();
-    let mut part = Vec::new();
-    for r in records {
-        let show = matches!(r, Record::Show(_));
-        part.push(r);
-        if show {
-            out.push(std::mem::take(&mut part));
-        }
-    }
-    if !part.is_empty() {
-        out.push(part);
-    }
-    out
 }
 
 fn now() -> f64 {
