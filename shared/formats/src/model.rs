@@ -325,6 +325,25 @@ pub enum Shape {
     Blank,
 }
 
+impl Shape {
+    /// The shape's numbers in the struct's order (`x y`, `x y r` or `x1 y1 x2 y2`; up to four,
+    /// the rest zero) with how many there are, and its colour (empty for `Clear`, `Blank`).
+    pub fn numbers_and_colour(&self) -> ([f32; 4], usize, &str) {
+        match self {
+            Shape::Clear | Shape::Blank => ([0.0; 4], 0, ""),
+            Shape::Point { x, y, color } => ([*x, *y, 0.0, 0.0], 2, color),
+            Shape::Circle { x, y, r, color } => ([*x, *y, *r, 0.0], 3, color),
+            Shape::Line {
+                x1,
+                y1,
+                x2,
+                y2,
+                color,
+            } => ([*x1, *y1, *x2, *y2], 4, color),
+        }
+    }
+}
+
 /// A parameter value as the server printed it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ParamValue {

@@ -342,19 +342,15 @@ impl Encoder {
             Record::Draw(d) => {
                 w.u8(I_DRAW);
                 w.varint(u64::from(d.time));
-                let (tag, numbers, color): (u8, &[f32], &str) = match &d.shape {
-                    Shape::Clear => (0, &[], ""),
-                    Shape::Point { x, y, color } => (1, &[*x, *y], color),
-                    Shape::Circle { x, y, r, color } => (2, &[*x, *y, *r], color),
-                    Shape::Line {
-                        x1,
-                        y1,
-                        x2,
-                        y2,
-                        color,
-                    } => (3, &[*x1, *y1, *x2, *y2], color),
-                    Shape::Blank => (4, &[], ""),
+                let tag = match &d.shape {
+                    Shape::Clear => 0,
+                    Shape::Point { .. } => 1,
+                    Shape::Circle { .. } => 2,
+                    Shape::Line { .. } => 3,
+                    Shape::Blank => 4,
                 };
+                let (numbers, count, color) = d.shape.numbers_and_colour();
+                let numbers = &numbers[..count];
                 w.u8(tag);
                 for v in numbers {
                     w.varint(u64::from(v.to_bits()));

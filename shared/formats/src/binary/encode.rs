@@ -335,25 +335,14 @@ fn player_t(b: &mut [u8], p: &Player) {
 fn drawinfo(shape: &Shape) -> [u8; drawinfo_t::SIZE] {
     use super::layout::drawinfo_t as d;
     let mut b = [0u8; d::SIZE];
-    let (m, values, color_at, color): (i16, Vec<f32>, usize, &str) = match shape {
-        Shape::Clear | Shape::Blank => (draw_mode::CLEAR, vec![], 0, ""),
-        Shape::Point { x, y, color } => (draw_mode::POINT, vec![*x, *y], d::POINT_COLOR, color),
-        Shape::Circle { x, y, r, color } => {
-            (draw_mode::CIRCLE, vec![*x, *y, *r], d::CIRCLE_COLOR, color)
-        }
-        Shape::Line {
-            x1,
-            y1,
-            x2,
-            y2,
-            color,
-        } => (
-            draw_mode::LINE,
-            vec![*x1, *y1, *x2, *y2],
-            d::LINE_COLOR,
-            color,
-        ),
+    let (m, color_at) = match shape {
+        Shape::Clear | Shape::Blank => (draw_mode::CLEAR, 0),
+        Shape::Point { .. } => (draw_mode::POINT, d::POINT_COLOR),
+        Shape::Circle { .. } => (draw_mode::CIRCLE, d::CIRCLE_COLOR),
+        Shape::Line { .. } => (draw_mode::LINE, d::LINE_COLOR),
     };
+    let (numbers, count, color) = shape.numbers_and_colour();
+    let values = &numbers[..count];
     put_i16_at(&mut b, d::MODE, m);
     for (k, v) in values.iter().enumerate() {
         put_i16_at(&mut b, d::OBJECT + 2 * k, scale1(*v));
