@@ -563,32 +563,34 @@ mod tests {
     use super::*;
     use pitchside_agents::gz::inflate_all;
 
-    /// Runs a search as the worker's JavaScript does: the bytes asked for, from `source` (the
-    /// file as it is on disk), until done.
-    fn search(
-        words: Option<&WordIndex>,
-        ranges: &[(u64, u64)],
+    /// A file to search as the worker's JavaScript does: its index (the words, when kept),
+    /// its spans, its length, its access points when gzipped, and its bytes as on disk.
+    struct Case<'a> {
+        words: Option<&'a WordIndex>,
+        ranges: &'a [(u64, u64)],
         len: u64,
-        points: Option<&[AccessPoint]>,
-        source: &[u8],
-        needle: &str,
-    ) -> Vec<u32> {
-        // Candidate ranges read one by one (as with spans far apart) and as the page joins them.
-        let alone = search_joined(words, ranges, len, points, source, needle, 0);
-        let joined = search_joined(words, ranges, len, points, source, needle, JOIN);
+        points: Option<&'a [AccessPoint]>,
+        source: &'a [u8],
+    }
+
+    /// Runs a search: the bytes asked for, from the source, until done; the candidate ranges
+    /// read one by one (as with spans far apart) and as the page joins them, which must find
+    /// the same.
+    fn search(case: Case, needle: &str) -> Vec<u32> {
+        let alone = search_joined(&case, needle, 0);
+        let joined = search_joined(&case, needle, JOIN);
         assert_eq!(alone, joined, "{needle:?}");
         joined
     }
 
-    fn search_joined(
-        words: Option<&WordIndex>,
-        ranges: &[(u64, u64)],
-        len: u64,
-        points: Option<&[AccessPoint]>,
-        source: &[u8],
-        needle: &str,
-        join: u64,
-    ) -> Vec<u32> {
+    fn search_joined(case: &Case, needle: &str, join: u64) -> Vec<u32> {
+        let Case {
+            words,
+            ranges,
+            len,
+            points,
+            source,
+        } = *case;
         let mut scan = match plan_joined(words, ranges, len, needle, join) {
             Plan::Found(f) => return f,
             Plan::Read(r) => Scan::new(needle, r),
@@ -603,6 +605,44 @@ mod tests {
         found.sort_unstable();
         found.dedup();
         found
+    }
+
+    /// A text's index with its words, and the spans as ranges.
+    struct Indexed {
+        words: Option<WordIndex>,
+        ranges: Vec<(u64, u64)>,
+        len: u64,
+    }
+
+    impl Indexed {
+        fn of(text: &[u8]) -> Indexed {
+            let mut ix = Indexer::with_words(FileKind::DebugLog);
+            ix.push(text);
+            let (ix, words) = ix.finish_with_words();
+            let ranges = ix.spans.iter().map(|s| (s.start, s.end)).collect();
+            Indexed {
+                words,
+                ranges,
+                len: text.len() as u64,
+            }
+        }
+
+        /// The file as searched with the words or without, from `source` (gzipped when it
+        /// comes with its access points).
+        fn case<'a>(
+            &'a self,
+            words: Option<&'a WordIndex>,
+            points: Option<&'a [AccessPoint]>,
+            source: &'a [u8],
+        ) -> Case<'a> {
+            Case {
+                words,
+                ranges: &self.ranges,
+                len: self.len,
+                points,
+                source,
+            }
+        }
     }
 
     /// The spans holding `needle`, found by a scan of the whole text: what a search must give.
@@ -627,11 +667,10 @@ mod tests {
         let gz = std::fs::read(path).unwrap();
         let (text, points) = inflate_all(&gz, Some(SPACING / 8)).unwrap();
         assert!(points.len() >= 3, "{} points", points.len());
-        let mut ix = Indexer::with_words(FileKind::DebugLog);
-        ix.push(&text);
-        let (ix, words) = ix.finish_with_words();
-        let ranges: Vec<(u64, u64)> = ix.spans.iter().map(|s| (s.start, s.end)).collect();
-        let len = text.len() as u64;
+        let ix = Indexed::of(&text);
+        let (words, ranges, len) = (&ix.words, &ix.ranges[..], ix.len);
+        let plain = |words| ix.case(words, None, &text);
+        let gzipped = |words| ix.case(words, Some(&points), &gz);
         for needle in [
             "updateTheirDefenseLine",
             "(updateAfterSense) call",
@@ -644,17 +683,15 @@ mod tests {
         ] {
             let want = scanned(&text, &ranges, needle);
             for words in [words.as_ref(), None] {
-                let plain = search(words, &ranges, len, None, &text, needle);
-                assert_eq!(plain, want, "plain {needle:?}");
-                let gzipped = search(words, &ranges, len, Some(&points), &gz, needle);
-                assert_eq!(gzipped, want, "gzipped {needle:?}");
+                assert_eq!(search(plain(words), needle), want, "plain {needle:?}");
+                assert_eq!(search(gzipped(words), needle), want, "gzipped {needle:?}");
             }
         }
         // Something to find, and something the words alone answer.
         assert!(
             matches!(plan_joined(words.as_ref(), &ranges, len, "heard stamina. sender=", 0), Plan::Read(r) if r.len() > 1)
         );
-        assert!(!search(words.as_ref(), &ranges, len, None, &text, "WM: BALL rpos").is_empty());
+        assert!(!search(plain(words.as_ref()), "WM: BALL rpos").is_empty());
         assert!(
             matches!(plan(words.as_ref(), &ranges, len, "defenseline"), Plan::Found(f) if !f.is_empty())
         );
@@ -677,11 +714,9 @@ mod tests {
         assert!(gz.len() as u64 > 2 * SCAN_GZ_CHUNK, "{} bytes", gz.len());
         let (_, points) = inflate_all(&gz, Some(SPACING)).unwrap();
         assert!(points.len() > 10, "{} points", points.len());
-        let mut ix = Indexer::with_words(FileKind::DebugLog);
-        ix.push(&text);
-        let (ix, words) = ix.finish_with_words();
-        let ranges: Vec<(u64, u64)> = ix.spans.iter().map(|s| (s.start, s.end)).collect();
-        let len = text.len() as u64;
+        let ix = Indexed::of(&text);
+        let (words, ranges, len) = (&ix.words, &ix.ranges[..], ix.len);
+        let gzipped = |words| ix.case(words, Some(&points), &gz);
         let mut read_parts = 0;
         for needle in [
             "WM: BALL rpos=(1",
@@ -697,7 +732,7 @@ mod tests {
             }
             let want = scanned(&text, &ranges, needle);
             for words in [words.as_ref(), None] {
-                let got = search(words, &ranges, len, Some(&points), &gz, needle);
+                let got = search(gzipped(words), needle);
                 assert_eq!(got, want, "{needle:?}, words: {}", words.is_some());
             }
         }
