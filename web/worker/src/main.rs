@@ -681,7 +681,7 @@ mod tests {
             "ball_move=(",
             "WM: BALL rpos",
         ] {
-            let want = scanned(&text, &ranges, needle);
+            let want = scanned(&text, ranges, needle);
             for words in [words.as_ref(), None] {
                 assert_eq!(search(plain(words), needle), want, "plain {needle:?}");
                 assert_eq!(search(gzipped(words), needle), want, "gzipped {needle:?}");
@@ -689,11 +689,11 @@ mod tests {
         }
         // Something to find, and something the words alone answer.
         assert!(
-            matches!(plan_joined(words.as_ref(), &ranges, len, "heard stamina. sender=", 0), Plan::Read(r) if r.len() > 1)
+            matches!(plan_joined(words.as_ref(), ranges, len, "heard stamina. sender=", 0), Plan::Read(r) if r.len() > 1)
         );
         assert!(!search(plain(words.as_ref()), "WM: BALL rpos").is_empty());
         assert!(
-            matches!(plan(words.as_ref(), &ranges, len, "defenseline"), Plan::Found(f) if !f.is_empty())
+            matches!(plan(words.as_ref(), ranges, len, "defenseline"), Plan::Found(f) if !f.is_empty())
         );
     }
 
@@ -726,11 +726,11 @@ mod tests {
             "updateTheirDefenseLine",
             "no such text",
         ] {
-            if matches!(plan_joined(words.as_ref(), &ranges, len, needle, 0), Plan::Read(r) if r.len() > 1)
+            if matches!(plan_joined(words.as_ref(), ranges, len, needle, 0), Plan::Read(r) if r.len() > 1)
             {
                 read_parts += 1;
             }
-            let want = scanned(&text, &ranges, needle);
+            let want = scanned(&text, ranges, needle);
             for words in [words.as_ref(), None] {
                 let got = search(gzipped(words), needle);
                 assert_eq!(got, want, "{needle:?}, words: {}", words.is_some());
