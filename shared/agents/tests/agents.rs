@@ -41,6 +41,20 @@ fn agent_files() -> Vec<(String, FileKind, Owner, Vec<u8>)> {
     out
 }
 
+/// Fails naming the file and its first three errors, if it has any.
+fn assert_no_errors<E: std::fmt::Debug>(name: &str, errors: &[E]) {
+    assert!(
+        errors.is_empty(),
+        "{name}: {:?}",
+        &errors[..errors.len().min(3)]
+    );
+}
+
+/// How many lines of `bytes` pass `keep`.
+fn count_lines(bytes: &[u8], keep: impl Fn(&[u8]) -> bool) -> usize {
+    bytes.split(|&b| b == b'\n').filter(|l| keep(l)).count()
+}
+
 fn index(kind: FileKind, bytes: &[u8], chunk: usize) -> Index {
     let mut ix = Indexer::new(kind);
     for c in bytes.chunks(chunk) {
@@ -75,16 +89,9 @@ fn every_line_of_every_debug_log_is_read() {
             continue;
         }
         let (entries, errors) = debuglog::decode(&bytes, 1);
-        assert!(
-            errors.is_empty(),
-            "{name}: {:?}",
-            &errors[..errors.len().min(3)]
-        );
+        assert_no_errors(&name, &errors);
         // One entry per line that starts with a time; helios-base's messages have no newlines.
-        let lines = bytes
-            .split(|&b| b == b'\n')
-            .filter(|l| !l.is_empty())
-            .count();
+        let lines = count_lines(&bytes, |l| !l.is_empty());
         assert_eq!(entries.len(), lines, "{name}");
         for (e, line) in entries.iter().zip(bytes.split(|&b| b == b'\n')) {
             let k =
@@ -121,15 +128,8 @@ fn every_world_model_and_command_is_read() {
         match kind {
             FileKind::WorldModel => {
                 let (wms, errors) = worldmodel::decode(&bytes, 1);
-                assert!(
-                    errors.is_empty(),
-                    "{name}: {:?}",
-                    &errors[..errors.len().min(3)]
-                );
-                let records = bytes
-                    .split(|&b| b == b'\n')
-                    .filter(|l| l.starts_with(b"%% debug ["))
-                    .count();
+                assert_no_errors(&name, &errors);
+                let records = count_lines(&bytes, |l| l.starts_with(b"%% debug ["));
                 assert_eq!(wms.len(), records, "{name}");
                 assert!(records > 90, "{name}: {records}");
                 match owner {
@@ -157,15 +157,8 @@ fn every_world_model_and_command_is_read() {
             }
             FileKind::Commands => {
                 let (entries, errors) = commands::decode(&bytes, 1);
-                assert!(
-                    errors.is_empty(),
-                    "{name}: {:?}",
-                    &errors[..errors.len().min(3)]
-                );
-                let lines = bytes
-                    .split(|&b| b == b'\n')
-                    .filter(|l| !l.is_empty())
-                    .count();
+                assert_no_errors(&name, &errors);
+                let lines = count_lines(&bytes, |l| !l.is_empty());
                 assert_eq!(entries.len(), lines);
                 // Every player sent commands, and dashes, turns and kicks among them.
                 let mut per: HashMap<(String, u8), usize> = HashMap::new();
@@ -399,10 +392,7 @@ fn damaged_lines_are_named_by_number_and_the_rest_is_read() {
     let dcl = common::read(&format!("{DIR}/agent-logs/HELIOS_A-7.dcl.gz"));
     let cut = &dcl[..dcl.len() / 2];
     let (wms, errors) = worldmodel::decode(cut, 1);
-    let whole_records = cut
-        .split(|&b| b == b'\n')
-        .filter(|l| l.starts_with(b"%% debug [") && l.ends_with(b"]"))
-        .count();
+    let whole_records = count_lines(cut, |l| l.starts_with(b"%% debug [") && l.ends_with(b"]"));
     assert_eq!(wms.len(), whole_records);
     assert!(errors.len() <= 1, "{errors:?}");
 }

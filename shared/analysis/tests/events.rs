@@ -28,6 +28,13 @@ fn brief(events: &[Event]) -> Vec<(&'static str, char, Option<u8>, u32)> {
         .collect()
 }
 
+/// The log `rel` (a fixture) parsed, and its events.
+fn events_of(rel: &str) -> (Match, Events) {
+    let m = parse_log(&common::read(rel));
+    let e = Events::of_match(&m);
+    (m, e)
+}
+
 fn of_kind<'a>(events: &'a [Event], id: &str) -> Vec<&'a Event> {
     events.iter().filter(|e| e.kind.id() == id).collect()
 }
@@ -35,8 +42,7 @@ fn of_kind<'a>(events: &'a [Event], id: &str) -> Vec<&'a Event> {
 #[test]
 fn goals_are_the_servers_goals_and_add_up_to_the_final_score() {
     for (name, rel) in all_logs() {
-        let m = parse_log(&common::read(rel));
-        let e = Events::of_match(&m);
+        let (m, e) = events_of(rel);
         let goals: Vec<(u32, Side)> = e.goals().map(|g| (g.cycle, g.side.unwrap())).collect();
         assert_eq!(
             goals,
@@ -62,8 +68,7 @@ fn goals_are_the_servers_goals_and_add_up_to_the_final_score() {
 
 #[test]
 fn full_game_goals_at_the_documented_cycles() {
-    let m = parse_log(&common::read(common::FULL_GAME));
-    let e = Events::of_match(&m);
+    let (m, e) = events_of(common::FULL_GAME);
     let goals: Vec<(u32, char)> = e
         .goals()
         .map(|g| (g.cycle, g.side.unwrap().letter()))
@@ -87,8 +92,7 @@ fn full_game_goals_at_the_documented_cycles() {
 
 #[test]
 fn full_game_fouls_cards_and_halves() {
-    let m = parse_log(&common::read(common::FULL_GAME));
-    let e = Events::of_match(&m);
+    let (_, e) = events_of(common::FULL_GAME);
     let ev = e.events();
     // The tackler of each foul, from the tackle bit in the foul's first frame.
     assert_eq!(
@@ -162,8 +166,7 @@ fn full_game_fouls_cards_and_halves() {
 #[test]
 fn every_play_mode_change_of_the_log_is_in_the_frames() {
     for (name, rel) in all_logs() {
-        let m = parse_log(&common::read(rel));
-        let e = Events::of_match(&m);
+        let (m, e) = events_of(rel);
         let from_frames: Vec<(u32, &str)> = e
             .mode_changes()
             .iter()
@@ -180,8 +183,7 @@ fn every_play_mode_change_of_the_log_is_in_the_frames() {
 
 #[test]
 fn the_shoot_out_tally_is_the_servers() {
-    let m = parse_log(&common::read(common::V6_OTHERS[0]));
-    let e = Events::of_match(&m);
+    let (m, e) = events_of(common::V6_OTHERS[0]);
     let kicks = of_kind(e.events(), "shoot_out_kick");
     assert_eq!(kicks.len(), 9);
     let t = m.final_teams();
@@ -207,8 +209,7 @@ fn the_shoot_out_tally_is_the_servers() {
 
 #[test]
 fn operator_cards_fouls_and_discard() {
-    let m = parse_log(&common::read(common::V6_OTHERS[2]));
-    let e = Events::of_match(&m);
+    let (_, e) = events_of(common::V6_OTHERS[2]);
     assert_eq!(
         brief(e.events()),
         [
@@ -245,8 +246,7 @@ fn operator_cards_fouls_and_discard() {
 
 #[test]
 fn referee_messages_word_each_decision() {
-    let m = parse_log(&common::read(common::FULL_GAME));
-    let e = Events::of_match(&m);
+    let (_, e) = events_of(common::FULL_GAME);
     let msgs = e.referee_messages();
     assert_eq!(
         msgs.len(),

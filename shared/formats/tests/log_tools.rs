@@ -35,8 +35,17 @@ fn records(bytes: &[u8]) -> (Vec<Record>, JsonHeader) {
     (out, d.json_header().clone())
 }
 
-fn write(version: LogVersion, records: &[Record], header: JsonHeader) -> Vec<u8> {
-    write_log_with_header(version, header, records)
+/// The log's version, its records, and the log written from them again in that version.
+fn written_again(original: &[u8]) -> (LogVersion, Vec<Record>, Vec<u8>) {
+    let (recs, header) = records(original);
+    let version = parse_log(original).version.unwrap();
+    let written = write_log_with_header(version, header, &recs);
+    (version, recs, written)
+}
+
+/// Fails, showing the first line that differs, unless `ours` is `orig` byte for byte.
+fn assert_same_bytes(ours: &[u8], orig: &[u8], what: &str) {
+    assert!(ours == orig, "{what}: {}", first_difference(ours, orig));
 }
 
 fn first_difference(a: &[u8], b: &[u8]) -> String {
@@ -71,14 +80,8 @@ fn text_and_json_logs_are_rewritten_byte_for_byte() {
     }
     for (name, rel) in files {
         let original = common::read(rel);
-        let (recs, header) = records(&original);
-        let version = parse_log(&original).version.unwrap();
-        let written = write(version, &recs, header);
-        assert!(
-            written == original,
-            "{name} {rel}: {}",
-            first_difference(&written, &original)
-        );
+        let (_, _, written) = written_again(&original);
+        assert_same_bytes(&written, &original, &format!("{name} {rel}"));
     }
 }
 
@@ -94,9 +97,7 @@ fn binary_logs_are_rewritten_record_for_record() {
     files.extend(CONVERTED_BINARY);
     for (name, rel) in files {
         let original = common::read(rel);
-        let (recs, header) = records(&original);
-        let version = parse_log(&original).version.unwrap();
-        let written = write(version, &recs, header);
+        let (version, recs, written) = written_again(&original);
         let (again, _) = records(&written);
         assert_eq!(again.len(), recs.len(), "{name}");
         for (i, (a, b)) in again.iter().zip(&recs).enumerate() {
@@ -185,11 +186,7 @@ fn reversing_twice_gives_the_original() {
         same_log(name, &twice, &same);
         let has_minus_180 = String::from_utf8_lossy(&original).contains(" -180 ");
         if parse_log(&original).version.unwrap().is_line_based() && !has_minus_180 {
-            assert!(
-                twice == original,
-                "{name}: {}",
-                first_difference(&twice, &original)
-            );
+            assert_same_bytes(&twice, &original, name);
         }
     }
 }
@@ -376,11 +373,7 @@ fn converting_to_any_version_and_back_keeps_the_match() {
     let without_timestamp: Vec<u8> = String::from_utf8_lossy(&json)
         .replacen("{\"timestamp\":\"2026-11-22T13:27:46+0000\"},\n", "", 1)
         .into_bytes();
-    assert!(
-        back == without_timestamp,
-        "{}",
-        first_difference(&back, &without_timestamp)
-    );
+    assert_same_bytes(&back, &without_timestamp, "JSON → ULG6 → JSON");
 }
 
 /// Binary sources through every version and back.
@@ -424,11 +417,7 @@ fn a_clip_of_the_whole_is_the_whole() {
         );
         same_log(name, &whole, &edit(&original, Edits::default()));
         if parse_log(&original).version.unwrap().is_line_based() {
-            assert!(
-                whole == original,
-                "{name}: {}",
-                first_difference(&whole, &original)
-            );
+            assert_same_bytes(&whole, &original, name);
         }
     }
 }

@@ -379,22 +379,21 @@ fn print_player(out: &mut String, p: &PlayerT, prev: &[i64; 8]) {
     const CHANGE_VIEW: usize = 7;
     let _ = KICK;
     let m = i32::from(mode);
+    // After a turn or a dash, the first bit of the player's mode that is set, in this order.
+    const MODE_ACTIONS: [(i32, &str); 6] = [
+        (0x4, "kick fault"),
+        (0x2, "kick"),
+        (0x2000, "tackle fault"),
+        (0x1000, "tackle"),
+        (0x20, "catch fault"),
+        (0x10, "catch"),
+    ];
     let action = if prev[TURN] != now[TURN] {
         "turn"
     } else if prev[DASH] != now[DASH] {
         "dash"
-    } else if m & 0x4 != 0 {
-        "kick fault"
-    } else if m & 0x2 != 0 {
-        "kick"
-    } else if m & 0x2000 != 0 {
-        "tackle fault"
-    } else if m & 0x1000 != 0 {
-        "tackle"
-    } else if m & 0x20 != 0 {
-        "catch fault"
-    } else if m & 0x10 != 0 {
-        "catch"
+    } else if let Some((_, a)) = MODE_ACTIONS.iter().find(|(bit, _)| m & bit != 0) {
+        a
     } else if prev[MOVE] != now[MOVE] {
         "move"
     } else {
@@ -403,14 +402,14 @@ fn print_player(out: &mut String, p: &PlayerT, prev: &[i64; 8]) {
     out.push_str(" (");
     out.push_str(action);
     out.push(')');
-    if prev[SAY] != now[SAY] {
-        out.push_str(" (say)");
-    }
-    if prev[TURN_NECK] != now[TURN_NECK] {
-        out.push_str(" (turn_neck)");
-    }
-    if prev[CHANGE_VIEW] != now[CHANGE_VIEW] {
-        out.push_str(" (change_view)");
+    for (count, said) in [
+        (SAY, " (say)"),
+        (TURN_NECK, " (turn_neck)"),
+        (CHANGE_VIEW, " (change_view)"),
+    ] {
+        if prev[count] != now[count] {
+            out.push_str(said);
+        }
     }
     out.push(')');
 }
