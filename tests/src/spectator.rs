@@ -164,6 +164,14 @@ pub async fn http_get(addr: SocketAddr, path: &str) -> (u16, String, Vec<u8>) {
     http_request(addr, "GET", path, &[], b"").await
 }
 
+/// Fails unless `text` (an answer's headers or body) holds every one of `parts`, saying
+/// which is missing from `what`.
+pub fn assert_has_all(text: &str, parts: &[&str], what: &str) {
+    for part in parts {
+        assert!(text.contains(part), "{what}: {part} in\n{text}");
+    }
+}
+
 /// A plain HTTP/1.1 request with headers and a body: (status, headers, body).
 pub async fn http_request(
     addr: SocketAddr,

@@ -36,6 +36,12 @@ impl StaticServer {
                     .layer(middleware::from_fn(allow_any_origin)),
             )
             .nest_service("/plain", ServeDir::new(&dir));
+        StaticServer::serve(app).await
+    }
+
+    /// Serves `app` on a free port of 127.0.0.1 until dropped: another origin than the
+    /// relay's, as a page on some other site (a team's, embedding the match) would be.
+    pub async fn serve(app: Router) -> StaticServer {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind static server");

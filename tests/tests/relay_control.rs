@@ -427,7 +427,7 @@ async fn coach_commands_come_back_with_the_servers_answer() {
 /// protective headers, the page its Content-Security-Policy.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn other_sites_cannot_referee_unless_listed_and_responses_are_protected() {
-    use pitchside_tests::spectator::{http_get, http_request};
+    use pitchside_tests::spectator::{assert_has_all, http_get, http_request};
     let server = FakeServer::start(before_kick_off(false)).await;
     let mut settings = Settings::new(vec![live(&server, None)]);
     settings.control_token = Some(TOKEN.into());
@@ -516,14 +516,16 @@ async fn other_sites_cannot_referee_unless_listed_and_responses_are_protected() 
             .find(|l| l.starts_with("content-security-policy:"))
             .map(str::to_owned)
             .unwrap_or_else(|| panic!("{path}: no CSP: {head}"));
-        for part in [
-            "script-src 'self'",
-            "object-src 'none'",
-            "frame-ancestors 'none'",
-            "report-uri /csp-report",
-        ] {
-            assert!(csp.contains(part), "{path}: {part} in {csp}");
-        }
+        assert_has_all(
+            &csp,
+            &[
+                "script-src 'self'",
+                "object-src 'none'",
+                "frame-ancestors 'none'",
+                "report-uri /csp-report",
+            ],
+            path,
+        );
     }
     relay.stop().await;
 }

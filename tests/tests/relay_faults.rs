@@ -69,10 +69,19 @@ fn temp_dir(what: &str) -> PathBuf {
     dir
 }
 
-fn settings(mc: MonitorConfig, record: &Path) -> Settings {
-    let mut s = Settings::new(vec![Source::Server(mc).into_spec()]);
-    s.record = Some(record.to_path_buf());
-    s
+/// A relay following the server `mc` names in protocol 5 (the captures'), recording into a
+/// fresh folder named after `what`, and a spectator of it: (relay, folder, spectator).
+async fn recorded_and_watched(
+    mut mc: MonitorConfig,
+    what: &str,
+) -> (relay_harness::RunningRelay, PathBuf, Spectator) {
+    mc.protocol = Protocol::V5;
+    let dir = temp_dir(what);
+    let mut settings = Settings::new(vec![Source::Server(mc).into_spec()]);
+    settings.record = Some(dir.clone());
+    let relay = relay_harness::start_with(settings).await;
+    let s = Spectator::connect(relay.addr, "/ws").await;
+    (relay, dir, s)
 }
 
 /// The frames of each match a spectator saw, split at the `NewMatch` notices.
@@ -91,6 +100,20 @@ fn matches(s: &Spectator) -> Vec<Vec<Frame>> {
     }
     out.retain(|m| !m.is_empty());
     out
+}
+
+/// Waits up to `secs` for the `n`th match announced and the one now playing seen whole (all
+/// but 5 of its `whole` records): the match after the silence.
+async fn until_whole_after(s: &mut Spectator, secs: u64, n: usize, whole: usize) {
+    s.until(secs, "the match after the silence, whole", |s| {
+        s.notices()
+            .iter()
+            .filter(|notice| matches!(notice, Notice::NewMatch { .. }))
+            .count()
+            >= n
+            && s.current_match().len() >= whole - 5
+    })
+    .await;
 }
 
 /// Reads until nothing came for half a second (the server's script is over), 20 s at most.
@@ -166,11 +189,8 @@ async fn a_lossy_network_never_shows_a_frame_out_of_order_or_one_it_did_not_send
     script.burst = 4;
     let server = FakeServer::start(script).await;
     let mut mc = MonitorConfig::new(server.addr);
-    mc.protocol = Protocol::V5;
     mc.retry = Duration::from_millis(300);
-    let dir = temp_dir("lossy");
-    let relay = relay_harness::start_with(settings(mc, &dir)).await;
-    let mut s = Spectator::connect(relay.addr, "/ws").await;
+    let (relay, dir, mut s) = recorded_and_watched(mc, "lossy").await;
     s.until(60, "the last cycles", |s| {
         s.frames().last().is_some_and(|f| f.time + 3 >= last_time)
     })
@@ -240,23 +260,12 @@ async fn ten_restarts_and_a_silence_during_one_recording_session() {
         .unwrap();
     let server = FakeServer::start_sessions(scripts).await;
     let mut mc = MonitorConfig::new(server.addr);
-    mc.protocol = Protocol::V5;
     mc.retry = Duration::from_millis(200);
     // Shorter than the 2 s pause, long enough that a busy machine's stall is not taken for
     // a server gone.
     mc.silence = Duration::from_secs(1);
-    let dir = temp_dir("restarts");
-    let relay = relay_harness::start_with(settings(mc, &dir)).await;
-    let mut s = Spectator::connect(relay.addr, "/ws").await;
-    s.until(120, "the match after the silence, whole", |s| {
-        s.notices()
-            .iter()
-            .filter(|n| matches!(n, Notice::NewMatch { .. }))
-            .count()
-            >= 12
-            && s.current_match().len() >= whole - 5
-    })
-    .await;
+    let (relay, dir, mut s) = recorded_and_watched(mc, "restarts").await;
+    until_whole_after(&mut s, 120, 12, whole).await;
     drain(&mut s).await;
     let seen = matches(&s);
     assert_eq!(seen.len(), 12, "ten killed, one silent, one whole");
@@ -292,11 +301,8 @@ async fn a_flood_of_forged_datagrams_changes_nothing() {
     script.flood = Some((forged, 10_000, Duration::from_secs(3)));
     let server = FakeServer::start(script).await;
     let mut mc = MonitorConfig::new(server.addr);
-    mc.protocol = Protocol::V5;
     mc.retry = Duration::from_millis(300);
-    let dir = temp_dir("flood");
-    let relay = relay_harness::start_with(settings(mc, &dir)).await;
-    let mut s = Spectator::connect(relay.addr, "/ws").await;
+    let (relay, dir, mut s) = recorded_and_watched(mc, "flood").await;
     s.until(60, "every record", |s| s.records().len() >= want.len())
         .await;
     assert!(s.records() == want, "the forgeries changed what was shown");
@@ -322,21 +328,10 @@ async fn a_thirty_second_silence_in_real_time() {
     let mut b = Script::new(datagrams.clone(), Duration::from_millis(1));
     b.burst = 4;
     let server = FakeServer::start_sessions(vec![a, b]).await;
-    let mut mc = MonitorConfig::new(server.addr);
-    mc.protocol = Protocol::V5;
-    let dir = temp_dir("silence30");
-    let relay = relay_harness::start_with(settings(mc, &dir)).await;
-    let mut s = Spectator::connect(relay.addr, "/ws").await;
+    let mc = MonitorConfig::new(server.addr);
+    let (relay, dir, mut s) = recorded_and_watched(mc, "silence30").await;
     let whole = capture::records(&datagrams).len();
-    s.until(90, "the match after the silence, whole", |s| {
-        s.notices()
-            .iter()
-            .filter(|n| matches!(n, Notice::NewMatch { .. }))
-            .count()
-            >= 2
-            && s.current_match().len() >= whole - 5
-    })
-    .await;
+    until_whole_after(&mut s, 90, 2, whole).await;
     for (i, m) in matches(&s).iter().enumerate() {
         assert_in_order(m, &format!("match {}", i + 1));
     }

@@ -3,7 +3,7 @@
 //! rules, refusals, restarts, late joiners, several matches, downloads.
 
 use pitchside_tests::fake_server::{self, FakeServer, Script};
-use pitchside_tests::spectator::{http_get, Spectator};
+use pitchside_tests::spectator::{assert_has_all, http_get, Spectator};
 use pitchside_tests::{capture, fixtures, relay_harness};
 use pitchside_wire::feed::FeedSource;
 use pitchside_wire::Notice;
@@ -414,14 +414,16 @@ async fn several_matches_have_their_own_urls_and_api_entries() {
     assert_eq!(http_get(relay.addr, "/m/nope/ws").await.0, 404);
     let (_, _, metrics) = http_get(relay.addr, "/metrics").await;
     let metrics = String::from_utf8(metrics).unwrap();
-    for want in [
-        "pitchside_spectators{match=\"field-c\"} 1",
-        "pitchside_frames_in_total{match=\"field-b\"}",
-        "pitchside_bytes_out_total{match=\"field-a\"}",
-        "pitchside_refused_total 0",
-    ] {
-        assert!(metrics.contains(want), "{want} in\n{metrics}");
-    }
+    assert_has_all(
+        &metrics,
+        &[
+            "pitchside_spectators{match=\"field-c\"} 1",
+            "pitchside_frames_in_total{match=\"field-b\"}",
+            "pitchside_bytes_out_total{match=\"field-a\"}",
+            "pitchside_refused_total 0",
+        ],
+        "/metrics",
+    );
 }
 
 /// A spectator who watched the `records` of the whole capture `server` plays arrive through
