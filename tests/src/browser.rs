@@ -194,15 +194,27 @@ impl Browser {
         }
     }
 
+    /// A relay replaying the log bundled with it
+    /// ([`start_bundled_replay`](crate::relay_harness::start_bundled_replay)) and a browser on
+    /// its page, the replay under way: where every file-opening test starts.
+    pub async fn on_bundled_replay() -> (crate::relay_harness::RunningRelay, Browser) {
+        let relay = crate::relay_harness::start_bundled_replay().await;
+        let b = Browser::start().await;
+        b.open_replay(relay.addr).await;
+        (relay, b)
+    }
+
     /// Opens the page of a relay that replays a log (`relay_harness::start_bundled_replay`)
     /// and waits until it says so: the page every file-opening test starts from.
     pub async fn open_replay(&self, relay: std::net::SocketAddr) {
-        self.client
-            .goto(&format!("http://{relay}/"))
-            .await
-            .expect("open the relay's page");
+        self.open_home(relay).await;
         self.wait_text("#source", "the replay badge", |t| t.starts_with("Replay"))
             .await;
+    }
+
+    /// Opens the page a server (a relay, its edge, a proxy before it) serves at its root.
+    pub async fn open_home(&self, server: std::net::SocketAddr) {
+        self.goto(&format!("http://{server}/")).await;
     }
 
     /// Opens `url` in the tab, as typing it in the address bar.

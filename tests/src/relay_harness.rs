@@ -112,6 +112,14 @@ pub async fn start_bundled_replay_every(step: std::time::Duration) -> RunningRel
     start(Source::Replay { script, step }).await
 }
 
+/// A relay following the (fake) rcssserver at `server`, trying again every `retry` while it
+/// does not answer.
+pub async fn start_following(server: SocketAddr, retry: Duration) -> RunningRelay {
+    let mut mc = relay::monitor::MonitorConfig::new(server);
+    mc.retry = retry;
+    start(Source::Server(mc)).await
+}
+
 /// A relay with two matches, the short v6 game as `field-a` and the short v2 game as
 /// `field-b`, a frame every `step`, serving the built web app: with two matches its `/` is
 /// the lobby (with one, the lobby opens it at once).

@@ -8,8 +8,6 @@
 use fantoccini::key::Key;
 use pitchside_tests::browser::Browser;
 use pitchside_tests::{capture, fake_server, fixtures, relay_harness};
-use relay::monitor::MonitorConfig;
-use relay::Source;
 use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -24,11 +22,9 @@ async fn live_page_shows_the_cycle_advancing() {
         ..fake_server::Script::default()
     })
     .await;
-    let mut mc = MonitorConfig::new(server.addr);
-    mc.retry = Duration::from_millis(200);
-    let relay = relay_harness::start(Source::Server(mc)).await;
+    let relay = relay_harness::start_following(server.addr, Duration::from_millis(200)).await;
     let b = Browser::start().await;
-    b.goto(&format!("http://{}/", relay.addr)).await;
+    b.open_home(relay.addr).await;
     b.wait_text("#source", "the live badge", |t| t.starts_with("Live"))
         .await;
     let first: u32 = b
@@ -64,11 +60,8 @@ async fn kept_before_the_cut(b: &Browser, note: &str, min: usize, kept: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn uploaded_log_replays_to_the_final_score_and_bad_files_are_explained() {
-    relay_harness::need_web_app();
     // The relay's own feed is a slow replay; opening a file must take over the view.
-    let relay = relay_harness::start_bundled_replay().await;
-    let b = Browser::start().await;
-    b.open_replay(relay.addr).await;
+    let (_relay, b) = Browser::on_bundled_replay().await;
 
     let path = fixtures::path(fixtures::SHORT_V6);
     b.choose(&path.display().to_string()).await;

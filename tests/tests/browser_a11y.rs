@@ -25,7 +25,7 @@ async fn the_lobby_a_live_match_a_log_and_the_settings_pass_axe() {
     let b = Browser::start().await;
     let mut found = Vec::new();
 
-    b.goto(&format!("http://{}/", relay.addr)).await;
+    b.open_home(relay.addr).await;
     b.wait_text("#matches", "the match card", |t| t.contains("field-a"))
         .await;
     found.push(("the lobby", b.axe_violations().await));

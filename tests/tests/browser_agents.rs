@@ -663,9 +663,7 @@ async fn gzipped_agent_files_read_and_search_as_the_plain_ones() {
     assert!(wanted[1].len() > 10 && wanted[2].len() > 10 && wanted[3].len() > 10);
     assert!(wanted[4].is_empty());
 
-    let relay = relay_harness::start_bundled_replay().await;
-    let b = Browser::start().await;
-    b.open_replay(relay.addr).await;
+    let (_relay, b) = Browser::on_bundled_replay().await;
     let game = fixtures::path(fixtures::FULL_JSON);
     let mut seen = Vec::new();
     for (what, files) in [("gzipped", &gz_files), ("plain", &plain_files)] {

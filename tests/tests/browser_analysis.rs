@@ -6,15 +6,13 @@
 
 use pitchside_analysis::actions::{ActionKind, Actions};
 use pitchside_tests::browser::Browser;
-use pitchside_tests::{fixtures, relay_harness};
+use pitchside_tests::fixtures;
 use serde_json::Value;
 use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_analysis_panel_lists_each_players_actions_and_shows_them_on_the_field() {
-    let relay = relay_harness::start_bundled_replay().await;
-    let b = Browser::start().await;
-    b.open_replay(relay.addr).await;
+    let (relay, b) = Browser::on_bundled_replay().await;
     // The full game from the disk, stopped at its end.
     b.choose(&fixtures::path(fixtures::FULL_V6).display().to_string())
         .await;

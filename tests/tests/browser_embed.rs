@@ -8,6 +8,7 @@
 use axum::response::Html;
 use pitchside_tests::browser::Browser;
 use pitchside_tests::spectator::http_get;
+use pitchside_tests::static_server::StaticServer;
 use pitchside_tests::{fixtures, relay_harness};
 use relay::config::Settings;
 use std::time::Duration;
@@ -62,16 +63,10 @@ async fn a_page_on_another_site_embeds_a_live_match_and_hears_the_goal() {
     );
     let site =
         axum::Router::new().route("/", axum::routing::get(move || async move { Html(page) }));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let site_addr = listener.local_addr().expect("address");
-    let server = tokio::spawn(async move {
-        let _ = axum::serve(listener, site).await;
-    });
+    let server = StaticServer::serve(site).await;
 
     let b = Browser::start().await;
-    b.goto(&format!("http://{site_addr}/")).await;
+    b.open_home(server.addr).await;
     let goal = b
         .wait_js(
             "return (window.got || []).filter(m => m.data && m.data.type === 'goal')",
@@ -170,7 +165,7 @@ async fn a_page_on_another_site_embeds_a_live_match_and_hears_the_goal() {
     assert!(violations.is_empty(), "the Embed panel: {violations:?}");
     b.screenshot("embed-panel").await;
     b.close().await;
-    server.abort();
+    drop(server);
     relay.stop().await;
     let _ = std::fs::remove_dir_all(&archive);
 

@@ -10,7 +10,7 @@ use fantoccini::actions::{Actions, WheelAction, WheelActions};
 use fantoccini::key::Key;
 use fantoccini::Locator;
 use pitchside_tests::browser::{self, scene_player, scene_zoom, Browser};
-use pitchside_tests::{fixtures, relay_harness};
+use pitchside_tests::fixtures;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -59,9 +59,7 @@ async fn count(b: &Browser, css: &str) -> usize {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn field_draws_logos_players_zoom_follow_overlays_and_messages() {
-    let relay = relay_harness::start_bundled_replay().await;
-    let b = Browser::start().await;
-    b.open_replay(relay.addr).await;
+    let (_relay, b) = Browser::on_bundled_replay().await;
 
     // A log with helios' logo: the left team's 184×32 image, drawn.
     open_file(&b, fixtures::SHORT_V6, 679).await;

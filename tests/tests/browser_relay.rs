@@ -12,14 +12,13 @@ use pitchside_tests::fake_server::{self, FakeServer, Script};
 use pitchside_tests::{capture, fixtures, relay_harness};
 use relay::config::Settings;
 use relay::monitor::MonitorConfig;
-use relay::Source;
 use std::time::{Duration, Instant};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lobby_lists_the_matches_and_opens_one() {
     let relay = relay_harness::start_two_short_games(Duration::from_millis(100)).await;
     let b = Browser::start().await;
-    b.goto(&format!("http://{}/", relay.addr)).await;
+    b.open_home(relay.addr).await;
     b.wait_text("#matches", "two match cards", |t| {
         t.contains("field-a") && t.contains("field-b") && t.contains("SHORT_L_a")
     })
@@ -46,11 +45,9 @@ async fn a_refusal_from_the_server_is_explained() {
         ..Script::default()
     })
     .await;
-    let mut mc = MonitorConfig::new(server.addr);
-    mc.retry = Duration::from_millis(300);
-    let relay = relay_harness::start(Source::Server(mc)).await;
+    let relay = relay_harness::start_following(server.addr, Duration::from_millis(300)).await;
     let b = Browser::start().await;
-    b.goto(&format!("http://{}/", relay.addr)).await;
+    b.open_home(relay.addr).await;
     b.wait_text("#error", "the refusal and what to do", |t| {
         t.contains("no_more_monitor") && t.contains("max_monitors")
     })
@@ -74,9 +71,7 @@ async fn a_page_opened_late_shows_live_at_once_and_can_seek_back() {
     script.burst = 3;
     script.slow_from = Some((at_5000, Duration::from_millis(100)));
     let server = FakeServer::start(script).await;
-    let mut mc = MonitorConfig::new(server.addr);
-    mc.retry = Duration::from_millis(200);
-    let relay = relay_harness::start(Source::Server(mc)).await;
+    let relay = relay_harness::start_following(server.addr, Duration::from_millis(200)).await;
     // Wait until the relay is at cycle 5000.
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
@@ -90,7 +85,7 @@ async fn a_page_opened_late_shows_live_at_once_and_can_seek_back() {
     }
     let b = Browser::start().await;
     let opened = Instant::now();
-    b.goto(&format!("http://{}/", relay.addr)).await;
+    b.open_home(relay.addr).await;
     b.wait_text("#cycle", "the live cycle", |t| {
         t.parse::<u32>().is_ok_and(|c| c >= 5000)
     })
@@ -168,7 +163,7 @@ async fn an_edge_lobby_waits_for_matches_and_lists_them_as_they_start() {
     settings.edge = Some(NatsOptions::new(nats.url()));
     let edge = relay_harness::start_with(settings).await;
     let b = Browser::start().await;
-    b.goto(&format!("http://{}/", edge.addr)).await;
+    b.open_home(edge.addr).await;
     b.wait_text(".lobby", "the empty lobby", |t| {
         t.contains("No match is being relayed yet")
     })
@@ -227,7 +222,7 @@ async fn a_page_that_falls_behind_says_frames_are_skipped_and_gets_them_back_whe
     let relay = relay_harness::start_with(settings).await;
     let proxy = pitchside_tests::pause_proxy::PauseProxy::start(relay.addr).await;
     let b = Browser::start().await;
-    b.goto(&format!("http://{}/", proxy.addr)).await;
+    b.open_home(proxy.addr).await;
     let count = |t: &str| {
         t.split('/')
             .nth(1)

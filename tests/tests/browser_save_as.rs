@@ -19,7 +19,7 @@
 
 use fantoccini::Locator;
 use pitchside_tests::browser::Browser;
-use pitchside_tests::{fixtures, relay_harness};
+use pitchside_tests::fixtures;
 use rcss_formats::{parse_log, LogVersion, Side};
 use serde_json::Value;
 use std::time::Duration;
@@ -126,10 +126,7 @@ fn players(s: &Value) -> usize {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn save_as_writes_the_log_asked_for_validate_lists_findings_and_drawings_show() {
-    relay_harness::need_web_app();
-    let relay = relay_harness::start_bundled_replay().await;
-    let b = Browser::start().await;
-    b.open_replay(relay.addr).await;
+    let (relay, b) = Browser::on_bundled_replay().await;
 
     // ---- Save as on the relay's replay: its record of the match so far, as it names it ----
     b.wait_text("#frames", "some frames", |t| {

@@ -74,7 +74,7 @@ async fn an_organiser_follows_a_round_robin_into_its_knockout() {
     let b = Browser::start().await;
 
     // The lobby links to the tournament.
-    b.goto(&format!("http://{}/", relay.addr)).await;
+    b.open_home(relay.addr).await;
     b.wait_text("#tournaments a", "the tournament's link", |t| {
         t == "Spring cup"
     })

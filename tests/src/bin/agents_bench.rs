@@ -22,7 +22,7 @@
 
 use fantoccini::Locator;
 use pitchside_tests::browser::{chromium_pss, Browser, PssPeak};
-use pitchside_tests::{fixtures, relay_harness};
+use pitchside_tests::fixtures;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -127,11 +127,7 @@ async fn bench(dir: &Path) -> Row {
         .iter()
         .map(|f| std::fs::metadata(f).map(|m| m.len()).unwrap_or(0))
         .sum();
-    let relay = relay_harness::start_bundled_replay().await;
-    let b = Browser::start().await;
-    b.goto(&format!("http://{}/", relay.addr)).await;
-    b.wait_text("#source", "the replay", |t| t.starts_with("Replay"))
-        .await;
+    let (relay, b) = Browser::on_bundled_replay().await;
     tokio::time::sleep(Duration::from_secs(1)).await;
     let before = chromium_pss();
     let sampler = PssPeak::start();
