@@ -223,6 +223,23 @@ pub fn relay_bin(args: &[String]) -> std::path::PathBuf {
         .unwrap_or_else(|| sibling("pitchside-relay"))
 }
 
+/// What a bench that puts spectators on relay processes is asked first: `--spectators N` and
+/// `--seconds S` (`spectators` and `seconds` when not given) and the relay binary
+/// ([`relay_bin`]). The open-files limit, which the relays inherit, is raised as far as it
+/// goes for that many sockets, and printed.
+pub fn spectator_options(
+    args: &[String],
+    spectators: usize,
+    seconds: u64,
+) -> (usize, u64, std::path::PathBuf) {
+    let n = arg_or(args, "--spectators", spectators);
+    let seconds = arg_or(args, "--seconds", seconds);
+    let bin = relay_bin(args);
+    let limit = rlimit::increase_nofile_limit(u64::MAX).unwrap_or(0);
+    println!("open files limit: {limit}");
+    (n, seconds, bin)
+}
+
 /// (user, system) CPU seconds of a process: on loopback the system part includes the
 /// receiving side's TCP work, done in the sender's system call.
 pub fn proc_cpu_split(pid: u32) -> (f64, f64) {

@@ -4,7 +4,7 @@
 
 use pitchside_fixtures as common;
 
-use common::{read as fixture, time};
+use common::{bench_cases, read as fixture, time};
 
 use pitchside_analysis::events::Events;
 use pitchside_analysis::stats::{HeatFilter, Stats};
@@ -39,18 +39,16 @@ fn main() {
             "logs/short-v1/20261122132514-SHORT_L_a_0-vs-SHORT_R_a_0.rcg.gz",
         ),
     ];
-    let filter: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
-    println!(
-        "| log | frames | events | events + statistics | frames/s (both) | summary at a frame | heat map |"
-    );
-    println!("|---|---:|---:|---:|---:|---:|---:|");
-    for (name, rel) in cases {
-        if !filter.iter().all(|f| name.contains(f.as_str())) {
-            continue;
-        }
+    let columns = [
+        "log",
+        "frames",
+        "events",
+        "events + statistics",
+        "frames/s (both)",
+        "summary at a frame",
+        "heat map",
+    ];
+    for (name, rel) in bench_cases(&columns, &cases) {
         let m = parse_log(&fixture(rel));
         assert!(m.error.is_none(), "{name}: {:?}", m.error);
         let frames = m.frames.len();

@@ -4,7 +4,7 @@
 
 use pitchside_fixtures as common;
 
-use common::{raw as fixture, time};
+use common::{bench_cases, raw as fixture, time};
 
 use rcss_formats::log::{parse_log, parse_sequential};
 use std::io::Read;
@@ -45,19 +45,17 @@ fn main() {
             "logs/short-v2/20261122132541-SHORT_L_a_0-vs-SHORT_R_a_0.rcg.gz",
         ),
     ];
+    let columns = [
+        "log",
+        "size",
+        "gunzip fastest (median)",
+        "parse fastest (median)",
+        "parse MB/s",
+        "frames",
+        "frames/s",
+    ];
     // `cargo bench --bench parse -- WORD` keeps only the logs whose name holds WORD.
-    let filter: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
-    println!(
-        "| log | size | gunzip fastest (median) | parse fastest (median) | parse MB/s | frames | frames/s |"
-    );
-    println!("|---|---:|---:|---:|---:|---:|---:|");
-    for (name, rel) in cases {
-        if !filter.iter().all(|f| name.contains(f.as_str())) {
-            continue;
-        }
+    for (name, rel) in bench_cases(&columns, &cases) {
         let raw = fixture(rel);
         let bytes = gunzip(&raw);
         let (gz, gz_median) = time(11, || gunzip(&raw));

@@ -344,6 +344,18 @@ async fn wait_up(relay: SocketAddr) {
     }
 }
 
+/// Runs every one of `clients` at once, each a task of its own, until the last is done.
+async fn all_at_once<F>(clients: impl IntoIterator<Item = F>)
+where
+    F: std::future::Future<Output = ()> + Send + 'static,
+{
+    let mut set = tokio::task::JoinSet::new();
+    for c in clients {
+        set.spawn(c);
+    }
+    while set.join_next().await.is_some() {}
+}
+
 /// One row: the well-behaved spectators over a phase, and the relay's resources.
 async fn phase<F: std::future::Future<Output = ()>>(
     name: &str,
@@ -439,14 +451,10 @@ async fn main() {
         12.0,
         {
             let b = b.clone();
-            async move {
-                let mut set = tokio::task::JoinSet::new();
-                for i in 0..n_burst {
-                    let from: IpAddr = [127, 0, 4, (i % 250) as u8 + 1].into();
-                    set.spawn(burst_one(relay, from, b.clone(), hold));
-                }
-                while set.join_next().await.is_some() {}
-            }
+            all_at_once((0..n_burst).map(move |i| {
+                let from: IpAddr = [127, 0, 4, (i % 250) as u8 + 1].into();
+                burst_one(relay, from, b.clone(), hold)
+            }))
         },
     )
     .await;
@@ -460,22 +468,13 @@ async fn main() {
         20.0,
         {
             let h = h.clone();
-            async move {
-                let mut set = tokio::task::JoinSet::new();
-                for (k, kind) in kinds.iter().enumerate() {
-                    for i in 0..n_hostile {
-                        let from: IpAddr = [127, 0, 5 + k as u8, (i % 250) as u8 + 1].into();
-                        set.spawn(hostile(
-                            relay,
-                            from,
-                            kind,
-                            h.clone(),
-                            Duration::from_secs(15),
-                        ));
-                    }
-                }
-                while set.join_next().await.is_some() {}
-            }
+            all_at_once(kinds.into_iter().enumerate().flat_map(move |(k, kind)| {
+                let h = h.clone();
+                (0..n_hostile).map(move |i| {
+                    let from: IpAddr = [127, 0, 5 + k as u8, (i % 250) as u8 + 1].into();
+                    hostile(relay, from, kind, h.clone(), Duration::from_secs(15))
+                })
+            }))
         },
     )
     .await;

@@ -37,20 +37,11 @@ async fn main() {
     let mut decode = Vec::new();
     let mut wait = Vec::new();
     for _ in 0..runs() {
-        b.open_replay(relay.addr).await;
-        b.choose(&path.display().to_string()).await;
-        b.wait_text("#frames", "all 6489 shows", |t| t.ends_with("/ 6489"))
-            .await;
-        let t = b
-            .client
-            .find(Locator::Css("#timings"))
-            .await
-            .expect("timings");
-        let read = |a: Option<String>| a.and_then(|v| v.parse::<f64>().ok()).expect("a timing");
-        first.push(read(t.attr("data-first-frame-ms").await.expect("attr")));
-        all.push(read(t.attr("data-all-frames-ms").await.expect("attr")));
-        decode.push(read(t.attr("data-decode-ms").await.expect("attr")));
-        wait.push(read(t.attr("data-wait-ms").await.expect("attr")));
+        let [f, a, d, w] = open(&b, relay.addr, &path, 6489).await;
+        first.push(f);
+        all.push(a);
+        decode.push(d);
+        wait.push(w);
     }
     b.close().await;
     let median = |v: &mut Vec<f64>| {
@@ -85,9 +76,7 @@ async fn open(
     path: &std::path::Path,
     shows: usize,
 ) -> [f64; 4] {
-    b.goto(&format!("http://{addr}/")).await;
-    b.wait_text("#source", "the page to start", |t| t.starts_with("Replay"))
-        .await;
+    b.open_replay(addr).await;
     b.choose(&path.display().to_string()).await;
     let want = format!("/ {shows}");
     b.wait_text("#frames", "every show", |t| t.ends_with(&want))

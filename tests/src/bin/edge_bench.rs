@@ -14,7 +14,7 @@
 //! spectator receiving that frame, matched by the frame number the wire carries.
 
 use pitchside_tests::bench::{
-    arg_or, fake_server, free_addr, proc_usage, relay_bin, spawn_relay, spectator, Shared,
+    arg_or, fake_server, free_addr, proc_usage, spawn_relay, spectator, spectator_options, Shared,
 };
 use pitchside_tests::nats_server::NatsServer;
 use std::path::PathBuf;
@@ -73,12 +73,8 @@ async fn measure(pids: &[u32], seconds: u64) -> Window {
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let n: usize = arg_or(&args, "--spectators", 3000);
-    let seconds: u64 = arg_or(&args, "--seconds", 20);
+    let (n, seconds, bin) = spectator_options(&args, 3000, 20);
     let edges: usize = arg_or(&args, "--edges", 3);
-    let bin = relay_bin(&args);
-    let limit = rlimit::increase_nofile_limit(u64::MAX).unwrap_or(0);
-    println!("open files limit: {limit}");
 
     let nats = NatsServer::start().await;
     let shared = Arc::new(Shared::default());

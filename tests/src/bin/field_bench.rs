@@ -57,14 +57,7 @@ async fn main() {
         let mut total = Vec::new();
         let mut shapes = Vec::new();
         for round in 0..ROUNDS {
-            // Rounds start 1200 cycles apart: kick-off, play, set pieces, the second half.
-            if round > 0 {
-                for _ in 0..12 {
-                    body.send_keys(&format!("{}{}", Key::Shift, Key::Right))
-                        .await
-                        .expect("keys");
-                }
-            }
+            next_round(&body, round).await;
             let arg = match field {
                 Some(json) => format!("'{json}'"),
                 None => "undefined".into(),
@@ -118,19 +111,25 @@ async fn main() {
     }
 }
 
+/// Moves the page on to where `round` starts (the first starts where the page is): rounds
+/// start 1200 cycles apart, at kick-off, in play, at set pieces, in the second half.
+async fn next_round(body: &fantoccini::elements::Element, round: usize) {
+    if round > 0 {
+        for _ in 0..12 {
+            body.send_keys(&format!("{}{}", Key::Shift, Key::Right))
+                .await
+                .expect("keys");
+        }
+    }
+}
+
 /// Each kind of shape painted alone over the pitch, from five parts of the match: the median
 /// per round, then the median of those.
 async fn by_tag(b: &Browser, body: &fantoccini::elements::Element) {
     body.send_keys(&Key::Home.to_string()).await.expect("keys");
     let mut rows: Vec<(String, Vec<f64>, Vec<f64>)> = Vec::new();
     for round in 0..ROUNDS {
-        if round > 0 {
-            for _ in 0..12 {
-                body.send_keys(&format!("{}{}", Key::Shift, Key::Right))
-                    .await
-                    .expect("keys");
-            }
-        }
+        next_round(body, round).await;
         let v = b
             .client
             .execute(

@@ -28,8 +28,8 @@
 //! `ulimit -n 65536`).
 
 use pitchside_tests::bench::{
-    arg, arg_or, fake_server, free_addr, proc_cpu_split, proc_usage, quantile, relay_bin,
-    spawn_relay, spectator, Shared,
+    arg, arg_or, fake_server, free_addr, proc_cpu_split, proc_usage, quantile, spawn_relay,
+    spectator, spectator_options, Shared,
 };
 use std::net::SocketAddr;
 use std::process::{Command, Stdio};
@@ -40,12 +40,8 @@ use std::time::{Duration, Instant};
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let n: usize = arg_or(&args, "--spectators", 1000);
-    let seconds: u64 = arg_or(&args, "--seconds", 30);
+    let (n, seconds, relay_bin) = spectator_options(&args, 1000, 30);
     let hz: f64 = arg_or(&args, "--hz", 10.0);
-    let relay_bin = relay_bin(&args);
-    let limit = rlimit::increase_nofile_limit(u64::MAX).unwrap_or(0);
-    println!("open files limit: {limit}");
     let shared = Arc::new(Shared::default());
     let server = fake_server(shared.clone(), Duration::from_secs_f64(1.0 / hz)).await;
     let addr = free_addr();
