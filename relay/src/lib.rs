@@ -26,6 +26,8 @@
 //! - [`broadcast`]: what a match's broadcast view (a stream) asks: its delay, the teams' kits,
 //!   its tournament, captions in words.
 //! - [`colours`]: `--team-colours`: each team's home and away kits, read again on change.
+//! - [`play`]: playing a batch of games (`pitchside-play`): rcssserver processes started,
+//!   limited, watched and stopped, their logs kept under one folder.
 //! - [`nats`]: publishing matches to NATS (`--publish`), and edge relays that serve them
 //!   (`--edge`).
 //!
@@ -49,6 +51,7 @@ pub mod inspect;
 pub mod item;
 pub mod monitor;
 pub mod nats;
+pub mod play;
 pub mod order;
 pub mod publisher;
 pub mod recorder;

@@ -1,0 +1,122 @@
+//! `pitchside-play`: plays a batch of games of a team against an opponent on this machine,
+//! as autotest2d's `test.sh` does, and keeps every game's logs under one folder.
+
+use anyhow::Context;
+use clap::Parser;
+use pitchside_competitions::batch::{Plan, FIRST_PORT};
+use relay::play::{self, Setup};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// Plays N games of a team against an opponent, P rcssserver processes at once, each
+/// starting the two teams itself with their start scripts, which get autotest2d's arguments:
+/// the team's host, the server's host, the player port, the coach port and the online-coach
+/// port. Run it again with --continue to play the games an interrupted batch left.
+#[derive(Parser, Debug)]
+#[command(name = "pitchside-play", version)]
+struct Args {
+    /// The team's start script (autotest2d's start_left).
+    #[arg(long, value_name = "SCRIPT")]
+    team: PathBuf,
+    /// The opponent's start script (autotest2d's start_right).
+    #[arg(long, value_name = "SCRIPT")]
+    opponent: PathBuf,
+    /// How many games.
+    #[arg(long, value_name = "N")]
+    games: u32,
+    /// Games at once, each on its own ports: 6000, 7000, 8000, … [default: 1].
+    #[arg(long, value_name = "P", default_value_t = 1)]
+    parallel: u16,
+    /// Swap the sides every K-th game (the team on the right).
+    #[arg(long, value_name = "K")]
+    swap_every: Option<u32>,
+    /// The folder every game's logs go to.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Play the games the folder does not hold yet, instead of refusing a folder with games.
+    #[arg(long = "continue", short = 'c')]
+    resume: bool,
+    /// The rcssserver program.
+    #[arg(long, value_name = "PROGRAM", default_value = "rcssserver")]
+    server: PathBuf,
+    /// The first field's player port.
+    #[arg(long, value_name = "PORT", default_value_t = FIRST_PORT)]
+    first_port: u16,
+    /// The host the teams run on, as their scripts get it.
+    #[arg(long, value_name = "HOST", default_value = "localhost")]
+    team_host: String,
+    /// The host the teams reach the server at, as their scripts get it.
+    #[arg(long, value_name = "HOST", default_value = "localhost")]
+    server_host: String,
+    /// CPU seconds a server may use (autotest2d's `ulimit -t 300`).
+    #[arg(long, value_name = "SECS", default_value_t = 300)]
+    cpu_limit: u64,
+    /// Seconds a game may take, start to end, before it is stopped and marked invalid.
+    #[arg(long, value_name = "SECS", default_value_t = 1200)]
+    time_limit: u64,
+    /// rcssserver options for every game, after `--`: `-server::synch_mode=true` …
+    #[arg(last = true, value_name = "OPTION")]
+    options: Vec<String>,
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("pitchside-play: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run() -> anyhow::Result<ExitCode> {
+    let args = Args::parse();
+    let plan = Plan::new(args.games, args.parallel, args.swap_every, args.first_port)?;
+    let already = play::played_games(&args.out)?;
+    if !already.is_empty() && !args.resume {
+        anyhow::bail!(
+            "{} already holds {} played games: --continue to play the rest, or another --out",
+            args.out.display(),
+            already.len()
+        );
+    }
+    // The server runs the scripts through the shell from this folder: a script given as a
+    // path works wherever it is.
+    let script = |p: &PathBuf| -> anyhow::Result<String> {
+        let path = std::fs::canonicalize(p).with_context(|| format!("{}", p.display()))?;
+        Ok(path.to_string_lossy().into_owned())
+    };
+    let setup = Setup {
+        server: args.server.clone(),
+        team: script(&args.team)?,
+        opponent: script(&args.opponent)?,
+        out: args.out.clone(),
+        team_host: args.team_host,
+        server_host: args.server_host,
+        extra: args.options,
+        cpu_seconds: args.cpu_limit,
+        time_limit: Duration::from_secs(args.time_limit),
+    };
+    let stop = play::stop_on_signals();
+    let outcome = play::play(&plan, &setup, &stop)?;
+    for (game, why) in &outcome.invalid {
+        eprintln!("game {game}: {why}");
+    }
+    println!(
+        "{} played, {} invalid, {} left ({} games in {})",
+        outcome.played.len() + already.len(),
+        outcome.invalid.len(),
+        outcome.left.len(),
+        plan.games(),
+        args.out.display()
+    );
+    Ok(if stop.load(Ordering::Relaxed) {
+        ExitCode::from(130)
+    } else if outcome.invalid.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

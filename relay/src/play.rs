@@ -1,0 +1,256 @@
+//! Playing a batch of games on this machine (`pitchside-play`): P rcssserver processes at
+//! once, each on its field's ports, the teams started by the server itself with the start
+//! scripts and arguments autotest2d gives them, every game's logs under one folder. The plan
+//! (ports, sides, options, names) is [`pitchside_competitions::batch`]'s; this module starts,
+//! limits, watches and stops the processes.
+//!
+//! What a game leaves in the folder: `game-NNNN.rcg.gz` and `game-NNNN.rcl.gz` (the server's
+//! logs), `game-NNNN.out` (what the server and the teams printed), and once the server ended
+//! by itself `game-NNNN.done`, the mark a continued batch goes by. A game that went wrong gets
+//! `game-NNNN.invalid` with why instead.
+
+use pitchside_competitions::batch::{self, Game, GameSetup, Plan, Ports};
+use std::collections::{BTreeSet, VecDeque};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Everything a batch needs besides its plan.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// The rcssserver program.
+    pub server: PathBuf,
+    /// The team's start script, and the opponent's.
+    pub team: String,
+    pub opponent: String,
+    /// The folder every game's files go to.
+    pub out: PathBuf,
+    /// The host the teams run on and the host they reach the server at (autotest2d's
+    /// `CLIENTS` and `HOST`).
+    pub team_host: String,
+    pub server_host: String,
+    /// The user's own `server::`/`player::` options, given to every game last.
+    pub extra: Vec<String>,
+    /// CPU seconds a server may use (autotest2d's `ulimit -t 300`).
+    pub cpu_seconds: u64,
+    /// Wall-clock time a game may take before it is stopped and marked invalid.
+    pub time_limit: Duration,
+}
+
+/// What a batch did.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// Games that ended by themselves, in the order they ended.
+    pub played: Vec<u32>,
+    /// Games that went wrong, with why.
+    pub invalid: Vec<(u32, String)>,
+    /// Games not started because the batch was stopped.
+    pub left: Vec<u32>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    #[error("cannot use the folder {path}: {source}")]
+    Folder {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// The games the folder already holds as played (their `.done` mark), for a batch that goes
+/// on where it stopped.
+pub fn played_games(out: &Path) -> Result<BTreeSet<u32>, PlayError> {
+    let entries = match std::fs::read_dir(out) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeSet::new()),
+        Err(source) => {
+            return Err(PlayError::Folder {
+                path: out.to_owned(),
+                source,
+            })
+        }
+    };
+    Ok(entries
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            name.ends_with(".done").then(|| batch::game_of(&name))?
+        })
+        .collect())
+}
+
+/// Plays the games of `plan` not yet played in `setup.out`, `plan.fields().len()` at once,
+/// until all are played or `stop` is set (then the games under way are stopped, their
+/// processes killed, and marked invalid).
+pub fn play(plan: &Plan, setup: &Setup, stop: &AtomicBool) -> Result<Outcome, PlayError> {
+    let folder_error = |source| PlayError::Folder {
+        path: setup.out.clone(),
+        source,
+    };
+    std::fs::create_dir_all(&setup.out).map_err(folder_error)?;
+    let done = played_games(&setup.out)?;
+    let queue: Mutex<VecDeque<Game>> = Mutex::new(plan.remaining(&done).collect());
+    let outcome = Mutex::new(Outcome::default());
+    std::thread::scope(|scope| {
+        for &ports in plan.fields() {
+            let (queue, outcome) = (&queue, &outcome);
+            scope.spawn(move || loop {
+                if stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                let next = queue.lock().map(|mut q| q.pop_front());
+                let Ok(Some(game)) = next else { return };
+                let result = play_game(setup, ports, game, stop);
+                if let Ok(mut o) = outcome.lock() {
+                    match result {
+                        Ok(()) => o.played.push(game.number),
+                        Err(why) => o.invalid.push((game.number, why)),
+                    }
+                }
+            });
+        }
+    });
+    let mut outcome = outcome.into_inner().unwrap_or_default();
+    outcome.left = queue
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|g| g.number)
+        .collect();
+    Ok(outcome)
+}
+
+/// One game on one field: the server started in a process group of its own (the teams it
+/// starts join it), under its CPU limit, watched until it ends, stopped at the time limit or
+/// when the batch stops; every process of the group is killed once the server is gone, so a
+/// team that stays behind does not outlive its game.
+fn play_game(setup: &Setup, ports: Ports, game: Game, stop: &AtomicBool) -> Result<(), String> {
+    let name = batch::log_name(game.number);
+    let file = |ext: &str| setup.out.join(format!("{name}.{ext}"));
+    let (left, right) = if game.swapped {
+        (&setup.opponent, &setup.team)
+    } else {
+        (&setup.team, &setup.opponent)
+    };
+    let start =
+        |script: &str| batch::start_command(script, &setup.team_host, &setup.server_host, ports);
+    let log_dir = setup.out.to_string_lossy();
+    let game_setup = GameSetup {
+        ports,
+        log_dir: &log_dir,
+        game,
+        left: start(left),
+        right: start(right),
+        shoot_outs: false,
+    };
+    let result = run_server(
+        setup,
+        &batch::server_args(&game_setup, &setup.extra),
+        &file("out"),
+        stop,
+    );
+    let (mark, text) = match &result {
+        Ok(()) => (file("done"), String::new()),
+        Err(why) => (file("invalid"), format!("{why}\n")),
+    };
+    let _ = std::fs::write(mark, text);
+    result
+}
+
+fn run_server(setup: &Setup, args: &[String], out: &Path, stop: &AtomicBool) -> Result<(), String> {
+    let printed =
+        std::fs::File::create(out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    let printed_too = printed
+        .try_clone()
+        .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    // The CPU limit as autotest2d sets it: `ulimit -t` in the shell that becomes the server.
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg("ulimit -t \"$0\" && exec \"$@\"")
+        .arg(setup.cpu_seconds.to_string())
+        .arg(&setup.server)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(printed)
+        .stderr(printed_too);
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut child = command
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", setup.server.display()))?;
+    let status = watch(&mut child, setup.time_limit, stop);
+    kill_group(&child);
+    let _ = child.wait();
+    match status {
+        Watched::Ended(s) if s.success() => Ok(()),
+        Watched::Ended(s) => Err(format!("the server ended with {s}")),
+        Watched::TooLong => Err(format!(
+            "the game took longer than {} s and was stopped",
+            setup.time_limit.as_secs()
+        )),
+        Watched::Stopped => Err("the batch was stopped during the game".into()),
+        Watched::Lost(e) => Err(format!("the server could not be watched: {e}")),
+    }
+}
+
+enum Watched {
+    Ended(ExitStatus),
+    TooLong,
+    Stopped,
+    Lost(std::io::Error),
+}
+
+fn watch(child: &mut Child, limit: Duration, stop: &AtomicBool) -> Watched {
+    let started = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Watched::Ended(status),
+            Ok(None) => {}
+            Err(e) => return Watched::Lost(e),
+        }
+        if stop.load(Ordering::Relaxed) {
+            return Watched::Stopped;
+        }
+        if started.elapsed() > limit {
+            return Watched::TooLong;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Kills every process left in the server's group (the server, if it still runs, and the
+/// teams it started), then reaps the server.
+fn kill_group(child: &Child) {
+    if let Some(pid) = rustix::process::Pid::from_raw(child.id() as i32) {
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
+}
+
+/// A stop flag set by Ctrl-C or SIGTERM, for [`play`].
+pub fn stop_on_signals() -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    std::thread::spawn(move || {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            return;
+        };
+        rt.block_on(async {
+            let Ok(mut term) =
+                tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            else {
+                return;
+            };
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+        });
+        flag.store(true, Ordering::Relaxed);
+    });
+    stop
+}

@@ -1,0 +1,239 @@
+//! `pitchside-play` against a stand-in rcssserver: a shell script that takes the server's
+//! options as rcssserver does, starts the two teams' commands through the shell as
+//! rcssserver's `team_l_start`/`team_r_start` do, and writes a real fixture log under the
+//! name it was given. The teams' scripts note the arguments they got, so the test sees what
+//! a team's `start_left` would.
+
+mod common;
+
+use common::{fixture, scratch};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The stand-in server. `-server::stand_in_exit=N` makes it end with N after the game, as a
+/// crashing server would; `-server::stand_in_hang=1` makes it never end.
+const SERVER: &str = r#"#!/bin/sh
+for a in "$@"; do
+  case "$a" in
+    -server::team_l_start=*) left="${a#*=}" ;;
+    -server::team_r_start=*) right="${a#*=}" ;;
+    -server::game_log_dir=*) dir="${a#*=}" ;;
+    -server::game_log_fixed_name=*) name="${a#*=}" ;;
+    -server::stand_in_exit=*) code="${a#*=}" ;;
+    -server::stand_in_hang=*) hang=1 ;;
+  esac
+done
+echo "stand-in server: $*"
+sh -c "$left" &
+sh -c "$right" &
+wait
+cp "$LOG" "$dir/$name.rcg.gz"
+printf 'stand-in text log\n' | gzip > "$dir/$name.rcl.gz"
+if [ -n "$hang" ]; then while :; do sleep 1; done; fi
+exit "${code:-0}"
+"#;
+
+/// A team's start script: notes who it is and its arguments, and leaves a process behind
+/// (a sleep, of a length each test has to itself, that would outlive the game if the runner
+/// did not stop the game's processes).
+const TEAM: &str = r#"#!/bin/sh
+echo "$(basename "$0") $*" >> "$(dirname "$0")/started.txt"
+sleep SECONDS &
+"#;
+
+fn script(dir: &Path, name: &str, text: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write a script");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+        .expect("make a script runnable");
+    path
+}
+
+struct Night {
+    dir: PathBuf,
+    out: PathBuf,
+    /// What the teams' leftover process runs: `sleep 601`, `sleep 602`, …
+    leftover: String,
+}
+
+impl Night {
+    fn new(name: &str, seconds: u32) -> Night {
+        let dir = scratch(name);
+        let team = TEAM.replace("SECONDS", &seconds.to_string());
+        script(&dir, "server", SERVER);
+        script(&dir, "start_left", &team);
+        script(&dir, "start_right", &team);
+        let out = dir.join("night");
+        let leftover = format!("sleep {seconds}");
+        Night { dir, out, leftover }
+    }
+
+    /// `pitchside-play` with the stand-in server and the two scripts, and `args`.
+    fn play(&self, args: &[&str]) -> std::process::Output {
+        self.command(args).output().expect("run pitchside-play")
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let log = fixture("logs/short-v6/20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz");
+        let mut command = Command::new(env!("CARGO_BIN_EXE_pitchside-play"));
+        command
+            .arg("--server")
+            .arg(self.dir.join("server"))
+            .arg("--team")
+            .arg(self.dir.join("start_left"))
+            .arg("--opponent")
+            .arg(self.dir.join("start_right"))
+            .arg("--out")
+            .arg(&self.out)
+            // Ports no other test uses; the stand-in listens on none of them.
+            .args(["--first-port", "16000"])
+            .args(args)
+            .env("LOG", log);
+        command
+    }
+
+    fn started(&self) -> Vec<String> {
+        let text = std::fs::read_to_string(self.dir.join("started.txt")).unwrap_or_default();
+        let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+        lines.sort();
+        lines
+    }
+
+    fn files(&self, ext: &str) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.out)
+            .expect("the batch's folder")
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| n.ends_with(ext))
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// Whether a process the teams left behind still runs.
+    fn leftovers(&self) -> bool {
+        let out = Command::new("pgrep").args(["-f", &self.leftover]).output();
+        out.is_ok_and(|o| o.status.success())
+    }
+}
+
+impl Drop for Night {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+#[test]
+fn a_batch_plays_every_game_with_autotest2d_s_arguments_and_goes_on_where_it_stopped() {
+    let night = Night::new("play-batch", 601);
+    let out = night.play(&["--games", "3", "--parallel", "2", "--swap-every", "2"]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert_eq!(
+        night.files(".rcg.gz"),
+        ["game-0001.rcg.gz", "game-0002.rcg.gz", "game-0003.rcg.gz"]
+    );
+    assert_eq!(night.files(".rcl.gz").len(), 3);
+    assert_eq!(night.files(".done").len(), 3);
+    // Each game started both teams with the host, the server's host and its field's ports;
+    // the fields are 16000 and 17000, whichever took which game.
+    let started = night.started();
+    assert_eq!(started.len(), 6, "{started:?}");
+    for line in &started {
+        let ok = ["16000 16001 16002", "17000 17001 17002"]
+            .iter()
+            .any(|ports| line.ends_with(&format!("localhost localhost {ports}")));
+        assert!(ok, "{line}");
+    }
+    // Game 2 has the sides swapped: the opponent's script on the left.
+    let log = std::fs::read_to_string(night.out.join("game-0002.out")).unwrap();
+    let left = log
+        .split(' ')
+        .find(|w| w.starts_with("-server::team_l_start="))
+        .unwrap_or_default();
+    assert!(left.contains("start_right"), "{log}");
+    // The logs are the real game, whole.
+    let copied = std::fs::read(night.out.join("game-0003.rcg.gz")).unwrap();
+    let real = std::fs::read(fixture(
+        "logs/short-v6/20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz",
+    ))
+    .unwrap();
+    assert_eq!(copied, real);
+    assert!(!night.leftovers(), "a team's process outlived its game");
+
+    // A folder with games is not played over by mistake.
+    let again = night.play(&["--games", "5", "--parallel", "2"]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--continue"));
+    // Continued, only the games it lacks are played.
+    std::fs::remove_file(night.dir.join("started.txt")).unwrap();
+    let more = night.play(&["--games", "5", "--parallel", "2", "--continue"]);
+    assert!(
+        more.status.success(),
+        "{}",
+        String::from_utf8_lossy(&more.stderr)
+    );
+    assert_eq!(night.started().len(), 4, "two games, two teams each");
+    assert_eq!(night.files(".done").len(), 5);
+    let said = String::from_utf8_lossy(&more.stdout);
+    assert!(said.contains("5 played, 0 invalid, 0 left"), "{said}");
+}
+
+#[test]
+fn a_game_that_goes_wrong_is_marked_invalid_with_why_and_the_batch_goes_on() {
+    let night = Night::new("play-faults", 602);
+    let out = night.play(&["--games", "2", "--", "-server::stand_in_exit=3"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(night.files(".invalid").len(), 2, "both games were played");
+    let why = std::fs::read_to_string(night.out.join("game-0001.invalid")).unwrap();
+    assert!(why.contains("exit status: 3"), "{why}");
+    assert!(!night.leftovers());
+
+    // A server that never ends is stopped at the time limit, its teams with it.
+    let hung = Night::new("play-hang", 603);
+    let out = hung.play(&[
+        "--games",
+        "1",
+        "--time-limit",
+        "2",
+        "--",
+        "-server::stand_in_hang=1",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let why = std::fs::read_to_string(hung.out.join("game-0001.invalid")).unwrap();
+    assert!(why.contains("longer than 2 s"), "{why}");
+    assert!(
+        !hung.leftovers(),
+        "the hung game's processes were all stopped"
+    );
+}
+
+#[test]
+fn sigterm_stops_the_batch_and_every_process_of_it() {
+    let night = Night::new("play-stop", 604);
+    let mut batch = night
+        .command(&["--games", "3", "--", "-server::stand_in_hang=1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("run pitchside-play");
+    // Wait (at most 20 s) for the first game's teams to have started.
+    let started = std::time::Instant::now();
+    while night.started().len() < 2 && started.elapsed().as_secs() < 20 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(night.started().len(), 2, "the first game began");
+    let term = Command::new("kill")
+        .args(["-TERM", &batch.id().to_string()])
+        .status();
+    assert!(term.is_ok_and(|s| s.success()));
+    let status = batch.wait().expect("wait for pitchside-play");
+    assert_eq!(status.code(), Some(130));
+    let why = std::fs::read_to_string(night.out.join("game-0001.invalid")).unwrap();
+    assert!(why.contains("stopped"), "{why}");
+    assert!(
+        night.files(".out").len() == 1,
+        "no game began after the stop"
+    );
+    assert!(!night.leftovers());
+}
