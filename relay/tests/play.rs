@@ -180,6 +180,37 @@ fn a_batch_plays_every_game_with_autotest2d_s_arguments_and_goes_on_where_it_sto
 }
 
 #[test]
+fn a_missing_server_or_script_is_said_before_anything_starts() {
+    let night = Night::new("play-missing", 605);
+    let run = |server: &Path, team: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_pitchside-play"))
+            .arg("--server")
+            .arg(server)
+            .arg("--team")
+            .arg(team)
+            .arg("--opponent")
+            .arg(night.dir.join("start_right"))
+            .args(["--games", "1", "--out"])
+            .arg(&night.out)
+            .output()
+            .expect("run pitchside-play")
+    };
+    let team = night.dir.join("start_left");
+    let out = run(Path::new("no-such-rcssserver"), &team);
+    assert_eq!(out.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("no program no-such-rcssserver"), "{said}");
+    assert!(!night.out.join("game-0001.out").exists());
+    let out = run(&night.dir.join("server"), Path::new("/no/such/start_left"));
+    assert_eq!(out.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("the start script /no/such/start_left"),
+        "{said}"
+    );
+}
+
+#[test]
 fn a_game_that_goes_wrong_is_marked_invalid_with_why_and_the_batch_goes_on() {
     let night = Night::new("play-faults", 602);
     let out = night.play(&["--games", "2", "--", "-server::stand_in_exit=3"]);

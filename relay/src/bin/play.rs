@@ -26,7 +26,7 @@ struct Args {
     /// How many games.
     #[arg(long, value_name = "N")]
     games: u32,
-    /// Games at once, each on its own ports: 6000, 7000, 8000, … [default: 1].
+    /// Games at once, each on its own ports: 6000, 7000, 8000, …
     #[arg(long, value_name = "P", default_value_t = 1)]
     parallel: u16,
     /// Swap the sides every K-th game (the team on the right).
@@ -85,7 +85,8 @@ fn run() -> anyhow::Result<ExitCode> {
     // The server runs the scripts through the shell from this folder: a script given as a
     // path works wherever it is.
     let script = |p: &PathBuf| -> anyhow::Result<String> {
-        let path = std::fs::canonicalize(p).with_context(|| format!("{}", p.display()))?;
+        let path = std::fs::canonicalize(p)
+            .with_context(|| format!("the start script {}", p.display()))?;
         Ok(path.to_string_lossy().into_owned())
     };
     let setup = Setup {
@@ -99,6 +100,12 @@ fn run() -> anyhow::Result<ExitCode> {
         cpu_seconds: args.cpu_limit,
         time_limit: Duration::from_secs(args.time_limit),
     };
+    if !program_exists(&args.server) {
+        anyhow::bail!(
+            "no program {} to run the games: install rcssserver or give --server PATH",
+            args.server.display()
+        );
+    }
     let stop = play::stop_on_signals();
     let outcome = play::play(&plan, &setup, &stop)?;
     for (game, why) in &outcome.invalid {
@@ -119,4 +126,13 @@ fn run() -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Whether `program` runs: a path to a file, or a name found on `PATH`, as the shell finds it.
+fn program_exists(program: &std::path::Path) -> bool {
+    if program.components().count() > 1 {
+        return program.is_file();
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
 }
