@@ -2,7 +2,7 @@
 //! the series prints what autotest2d's `process.py` prints on the same games (its output kept
 //! in `tests/golden/series/`) and finds every invalid game with its reason; the relay answers
 //! `/api/series` from its archive, a folder being filled included. The command line's A/B is
-//! tested in `relay/tests/series_cli.rs`.
+//! tested in `relay/tests/end_to_end/series_cli.rs`.
 
 use pitchside_competitions::series::{Invalid, Series};
 use pitchside_tests::spectator::http_get;

@@ -1,6 +1,5 @@
 //! What the relay's own tests share: the real fixtures, a free port, a fresh scratch folder,
 //! the relay as a process of its own.
-#![allow(dead_code, unused_imports)] // each test file is its own crate and uses some of these only
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

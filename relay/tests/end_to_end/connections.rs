@@ -2,10 +2,8 @@
 //! open-files limit lowered, never keeps a spectator, `/healthz` or a page request out, and
 //! the flood is closed within the time limits. Run as a process under `prlimit` so that the
 //! limit is the relay's alone. All traffic stays on loopback; every loop is bounded.
-#![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
 
-mod common;
-use common::*;
+use crate::common::*;
 use futures_util::StreamExt;
 use pitchside_wire::{Decoder, Event};
 use rcss_formats::Record;

@@ -2,8 +2,7 @@
 //! (`tests/fixtures/series/`): two folders compared as JSON, text and CSV; a round robin
 //! ranked; a tournament's group and bracket filled from the games; a schedule written.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 use std::path::PathBuf;
 

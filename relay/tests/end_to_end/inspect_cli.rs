@@ -2,10 +2,8 @@
 //! damage), 2 (nothing read), 3 (incomplete: it stops before time over, any version), the
 //! `--json` object with every documented key, and the event list, on real logs and broken
 //! copies.
-#![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -3,11 +3,9 @@
 //! config file, mistakes that stop the start, `/m/NAME/broadcast`,
 //! `/api/matches/NAME/broadcast` (delay, kits chosen from a colours file read again when it
 //! changes, the match's tournament, the last result) and `/api/matches/NAME/captions`.
-#![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
 
-mod common;
+use crate::common::*;
 use clap::Parser;
-use common::*;
 use serde_json::Value;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

@@ -2,10 +2,8 @@
 //! files they write (gzipped when asked), their exit codes and their words, on real logs and
 //! broken copies. What the files hold is tested in `shared/formats/tests/log_tools.rs` and against
 //! librcsc in `tests/tests/log_tools.rs`.
-#![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
 
-mod common;
-use common::*;
+use crate::common::*;
 use rcss_formats::{parse_log, LogVersion};
 use std::path::{Path, PathBuf};
 use std::process::Command;

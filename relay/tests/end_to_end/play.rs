@@ -4,9 +4,7 @@
 //! name it was given. The teams' scripts note the arguments they got, so the test sees what
 //! a team's `start_left` would.
 
-mod common;
-
-use common::{fixture, scratch};
+use crate::common::{fixture, scratch};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

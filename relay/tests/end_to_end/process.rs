@@ -1,10 +1,8 @@
 //! `pitchside-relay` as an organiser runs it, as a process: `--record` survives SIGKILL
 //! (at most the last second lost), and SIGTERM says `(dispbye)` to the server, closes every
 //! spectator with a close frame, and names the recording.
-#![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
 
-mod common;
-use common::*;
+use crate::common::*;
 use futures_util::StreamExt;
 use std::net::SocketAddr;
 use std::process::Command;
@@ -160,8 +158,17 @@ async fn sigterm_says_goodbye_closes_spectators_and_names_the_recording() {
     .await
     .unwrap();
     assert!(exit.success(), "{exit:?}");
-    let heard = heard.lock().unwrap().clone();
-    assert_eq!(heard.last().map(Vec::as_slice), Some(&b"(dispbye)\0"[..]));
+    // The goodbye was sent before the relay exited, but the task that records what the fake
+    // server hears may not have read it off its socket yet: wait for it, bounded.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let last = loop {
+        let last = heard.lock().unwrap().last().cloned();
+        if last.as_deref() == Some(&b"(dispbye)\0"[..]) || Instant::now() > deadline {
+            break last;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert_eq!(last.as_deref(), Some(&b"(dispbye)\0"[..]));
     // The recording; the archive's index (`.pitchside-index.json`) may sit beside it.
     let files: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()

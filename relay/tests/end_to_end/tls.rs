@@ -2,10 +2,8 @@
 //! here, the page, the match page, the match list and a match's WebSocket are served over
 //! HTTPS and WSS on the one listen address, and plain HTTP to that address is redirected to
 //! HTTPS.
-#![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
 
-mod common;
-use common::{relay_command, RelayProcess};
+use crate::common::{relay_command, RelayProcess};
 use futures_util::StreamExt;
 use pitchside_wire::{Decoder, Event};
 use std::net::SocketAddr;
