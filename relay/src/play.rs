@@ -6,8 +6,9 @@
 //!
 //! What a game leaves in the folder: `game-NNNN.rcg.gz` and `game-NNNN.rcl.gz` (the server's
 //! logs), `game-NNNN.out` (what the server and the teams printed), and once the server ended
-//! by itself `game-NNNN.done`, the mark a continued batch goes by. A game that went wrong gets
-//! `game-NNNN.invalid` with why instead.
+//! by itself and the game counts (every player played it to the end: see
+//! [`batch::judge_server_output`]) `game-NNNN.done`, the mark a continued batch goes by. A
+//! game that went wrong gets `game-NNNN.invalid` with why instead.
 
 use pitchside_competitions::batch::{self, Game, GameSetup, Plan, Ports};
 use std::collections::{BTreeSet, VecDeque};
@@ -183,9 +184,19 @@ fn run_server(setup: &Setup, args: &[String], out: &Path, stop: &AtomicBool) -> 
     let status = watch(&mut child, setup.time_limit, stop);
     kill_group(&child);
     let _ = child.wait();
+    let printed = || std::fs::read(out).map(|b| String::from_utf8_lossy(&b).into_owned());
     match status {
-        Watched::Ended(s) if s.success() => Ok(()),
-        Watched::Ended(s) => Err(format!("the server ended with {s}")),
+        Watched::Ended(s) if s.success() => match printed() {
+            Ok(text) => batch::judge_server_output(&text),
+            Err(e) => Err(format!("cannot read {}: {e}", out.display())),
+        },
+        Watched::Ended(s) => {
+            let text = printed().unwrap_or_default();
+            match text.lines().rev().find(|l| !l.trim().is_empty()) {
+                Some(last) => Err(format!("the server ended with {s}: {}", last.trim())),
+                None => Err(format!("the server ended with {s}")),
+            }
+        }
         Watched::TooLong => Err(format!(
             "the game took longer than {} s and was stopped",
             setup.time_limit.as_secs()

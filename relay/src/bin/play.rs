@@ -3,7 +3,7 @@
 
 use anyhow::Context;
 use clap::Parser;
-use pitchside_competitions::batch::{Plan, FIRST_PORT};
+use pitchside_competitions::batch::{self, Plan, FIRST_PORT};
 use relay::play::{self, Setup};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -74,6 +74,7 @@ fn main() -> ExitCode {
 fn run() -> anyhow::Result<ExitCode> {
     let args = Args::parse();
     let plan = Plan::new(args.games, args.parallel, args.swap_every, args.first_port)?;
+    usable(args.out.to_string_lossy().into_owned())?;
     let already = play::played_games(&args.out)?;
     if !already.is_empty() && !args.resume {
         anyhow::bail!(
@@ -87,7 +88,7 @@ fn run() -> anyhow::Result<ExitCode> {
     let script = |p: &PathBuf| -> anyhow::Result<String> {
         let path = std::fs::canonicalize(p)
             .with_context(|| format!("the start script {}", p.display()))?;
-        Ok(path.to_string_lossy().into_owned())
+        usable(path.to_string_lossy().into_owned())
     };
     let setup = Setup {
         server: args.server.clone(),
@@ -126,6 +127,14 @@ fn run() -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// `path` if rcssserver's option parser can be handed it (see `batch::server_args`).
+fn usable(path: String) -> anyhow::Result<String> {
+    match batch::unusable_in_server_options(&path) {
+        None => Ok(path),
+        Some(what) => anyhow::bail!("{path} holds {what}, which rcssserver's options cannot"),
+    }
 }
 
 /// Whether `program` runs: a path to a file, or a name found on `PATH`, as the shell finds it.

@@ -1,35 +1,29 @@
-//! `pitchside-play` against a stand-in rcssserver: a shell script that takes the server's
-//! options as rcssserver does, starts the two teams' commands through the shell as
-//! rcssserver's `team_l_start`/`team_r_start` do, and writes a real fixture log under the
-//! name it was given. The teams' scripts note the arguments they got, so the test sees what
-//! a team's `start_left` would.
+//! `pitchside-play` against a stand-in rcssserver (`relay/tests/stand_in_rcssserver.rs`):
+//! it reads its options as rcssserver 19 does, binds the ports, starts the two teams' commands
+//! through the shell as `team_l_start`/`team_r_start`, prints what a real server printed and
+//! writes a real fixture log under the name it was given. The teams' scripts note the
+//! arguments they got, so the test sees what a team's `start_left` would.
 
 use crate::common::{fixture, scratch};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The stand-in server. `-server::stand_in_exit=N` makes it end with N after the game, as a
-/// crashing server would; `-server::stand_in_hang=1` makes it never end.
-const SERVER: &str = r#"#!/bin/sh
-for a in "$@"; do
-  case "$a" in
-    -server::team_l_start=*) left="${a#*=}" ;;
-    -server::team_r_start=*) right="${a#*=}" ;;
-    -server::game_log_dir=*) dir="${a#*=}" ;;
-    -server::game_log_fixed_name=*) name="${a#*=}" ;;
-    -server::stand_in_exit=*) code="${a#*=}" ;;
-    -server::stand_in_hang=*) hang=1 ;;
-  esac
-done
-echo "stand-in server: $*"
-sh -c "$left" &
-sh -c "$right" &
-wait
-cp "$LOG" "$dir/$name.rcg.gz"
-printf 'stand-in text log\n' | gzip > "$dir/$name.rcl.gz"
-if [ -n "$hang" ]; then while :; do sleep 1; done; fi
-exit "${code:-0}"
-"#;
+/// The stand-in rcssserver (`relay/tests/stand_in_rcssserver.rs`), a test program of this
+/// package built beside this one: the newest, should an older build still lie there.
+fn stand_in() -> PathBuf {
+    let exe = std::env::current_exe().expect("this test program");
+    let deps = exe.parent().expect("the folder of the test programs");
+    std::fs::read_dir(deps)
+        .expect("the folder of the test programs")
+        .filter_map(Result::ok)
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.starts_with("stand_in_rcssserver-") && !name.contains('.')
+        })
+        .max_by_key(|e| e.metadata().and_then(|m| m.modified()).ok())
+        .map(|e| e.path())
+        .expect("the stand-in rcssserver: cargo test -p pitchside-relay --test stand_in_rcssserver")
+}
 
 /// A team's start script: notes who it is and its arguments, and leaves a process behind
 /// (a sleep, of a length each test has to itself, that would outlive the game if the runner
@@ -51,20 +45,26 @@ fn script(dir: &Path, name: &str, text: &str) -> PathBuf {
 struct Night {
     dir: PathBuf,
     out: PathBuf,
+    /// The first field's player port: each test has its own, as the stand-in binds them.
+    first_port: u16,
     /// What the teams' leftover process runs: `sleep 601`, `sleep 602`, …
     leftover: String,
 }
 
 impl Night {
-    fn new(name: &str, seconds: u32) -> Night {
+    fn new(name: &str, seconds: u32, first_port: u16) -> Night {
         let dir = scratch(name);
         let team = TEAM.replace("SECONDS", &seconds.to_string());
-        script(&dir, "server", SERVER);
         script(&dir, "start_left", &team);
         script(&dir, "start_right", &team);
         let out = dir.join("night");
         let leftover = format!("sleep {seconds}");
-        Night { dir, out, leftover }
+        Night {
+            dir,
+            out,
+            first_port,
+            leftover,
+        }
     }
 
     /// `pitchside-play` with the stand-in server and the two scripts, and `args`.
@@ -73,21 +73,18 @@ impl Night {
     }
 
     fn command(&self, args: &[&str]) -> Command {
-        let log = fixture("logs/short-v6/20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz");
         let mut command = Command::new(env!("CARGO_BIN_EXE_pitchside-play"));
         command
             .arg("--server")
-            .arg(self.dir.join("server"))
+            .arg(stand_in())
             .arg("--team")
             .arg(self.dir.join("start_left"))
             .arg("--opponent")
             .arg(self.dir.join("start_right"))
             .arg("--out")
             .arg(&self.out)
-            // Ports no other test uses; the stand-in listens on none of them.
-            .args(["--first-port", "16000"])
-            .args(args)
-            .env("LOG", log);
+            .args(["--first-port", &self.first_port.to_string()])
+            .args(args);
         command
     }
 
@@ -123,7 +120,7 @@ impl Drop for Night {
 
 #[test]
 fn a_batch_plays_every_game_with_autotest2d_s_arguments_and_goes_on_where_it_stopped() {
-    let night = Night::new("play-batch", 601);
+    let night = Night::new("play-batch", 601, 16000);
     let out = night.play(&["--games", "3", "--parallel", "2", "--swap-every", "2"]);
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{said}");
@@ -143,13 +140,13 @@ fn a_batch_plays_every_game_with_autotest2d_s_arguments_and_goes_on_where_it_sto
             .any(|ports| line.ends_with(&format!("localhost localhost {ports}")));
         assert!(ok, "{line}");
     }
-    // Game 2 has the sides swapped: the opponent's script on the left.
-    let log = std::fs::read_to_string(night.out.join("game-0002.out")).unwrap();
-    let left = log
-        .split(' ')
-        .find(|w| w.starts_with("-server::team_l_start="))
+    // Game 2 has the sides swapped: the opponent's script on the left, started first.
+    let printed = std::fs::read_to_string(night.out.join("game-0002.out")).unwrap();
+    let left = printed
+        .lines()
+        .find(|l| l.starts_with("Starting "))
         .unwrap_or_default();
-    assert!(left.contains("start_right"), "{log}");
+    assert!(left.contains("/start_right localhost"), "{printed}");
     // The logs are the real game, whole.
     let copied = std::fs::read(night.out.join("game-0003.rcg.gz")).unwrap();
     let real = std::fs::read(fixture(
@@ -179,7 +176,7 @@ fn a_batch_plays_every_game_with_autotest2d_s_arguments_and_goes_on_where_it_sto
 
 #[test]
 fn a_missing_server_or_script_is_said_before_anything_starts() {
-    let night = Night::new("play-missing", 605);
+    let night = Night::new("play-missing", 605, 23000);
     let run = |server: &Path, team: &Path| {
         Command::new(env!("CARGO_BIN_EXE_pitchside-play"))
             .arg("--server")
@@ -199,7 +196,7 @@ fn a_missing_server_or_script_is_said_before_anything_starts() {
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("no program no-such-rcssserver"), "{said}");
     assert!(!night.out.join("game-0001.out").exists());
-    let out = run(&night.dir.join("server"), Path::new("/no/such/start_left"));
+    let out = run(&stand_in(), Path::new("/no/such/start_left"));
     assert_eq!(out.status.code(), Some(2));
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -210,7 +207,7 @@ fn a_missing_server_or_script_is_said_before_anything_starts() {
 
 #[test]
 fn a_game_that_goes_wrong_is_marked_invalid_with_why_and_the_batch_goes_on() {
-    let night = Night::new("play-faults", 602);
+    let night = Night::new("play-faults", 602, 18000);
     let out = night.play(&["--games", "2", "--", "-server::stand_in_exit=3"]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(night.files(".invalid").len(), 2, "both games were played");
@@ -219,7 +216,7 @@ fn a_game_that_goes_wrong_is_marked_invalid_with_why_and_the_batch_goes_on() {
     assert!(!night.leftovers());
 
     // A server that never ends is stopped at the time limit, its teams with it.
-    let hung = Night::new("play-hang", 603);
+    let hung = Night::new("play-hang", 603, 19000);
     let out = hung.play(&[
         "--games",
         "1",
@@ -239,7 +236,7 @@ fn a_game_that_goes_wrong_is_marked_invalid_with_why_and_the_batch_goes_on() {
 
 #[test]
 fn sigterm_stops_the_batch_and_every_process_of_it() {
-    let night = Night::new("play-stop", 604);
+    let night = Night::new("play-stop", 604, 20000);
     let mut batch = night
         .command(&["--games", "3", "--", "-server::stand_in_hang=1"])
         .stdout(std::process::Stdio::null())
@@ -265,4 +262,39 @@ fn sigterm_stops_the_batch_and_every_process_of_it() {
         "no game began after the stop"
     );
     assert!(!night.leftovers());
+}
+
+/// A game the server played to its end but a player left early (the real output of a game in
+/// which a player process was killed), and a game whose port another program holds: both
+/// marked invalid with why, and the batch goes on to its next game.
+#[test]
+fn a_killed_player_and_a_port_in_use_make_a_game_invalid() {
+    let night = Night::new("play-killed", 606, 21000);
+    let out = night.play(&[
+        "--games",
+        "2",
+        "--",
+        "-server::stand_in_printed=player-killed.out.gz",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let why = std::fs::read_to_string(night.out.join("game-0002.invalid")).unwrap();
+    assert_eq!(
+        why,
+        "player HELIOS_B 6 left before the end (a crashed or killed player, or a red card)\n"
+    );
+    assert!(night.files(".done").is_empty());
+
+    let busy = Night::new("play-busy", 607, 22000);
+    let holder = std::net::UdpSocket::bind("0.0.0.0:22000").expect("hold the port");
+    let out = busy.play(&["--games", "1"]);
+    drop(holder);
+    assert_eq!(out.status.code(), Some(1));
+    let why = std::fs::read_to_string(busy.out.join("game-0001.invalid")).unwrap();
+    assert!(
+        why.starts_with(
+            "the server ended with exit status: 1: Error initializing sockets: port=22000."
+        ),
+        "{why}"
+    );
+    assert!(busy.started().is_empty(), "no team was started");
 }

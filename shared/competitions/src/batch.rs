@@ -199,27 +199,125 @@ pub fn server_args(setup: &GameSetup, extra: &[String]) -> Vec<String> {
     let name = log_name(setup.game.number);
     let p = setup.ports;
     let options = [
-        format!("-server::port={}", p.player),
-        format!("-server::coach_port={}", p.coach),
-        format!("-server::olcoach_port={}", p.online_coach),
-        "-server::nr_normal_halfs=2".into(),
-        "-server::nr_extra_halfs=0".into(),
-        format!("-server::penalty_shoot_outs={}", setup.shoot_outs),
-        "-server::auto_mode=true".into(),
-        "-server::game_logging=true".into(),
-        "-server::text_logging=true".into(),
-        "-server::game_log_compression=1".into(),
-        "-server::text_log_compression=1".into(),
-        "-server::game_log_fixed=true".into(),
-        "-server::text_log_fixed=true".into(),
-        format!("-server::game_log_fixed_name={name}"),
-        format!("-server::text_log_fixed_name={name}"),
-        format!("-server::game_log_dir={}", setup.log_dir),
-        format!("-server::text_log_dir={}", setup.log_dir),
-        format!("-server::team_l_start={}", setup.left),
-        format!("-server::team_r_start={}", setup.right),
+        ("server::port", p.player.to_string()),
+        ("server::coach_port", p.coach.to_string()),
+        ("server::olcoach_port", p.online_coach.to_string()),
+        ("server::nr_normal_halfs", "2".into()),
+        ("server::nr_extra_halfs", "0".into()),
+        ("server::penalty_shoot_outs", setup.shoot_outs.to_string()),
+        ("server::auto_mode", "true".into()),
+        ("server::game_logging", "true".into()),
+        ("server::text_logging", "true".into()),
+        ("server::game_log_compression", "1".into()),
+        ("server::text_log_compression", "1".into()),
+        ("server::game_log_fixed", "true".into()),
+        ("server::text_log_fixed", "true".into()),
+        ("server::game_log_fixed_name", name.clone()),
+        ("server::text_log_fixed_name", name),
+        ("server::game_log_dir", setup.log_dir.to_owned()),
+        ("server::text_log_dir", setup.log_dir.to_owned()),
+        ("server::team_l_start", setup.left.clone()),
+        ("server::team_r_start", setup.right.clone()),
     ];
-    options.into_iter().chain(extra.iter().cloned()).collect()
+    options
+        .iter()
+        .flat_map(|(option, value)| server_option(option, value))
+        .chain(extra.iter().cloned())
+        .collect()
+}
+
+/// One rcssserver option as command-line words. rcssserver joins its arguments with single
+/// spaces and parses the line, wrapping in single quotes any argument that holds a space, so
+/// a start command given as one argument (`-server::team_l_start=./start_left host 6000 …`)
+/// is refused as a whole. autotest2d gets through because its shell splits
+/// `-server::team_l_start="./start_left host 6000 …"` into words; this splits the same way,
+/// so the server joins the words back into one double-quoted string (two spaces in a row
+/// come back too: the empty word between them joins as nothing).
+fn server_option(option: &str, value: &str) -> Vec<String> {
+    if value.contains(char::is_whitespace) {
+        format!("-{option}=\"{value}\"")
+            .split(' ')
+            .map(str::to_owned)
+            .collect()
+    } else {
+        vec![format!("-{option}={value}")]
+    }
+}
+
+/// Why a start script's or folder's path cannot be handed to rcssserver: its option parser
+/// reads a `"` as the end of the value and a tab or a line break as the end of the word.
+pub fn unusable_in_server_options(path: &str) -> Option<&'static str> {
+    if path.contains('"') {
+        Some("a double quote")
+    } else if path.contains(|c: char| c.is_whitespace() && c != ' ') {
+        Some("a tab or a line break")
+    } else {
+        None
+    }
+}
+
+/// Whether a game the server played to its end counts, read from what rcssserver printed, as
+/// autotest2d's `parse.awk` reads it and a little stricter: the match reached its end
+/// ("Waiting after end of match"), no player and no online coach left before it (a crashed or
+/// killed player is dropped by the server, which prints the same line a red card does), and
+/// each team had eleven players. `Err` says why not, in words for the series' invalid list.
+pub fn judge_server_output(printed: &str) -> Result<(), String> {
+    let mut players: Vec<(String, u32)> = Vec::new();
+    let mut ended = false;
+    for line in printed.lines() {
+        if line.starts_with("Waiting after end of match") {
+            ended = true;
+            break;
+        }
+        if let Some(who) = line
+            .strip_prefix("A player disconnected : (")
+            .and_then(|r| r.strip_suffix(')'))
+        {
+            return Err(format!(
+                "player {who} left before the end (a crashed or killed player, or a red card)"
+            ));
+        }
+        if let Some(team) = line
+            .strip_prefix("An online coach disconnected : (")
+            .and_then(|r| r.strip_suffix(')'))
+        {
+            return Err(format!("the online coach of {team} left before the end"));
+        }
+        if let Some((team, unum)) = new_player(line) {
+            if !players.iter().any(|p| p.0 == team && p.1 == unum) {
+                players.push((team, unum));
+            }
+        }
+    }
+    if !ended {
+        return Err("the match did not reach its end".into());
+    }
+    let mut teams: Vec<&str> = players.iter().map(|p| p.0.as_str()).collect();
+    teams.dedup();
+    teams.sort_unstable();
+    teams.dedup();
+    if teams.len() < 2 {
+        return Err(format!(
+            "only {} team connected",
+            if teams.is_empty() { "no" } else { "one" }
+        ));
+    }
+    for team in teams {
+        let n = players.iter().filter(|p| p.0 == team).count();
+        if n < 11 {
+            return Err(format!("{team} played with {n} players"));
+        }
+    }
+    Ok(())
+}
+
+/// `(team, unum)` of rcssserver's "A new (v18) player (HELIOS_A 7) connected." line.
+fn new_player(line: &str) -> Option<(String, u32)> {
+    let rest = line.strip_prefix("A new (v")?;
+    let (_, rest) = rest.split_once(") player (")?;
+    let who = rest.strip_suffix(") connected.")?;
+    let (team, unum) = who.rsplit_once(' ')?;
+    Some((team.to_owned(), unum.parse().ok()?))
 }
 
 #[cfg(test)]
@@ -323,13 +421,113 @@ mod tests {
             "-server::auto_mode=true",
             "-server::game_log_fixed_name=game-0003",
             "-server::text_log_dir=night/logs",
-            "-server::team_r_start=./start_right localhost localhost 6000 6001 6002",
         ] {
             assert!(args.iter().any(|a| a == want), "{want} in {args:?}");
         }
+        let line = as_rcssserver_reads(&args);
+        assert!(
+            line.contains(
+                r#" -server::team_r_start="./start_right localhost localhost 6000 6001 6002" "#
+            ),
+            "{line}"
+        );
         assert_eq!(
             args.last().map(String::as_str),
             Some("-server::synch_mode=true")
+        );
+    }
+
+    /// The line rcssserver 19 parses from its arguments (`rcss::conf::Parser::parse`): joined
+    /// with single spaces, an argument holding a space or a tab wrapped in single quotes
+    /// unless it is quoted already. A wrapped option is a parse error there ("while parsing
+    /// \"'-server::\"", as a real server said to the first version of this runner).
+    fn as_rcssserver_reads(args: &[String]) -> String {
+        args.iter()
+            .map(|a| {
+                let quoted = a.len() >= 2
+                    && ((a.starts_with('"') && a.ends_with('"'))
+                        || (a.starts_with('\'') && a.ends_with('\'')));
+                if a.contains([' ', '\t']) && !quoted {
+                    format!("'{a}'")
+                } else {
+                    a.clone()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// A start script and a log folder with spaces in their paths reach the server as the
+    /// shell and the folder need them, with no argument the server would wrap.
+    #[test]
+    fn values_with_spaces_reach_rcssserver_as_one_double_quoted_string() {
+        let ports = Ports::of_field(FIRST_PORT, 0).unwrap();
+        let setup = GameSetup {
+            ports,
+            log_dir: "my night/logs",
+            game: Game {
+                number: 1,
+                swapped: false,
+            },
+            left: start_command("/home/me/my  team/start", "localhost", "localhost", ports),
+            right: start_command("./start_right", "localhost", "localhost", ports),
+            shoot_outs: true,
+        };
+        let args = server_args(&setup, &[]);
+        assert!(args.iter().all(|a| !a.contains(' ')), "{args:?}");
+        let line = as_rcssserver_reads(&args);
+        for want in [
+            r#" -server::game_log_dir="my night/logs" "#,
+            r#" -server::team_l_start="'/home/me/my  team/start' localhost localhost 6000 6001 6002" "#,
+            " -server::penalty_shoot_outs=true ",
+        ] {
+            assert!(line.contains(want), "{want} in {line}");
+        }
+        assert_eq!(unusable_in_server_options("/home/me/my team/start"), None);
+        assert!(unusable_in_server_options("/tmp/a\"b").is_some());
+        assert!(unusable_in_server_options("/tmp/a\tb").is_some());
+    }
+
+    fn printed(name: &str) -> String {
+        String::from_utf8(pitchside_fixtures::read(&format!("server-output/{name}")))
+            .expect("rcssserver prints text")
+    }
+
+    /// What real rcssserver 19 servers printed for three games played by `pitchside-play`:
+    /// a whole game, one in which a player process was killed with SIGKILL mid-game (the
+    /// server dropped him) and one in which a team started ten players. The last two played
+    /// on to the end and the server ended with 0.
+    #[test]
+    fn a_game_counts_when_everyone_played_it_to_the_end() {
+        assert_eq!(
+            judge_server_output(&printed("synch-200-cycles.out.gz")),
+            Ok(())
+        );
+        assert_eq!(
+            judge_server_output(&printed("player-killed.out.gz")),
+            Err(
+                "player HELIOS_B 6 left before the end (a crashed or killed player, or a red card)"
+                    .into()
+            )
+        );
+        assert_eq!(
+            judge_server_output(&printed("ten-players.out.gz")),
+            Err("HELIOS_B played with 10 players".into())
+        );
+        let whole = printed("synch-200-cycles.out.gz");
+        let cut = &whole[..whole.find("Waiting after end").expect("the end")];
+        assert_eq!(
+            judge_server_output(cut),
+            Err("the match did not reach its end".into())
+        );
+        let one_team: String = whole
+            .lines()
+            .filter(|l| !l.contains("(HELIOS_B"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(
+            judge_server_output(&one_team),
+            Err("only one team connected".into())
         );
     }
 }

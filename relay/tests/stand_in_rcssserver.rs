@@ -1,0 +1,272 @@
+//! A stand-in rcssserver for `pitchside-play`'s tests, which run it as the server program: CI
+//! has no rcssserver, and the runner's logic (its options, the teams' start, the faults) must
+//! be tested on every commit. It does what the runner can see of a real rcssserver 19:
+//! - reads its command line as rcssserver does (the arguments joined with single spaces, an
+//!   argument holding a space wrapped in single quotes, which the option grammar refuses),
+//!   and fails as rcssserver fails on a line it cannot read;
+//! - binds the player, coach and online-coach ports, and fails as rcssserver does on a port
+//!   in use;
+//! - starts the left team's command, then the right's, through `/bin/sh -c`, and stops them
+//!   with SIGINT at the end;
+//! - answers a monitor's `(dispinit …)` with a real capture of a match, from a port of its own;
+//! - prints what a real server printed for a real game, and writes a real game's log under
+//!   the name and in the folder it was told.
+//!
+//! Its own options, which a real server would refuse: `-server::stand_in_printed=FIXTURE`
+//! (what to print, from `tests/fixtures/server-output/`), `stand_in_log=FIXTURE` (the game
+//! log to write), `stand_in_seconds=S` (how long the game takes), `stand_in_exit=N` (end with
+//! N, as a crashing server would) and `stand_in_hang=true` (never end).
+//!
+//! Run by `cargo test` (no options), it checks its reading of command lines and exits.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::net::UdpSocket;
+use std::process::{Child, Command, ExitCode};
+use std::time::{Duration, Instant};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    // Options hold `::` and `=`; what `cargo test` passes (a filter, `--nocapture`) does not.
+    if !args.iter().any(|a| a.contains("::") && a.contains('=')) {
+        check_reading();
+        println!("stand-in rcssserver: its reading of command lines checked");
+        return ExitCode::SUCCESS;
+    }
+    println!("rcssserver-19.0.0 (stand-in)\n");
+    let line = command_line(&args);
+    let options = match parse(&line) {
+        Ok(options) => options,
+        Err(at) => {
+            println!("cmd line args: 1: error: while parsing \"{at}\"");
+            println!("cmd line args: 1: error: unknown parse error");
+            return ExitCode::from(1);
+        }
+    };
+    serve(&options)
+}
+
+/// The line rcssserver's option parser reads from its arguments.
+fn command_line(args: &[String]) -> String {
+    args.iter()
+        .map(|a| {
+            let quoted = a.len() >= 2
+                && ((a.starts_with('"') && a.ends_with('"'))
+                    || (a.starts_with('\'') && a.ends_with('\'')));
+            if a.contains([' ', '\t']) && !quoted {
+                format!("'{a}'")
+            } else {
+                a.clone()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `[-[-]]namespace::option=value` items separated by white space; a value is a plain word, a
+/// `"…"` string (where `\"` is a quote) or a `'…'` string. `Err` holds the text where reading
+/// stopped, as rcssserver quotes it.
+fn parse(line: &str) -> Result<HashMap<String, String>, String> {
+    let mut options = HashMap::new();
+    let mut rest = line.trim_start();
+    while !rest.is_empty() {
+        let stop = |at: &str| at.chars().take(10).collect::<String>();
+        let item = rest.trim_start_matches('-');
+        let name_end = item
+            .find(|c: char| c == '=' || c.is_whitespace() || c == '"' || c == '\'')
+            .unwrap_or(item.len());
+        let name = &item[..name_end];
+        if !name.contains("::") || !item[name_end..].starts_with('=') {
+            return Err(stop(rest));
+        }
+        let value_text = &item[name_end + 1..];
+        let (value, after) = match value_text.chars().next() {
+            Some(q @ ('"' | '\'')) => {
+                let body = &value_text[1..];
+                let mut value = String::new();
+                let mut end = None;
+                let mut chars = body.char_indices();
+                while let Some((i, c)) = chars.next() {
+                    if c == '\\' && body[i + 1..].starts_with(q) {
+                        value.push(q);
+                        chars.next();
+                    } else if c == q {
+                        end = Some(i + 1);
+                        break;
+                    } else {
+                        value.push(c);
+                    }
+                }
+                let Some(end) = end else {
+                    return Err(stop(rest));
+                };
+                (value, &body[end..])
+            }
+            _ => {
+                let end = value_text
+                    .find(|c: char| c.is_whitespace() || c == '"' || c == '\'')
+                    .unwrap_or(value_text.len());
+                (value_text[..end].to_owned(), &value_text[end..])
+            }
+        };
+        if !(after.is_empty() || after.starts_with(char::is_whitespace)) {
+            return Err(stop(rest));
+        }
+        options.insert(name.to_owned(), value);
+        rest = after.trim_start();
+    }
+    Ok(options)
+}
+
+fn check_reading() {
+    let read = |args: &[&str]| {
+        parse(&command_line(
+            &args.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
+        ))
+    };
+    let ok = read(&[
+        "-server::port=6000",
+        "--player::random_seed=7",
+        "-server::team_l_start=\"./start_left",
+        "localhost",
+        "'/my",
+        "team'",
+        "6000\"",
+    ]);
+    let ok = ok.expect("autotest2d's way of writing a start command reads");
+    assert_eq!(ok["server::port"], "6000");
+    assert_eq!(ok["player::random_seed"], "7");
+    assert_eq!(
+        ok["server::team_l_start"],
+        "./start_left localhost '/my team' 6000"
+    );
+    assert_eq!(
+        read(&["-server::team_l_start=./start_left localhost 6000"]),
+        Err("'-server::".to_owned()),
+        "a start command in one argument is refused, as rcssserver 19 refused it"
+    );
+}
+
+fn serve(options: &HashMap<String, String>) -> ExitCode {
+    let get = |name: &str| options.get(name).map(String::as_str);
+    let port = number(options, "server::port", 6000u16);
+    let mut sockets = Vec::new();
+    for name in ["server::port", "server::coach_port", "server::olcoach_port"] {
+        let p = number(options, name, port);
+        match UdpSocket::bind(("0.0.0.0", p)) {
+            Ok(s) => sockets.push(s),
+            Err(e) => {
+                eprintln!("Error initializing sockets: port={p}. {e}");
+                return ExitCode::from(1);
+            }
+        }
+    }
+    let player_socket = sockets.swap_remove(0);
+    std::thread::spawn(move || answer_monitors(player_socket));
+    let mut teams: Vec<Child> = Vec::new();
+    for side in ["server::team_l_start", "server::team_r_start"] {
+        let Some(start) = get(side).filter(|s| !s.is_empty()) else {
+            continue;
+        };
+        println!("Starting \"/bin/sh -c {start}\"");
+        let _ = std::io::stdout().flush();
+        match Command::new("/bin/sh").arg("-c").arg(start).spawn() {
+            Ok(child) => teams.push(child),
+            Err(e) => eprintln!("rcssserver-19.0.0: Error: Could not fork to start team: {e}"),
+        }
+    }
+    std::thread::sleep(Duration::from_secs_f64(number(
+        options,
+        "server::stand_in_seconds",
+        0.5,
+    )));
+    let printed = pitchside_fixtures::read(&format!(
+        "server-output/{}",
+        get("server::stand_in_printed").unwrap_or("synch-200-cycles.out.gz")
+    ));
+    for line in String::from_utf8_lossy(&printed).lines() {
+        if !line.starts_with("Starting \"") {
+            println!("{line}");
+        }
+    }
+    if let Err(e) = write_logs(options) {
+        eprintln!("stand-in rcssserver: cannot write the logs: {e}");
+        return ExitCode::from(1);
+    }
+    for team in &mut teams {
+        let _ = Command::new("kill")
+            .args(["-INT", &team.id().to_string()])
+            .status();
+        println!("Killing {}", team.id());
+        let _ = team.wait();
+    }
+    let _ = std::io::stdout().flush();
+    if get("server::stand_in_hang").is_some_and(|v| v == "true" || v == "1") {
+        loop {
+            std::thread::sleep(Duration::from_secs(1));
+        }
+    }
+    ExitCode::from(number(options, "server::stand_in_exit", 0u8))
+}
+
+fn number<T: std::str::FromStr>(options: &HashMap<String, String>, name: &str, default: T) -> T {
+    options
+        .get(name)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The game log (a real one, copied) and a text log, named as the runner told the server.
+fn write_logs(options: &HashMap<String, String>) -> std::io::Result<()> {
+    let get = |name: &str, default: &str| options.get(name).cloned().unwrap_or(default.into());
+    let on = |name: &str| matches!(get(name, "true").as_str(), "true" | "on" | "1");
+    let gz = |name: &str| get(name, "0") != "0";
+    if on("server::game_logging") {
+        let log = get(
+            "server::stand_in_log",
+            "logs/short-v6/20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz",
+        );
+        let dir = get("server::game_log_dir", ".");
+        let name = get("server::game_log_fixed_name", "rcssserver");
+        if gz("server::game_log_compression") {
+            std::fs::copy(
+                pitchside_fixtures::path(&log),
+                format!("{dir}/{name}.rcg.gz"),
+            )?;
+        } else {
+            std::fs::write(format!("{dir}/{name}.rcg"), pitchside_fixtures::read(&log))?;
+        }
+    }
+    if on("server::text_logging") {
+        let dir = get("server::text_log_dir", ".");
+        let name = get("server::text_log_fixed_name", "rcssserver");
+        let mut text = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        text.write_all(b"ULG5\n(stand-in text log)\n")?;
+        std::fs::write(format!("{dir}/{name}.rcl.gz"), text.finish()?)?;
+    }
+    Ok(())
+}
+
+/// Every `(dispinit …)` gets the real capture of a match, sent from a socket of its own as
+/// rcssserver answers a client from a port of its own. Bounded: one capture per monitor, and
+/// the process ends with the game.
+fn answer_monitors(socket: UdpSocket) {
+    let mut buf = [0u8; 8192];
+    while let Ok((n, peer)) = socket.recv_from(&mut buf) {
+        if !buf[..n].starts_with(b"(dispinit") {
+            continue;
+        }
+        std::thread::spawn(move || {
+            let Ok(own) = UdpSocket::bind("0.0.0.0:0") else {
+                return;
+            };
+            let started = Instant::now();
+            for d in pitchside_fixtures::capture("captures/F1/v5-clean.dgrams.gz") {
+                if own.send_to(&d, peer).is_err() || started.elapsed() > Duration::from_secs(60) {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        });
+    }
+}
