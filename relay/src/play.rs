@@ -26,7 +26,7 @@ pub struct Setup {
     /// The team's start script, and the opponent's.
     pub team: String,
     pub opponent: String,
-    /// The folder every game's files go to.
+    /// The folder every game's files go to, absolute: the servers run in it.
     pub out: PathBuf,
     /// The host the teams run on and the host they reach the server at (autotest2d's
     /// `CLIENTS` and `HOST`).
@@ -174,6 +174,7 @@ fn run_server(setup: &Setup, args: &[String], out: &Path, stop: &AtomicBool) -> 
         .arg(setup.cpu_seconds.to_string())
         .arg(&setup.server)
         .args(args)
+        .current_dir(&setup.out)
         .stdin(Stdio::null())
         .stdout(printed)
         .stderr(printed_too);

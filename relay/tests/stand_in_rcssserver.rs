@@ -5,7 +5,7 @@
 //!   argument holding a space wrapped in single quotes, which the option grammar refuses),
 //!   and fails as rcssserver fails on a line it cannot read;
 //! - binds the player, coach and online-coach ports, and fails as rcssserver does on a port
-//!   in use;
+//!   in use; writes its configuration where it runs, as a real one did;
 //! - starts the left team's command, then the right's, through `/bin/sh -c`, and stops them
 //!   with SIGINT at the end;
 //! - answers a monitor's `(dispinit …)` with a real capture of a match, from a port of its own;
@@ -160,6 +160,16 @@ fn serve(options: &HashMap<String, String>) -> ExitCode {
                 return ExitCode::from(1);
             }
         }
+    }
+    // A real rcssserver 19 built here made `~/.rcssserver/` in the folder it ran in, the
+    // tilde unexpanded: write there as it does.
+    let conf = std::path::Path::new("~/.rcssserver");
+    if std::fs::create_dir_all(conf)
+        .and_then(|()| std::fs::write(conf.join("server.conf"), "# stand-in\n"))
+        .is_err()
+    {
+        eprintln!("Could not read or create config directory {conf:?}");
+        return ExitCode::from(1);
     }
     let player_socket = sockets.swap_remove(0);
     std::thread::spawn(move || answer_monitors(player_socket));

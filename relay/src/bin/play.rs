@@ -74,8 +74,28 @@ fn main() -> ExitCode {
 fn run() -> anyhow::Result<ExitCode> {
     let args = Args::parse();
     let plan = Plan::new(args.games, args.parallel, args.swap_every, args.first_port)?;
-    usable(args.out.to_string_lossy().into_owned())?;
-    let already = play::played_games(&args.out)?;
+    if !program_exists(&args.server) {
+        anyhow::bail!(
+            "no program {} to run the games: install rcssserver or give --server PATH",
+            args.server.display()
+        );
+    }
+    // The server runs the scripts through the shell from the batch's folder: a script
+    // is given by its absolute path.
+    let script = |p: &PathBuf| -> anyhow::Result<String> {
+        let path = std::fs::canonicalize(p)
+            .with_context(|| format!("the start script {}", p.display()))?;
+        usable(path.to_string_lossy().into_owned())
+    };
+    let (team, opponent) = (script(&args.team)?, script(&args.opponent)?);
+    // The server runs in the batch's folder (what it writes where it runs, a `~/.rcssserver`
+    // it fails to expand included, stays there): every path it is given must be absolute.
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot make the folder {}", args.out.display()))?;
+    let out = std::fs::canonicalize(&args.out)
+        .with_context(|| format!("the folder {}", args.out.display()))?;
+    usable(out.to_string_lossy().into_owned())?;
+    let already = play::played_games(&out)?;
     if !already.is_empty() && !args.resume {
         anyhow::bail!(
             "{} already holds {} played games: --continue to play the rest, or another --out",
@@ -83,30 +103,21 @@ fn run() -> anyhow::Result<ExitCode> {
             already.len()
         );
     }
-    // The server runs the scripts through the shell from this folder: a script given as a
-    // path works wherever it is.
-    let script = |p: &PathBuf| -> anyhow::Result<String> {
-        let path = std::fs::canonicalize(p)
-            .with_context(|| format!("the start script {}", p.display()))?;
-        usable(path.to_string_lossy().into_owned())
-    };
     let setup = Setup {
-        server: args.server.clone(),
-        team: script(&args.team)?,
-        opponent: script(&args.opponent)?,
-        out: args.out.clone(),
+        server: if args.server.components().count() > 1 {
+            std::fs::canonicalize(&args.server).unwrap_or_else(|_| args.server.clone())
+        } else {
+            args.server.clone()
+        },
+        team,
+        opponent,
+        out,
         team_host: args.team_host,
         server_host: args.server_host,
         extra: args.options,
         cpu_seconds: args.cpu_limit,
         time_limit: Duration::from_secs(args.time_limit),
     };
-    if !program_exists(&args.server) {
-        anyhow::bail!(
-            "no program {} to run the games: install rcssserver or give --server PATH",
-            args.server.display()
-        );
-    }
     let stop = play::stop_on_signals();
     let outcome = play::play(&plan, &setup, &stop)?;
     for (game, why) in &outcome.invalid {

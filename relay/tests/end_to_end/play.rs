@@ -155,6 +155,8 @@ fn a_batch_plays_every_game_with_autotest2d_s_arguments_and_goes_on_where_it_sto
     .unwrap();
     assert_eq!(copied, real);
     assert!(!night.leftovers(), "a team's process outlived its game");
+    // The servers ran in the batch's folder: what they wrote where they ran is there.
+    assert!(night.out.join("~/.rcssserver/server.conf").is_file());
 
     // A folder with games is not played over by mistake.
     let again = night.play(&["--games", "5", "--parallel", "2"]);
