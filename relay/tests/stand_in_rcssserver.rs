@@ -8,9 +8,13 @@
 //!   in use; writes its configuration where it runs, as a real one did;
 //! - starts the left team's command, then the right's, through `/bin/sh -c`, and stops them
 //!   with SIGINT at the end;
+//! - takes the players' `(init TEAM …)`, prints each as rcssserver does, and starts the right
+//!   team once the left one is in (waiting five seconds at most, where rcssserver waits on);
 //! - answers a monitor's `(dispinit …)` with a real capture of a match, from a port of its own;
-//! - prints what a real server printed for a real game, and writes a real game's log under
-//!   the name and in the folder it was told.
+//! - prints the end of the match and every player leaving after it, as a real server does (or
+//!   what a real server printed for a real game, when told which), and writes a real game's
+//!   log, its teams renamed to those that connected, under the name and in the folder it was
+//!   told.
 //!
 //! Its own options, which a real server would refuse: `-server::stand_in_printed=FIXTURE`
 //! (what to print, from `tests/fixtures/server-output/`), `stand_in_log=FIXTURE` (the game
@@ -163,19 +167,27 @@ fn serve(options: &HashMap<String, String>) -> ExitCode {
     }
     // A real rcssserver 19 built here made `~/.rcssserver/` in the folder it ran in, the
     // tilde unexpanded: write there as it does.
+    // As it does, the folder is made only if it is not there, and a server that finds it made
+    // in between by another (two servers starting at once) fails.
     let conf = std::path::Path::new("~/.rcssserver");
-    if std::fs::create_dir_all(conf)
-        .and_then(|()| std::fs::write(conf.join("server.conf"), "# stand-in\n"))
-        .is_err()
-    {
+    let made = conf.exists()
+        || (std::fs::create_dir_all("~").is_ok() && std::fs::create_dir(conf).is_ok());
+    if !made || std::fs::write(conf.join("server.conf"), "# stand-in\n").is_err() {
         eprintln!("Could not read or create config directory {conf:?}");
         return ExitCode::from(1);
     }
     let player_socket = sockets.swap_remove(0);
-    std::thread::spawn(move || answer_monitors(player_socket));
+    let (tell, inits) = std::sync::mpsc::channel();
+    std::thread::spawn(move || listen(player_socket, tell));
+    println!("Waiting for players to connect");
+    // As rcssserver: the right team is started once the left one has connected.
+    let mut connected = Connected::default();
     let mut teams: Vec<Child> = Vec::new();
-    for side in ["server::team_l_start", "server::team_r_start"] {
-        let Some(start) = get(side).filter(|s| !s.is_empty()) else {
+    for (side, option) in ["server::team_l_start", "server::team_r_start"]
+        .into_iter()
+        .enumerate()
+    {
+        let Some(start) = get(option).filter(|s| !s.is_empty()) else {
             continue;
         };
         println!("Starting \"/bin/sh -c {start}\"");
@@ -184,22 +196,33 @@ fn serve(options: &HashMap<String, String>) -> ExitCode {
             Ok(child) => teams.push(child),
             Err(e) => eprintln!("rcssserver-19.0.0: Error: Could not fork to start team: {e}"),
         }
+        connected.wait(&inits, |c| c.full(side));
     }
     std::thread::sleep(Duration::from_secs_f64(number(
         options,
         "server::stand_in_seconds",
         0.5,
     )));
-    let printed = pitchside_fixtures::read(&format!(
-        "server-output/{}",
-        get("server::stand_in_printed").unwrap_or("synch-200-cycles.out.gz")
-    ));
-    for line in String::from_utf8_lossy(&printed).lines() {
-        if !line.starts_with("Starting \"") {
-            println!("{line}");
+    match get("server::stand_in_printed") {
+        Some(fixture) => {
+            let printed = pitchside_fixtures::read(&format!("server-output/{fixture}"));
+            for line in String::from_utf8_lossy(&printed).lines() {
+                if !line.starts_with("Starting \"") {
+                    println!("{line}");
+                }
+            }
+        }
+        None => {
+            println!("Kick_off_left\nWaiting after end of match");
+            for (team, n) in &connected.teams {
+                for unum in 1..=*n {
+                    println!("A player disconnected : ({team} {unum})");
+                }
+            }
         }
     }
-    if let Err(e) = write_logs(options) {
+    let names: Vec<&str> = connected.teams.iter().map(|(t, _)| t.as_str()).collect();
+    if let Err(e) = write_logs(options, &names) {
         eprintln!("stand-in rcssserver: cannot write the logs: {e}");
         return ExitCode::from(1);
     }
@@ -227,7 +250,7 @@ fn number<T: std::str::FromStr>(options: &HashMap<String, String>, name: &str, d
 }
 
 /// The game log (a real one, copied) and a text log, named as the runner told the server.
-fn write_logs(options: &HashMap<String, String>) -> std::io::Result<()> {
+fn write_logs(options: &HashMap<String, String>, teams: &[&str]) -> std::io::Result<()> {
     let get = |name: &str, default: &str| options.get(name).cloned().unwrap_or(default.into());
     let on = |name: &str| matches!(get(name, "true").as_str(), "true" | "on" | "1");
     let gz = |name: &str| get(name, "0") != "0";
@@ -238,13 +261,28 @@ fn write_logs(options: &HashMap<String, String>) -> std::io::Result<()> {
         );
         let dir = get("server::game_log_dir", ".");
         let name = get("server::game_log_fixed_name", "rcssserver");
+        // The real game, its teams renamed to those that connected (a text log names them
+        // in its `team` lines and its result).
+        let mut text = String::from_utf8_lossy(&pitchside_fixtures::read(&log)).into_owned();
+        let was: Vec<String> = text
+            .lines()
+            .find(|l| l.starts_with("(team "))
+            .map(|l| l.split(' ').skip(2).take(2).map(str::to_owned).collect())
+            .unwrap_or_default();
+        if let ([left, right], [was_left, was_right]) = (teams, was.as_slice()) {
+            // Both at once: a swapped game gives each name the other's place.
+            text = text
+                .replace(was_left.as_str(), "\u{1}L\u{1}")
+                .replace(was_right.as_str(), "\u{1}R\u{1}")
+                .replace("\u{1}L\u{1}", left)
+                .replace("\u{1}R\u{1}", right);
+        }
         if gz("server::game_log_compression") {
-            std::fs::copy(
-                pitchside_fixtures::path(&log),
-                format!("{dir}/{name}.rcg.gz"),
-            )?;
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            gz.write_all(text.as_bytes())?;
+            std::fs::write(format!("{dir}/{name}.rcg.gz"), gz.finish()?)?;
         } else {
-            std::fs::write(format!("{dir}/{name}.rcg"), pitchside_fixtures::read(&log))?;
+            std::fs::write(format!("{dir}/{name}.rcg"), text)?;
         }
     }
     if on("server::text_logging") {
@@ -257,13 +295,22 @@ fn write_logs(options: &HashMap<String, String>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Every `(dispinit …)` gets the real capture of a match, sent from a socket of its own as
-/// rcssserver answers a client from a port of its own. Bounded: one capture per monitor, and
-/// the process ends with the game.
-fn answer_monitors(socket: UdpSocket) {
+/// What reaches the player port: a monitor's `(dispinit …)` gets the real capture of a match,
+/// sent from a socket of its own as rcssserver answers a client from a port of its own; a
+/// player's `(init TEAM …)` is passed on as the team's name. Bounded: one capture per
+/// monitor, and the process ends with the game.
+fn listen(socket: UdpSocket, players: std::sync::mpsc::Sender<String>) {
     let mut buf = [0u8; 8192];
     while let Ok((n, peer)) = socket.recv_from(&mut buf) {
-        if !buf[..n].starts_with(b"(dispinit") {
+        let text = String::from_utf8_lossy(&buf[..n]).into_owned();
+        if let Some(rest) = text.strip_prefix("(init ") {
+            let team = rest.split([' ', ')']).next().unwrap_or_default();
+            if players.send(team.to_owned()).is_err() {
+                return;
+            }
+            continue;
+        }
+        if !text.starts_with("(dispinit") {
             continue;
         }
         std::thread::spawn(move || {
@@ -278,5 +325,39 @@ fn answer_monitors(socket: UdpSocket) {
                 std::thread::sleep(Duration::from_millis(5));
             }
         });
+    }
+}
+
+/// The players who connected, team by team in the order they did, as rcssserver prints them.
+#[derive(Default)]
+struct Connected {
+    teams: Vec<(String, u32)>,
+}
+
+impl Connected {
+    /// Takes the inits that arrive until `done` holds or five seconds pass.
+    fn wait(&mut self, inits: &std::sync::mpsc::Receiver<String>, done: impl Fn(&Self) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !done(self) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let Ok(team) = inits.recv_timeout(left) else {
+                return;
+            };
+            let unum = match self.teams.iter_mut().find(|(t, _)| *t == team) {
+                Some((_, n)) => {
+                    *n += 1;
+                    *n
+                }
+                None => {
+                    self.teams.push((team.clone(), 1));
+                    1
+                }
+            };
+            println!("A new (v18) player ({team} {unum}) connected.");
+        }
+    }
+
+    fn full(&self, side: usize) -> bool {
+        self.teams.get(side).is_some_and(|(_, n)| *n >= 11)
     }
 }

@@ -25,13 +25,22 @@ fn stand_in() -> PathBuf {
         .expect("the stand-in rcssserver: cargo test -p pitchside-relay --test stand_in_rcssserver")
 }
 
-/// A team's start script: notes who it is and its arguments, and leaves a process behind
-/// (a sleep, of a length each test has to itself, that would outlive the game if the runner
-/// did not stop the game's processes).
-const TEAM: &str = r#"#!/bin/sh
+/// A team's start script: notes who it is and its arguments, connects eleven players named
+/// NAME to the server's player port (its third argument) as helios-base's do, with
+/// `(init NAME …)`, and leaves a process behind (a sleep, of a length each test has to
+/// itself, that would outlive the game if the runner did not stop the game's processes).
+const TEAM: &str = r#"#!/bin/bash
 echo "$(basename "$0") $*" >> "$(dirname "$0")/started.txt"
+exec 3>/dev/udp/127.0.0.1/"$3"
+for i in 1 2 3 4 5 6 7 8 9 10 11; do printf '(init NAME (version 18))' >&3; done
 sleep SECONDS &
 "#;
+
+/// The start script of team `name`.
+fn team(name: &str, seconds: u32) -> String {
+    TEAM.replace("NAME", name)
+        .replace("SECONDS", &seconds.to_string())
+}
 
 fn script(dir: &Path, name: &str, text: &str) -> PathBuf {
     use std::os::unix::fs::PermissionsExt;
@@ -54,9 +63,9 @@ struct Night {
 impl Night {
     fn new(name: &str, seconds: u32, first_port: u16) -> Night {
         let dir = scratch(name);
-        let team = TEAM.replace("SECONDS", &seconds.to_string());
-        script(&dir, "start_left", &team);
-        script(&dir, "start_right", &team);
+        // The teams of the game the stand-in's log holds, so that its log is that game.
+        script(&dir, "start_left", &team("SHORT_L_a", seconds));
+        script(&dir, "start_right", &team("SHORT_R_a", seconds));
         let out = dir.join("night");
         let leftover = format!("sleep {seconds}");
         Night {
@@ -147,13 +156,19 @@ fn a_batch_plays_every_game_with_autotest2d_s_arguments_and_goes_on_where_it_sto
         .find(|l| l.starts_with("Starting "))
         .unwrap_or_default();
     assert!(left.contains("/start_right localhost"), "{printed}");
-    // The logs are the real game, whole.
-    let copied = std::fs::read(night.out.join("game-0003.rcg.gz")).unwrap();
-    let real = std::fs::read(fixture(
+    // The logs are the real game, whole, with its teams on the sides they played.
+    let read = |path: &Path| {
+        let mut text = Vec::new();
+        let file = std::fs::File::open(path).unwrap();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(file), &mut text).unwrap();
+        text
+    };
+    let real = read(&fixture(
         "logs/short-v6/20261122132720-SHORT_L_a_0-vs-SHORT_R_a_1.rcg.gz",
-    ))
-    .unwrap();
-    assert_eq!(copied, real);
+    ));
+    assert!(read(&night.out.join("game-0003.rcg.gz")) == real);
+    let swapped = String::from_utf8(read(&night.out.join("game-0002.rcg.gz"))).unwrap();
+    assert!(swapped.contains("\n(team 1 SHORT_R_a SHORT_L_a 0 0)\n"));
     assert!(!night.leftovers(), "a team's process outlived its game");
     // The servers ran in the batch's folder: what they wrote where they ran is there.
     assert!(night.out.join("~/.rcssserver/server.conf").is_file());
@@ -299,4 +314,133 @@ fn a_killed_player_and_a_port_in_use_make_a_game_invalid() {
         "{why}"
     );
     assert!(busy.started().is_empty(), "no team was started");
+}
+
+/// `pitchside-play --tournament` with the stand-in server, on the spring cup (a group of four,
+/// semi-finals and a final) over two fields. A team whose script connects it under another
+/// name makes each of its games invalid and the rest waits; invalid games are not played
+/// again unless asked; SIGUSR1 pauses the tournament after the round under way; continued, it
+/// plays to the end, the final between the semi-finals' winners.
+#[test]
+fn a_tournament_is_played_round_by_round_and_its_invalid_games_again_when_asked() {
+    let dir = scratch("play-cup");
+    let teams = ["ALPHA", "BRAVO", "CHARLIE", "DELTA"];
+    for t in teams {
+        // DELTA's script first connects it as DELTA_X.
+        let name = if t == "DELTA" { "DELTA_X" } else { t };
+        script(&dir, &format!("start_{t}"), &team(name, 608));
+    }
+    let spring = std::fs::read_to_string(fixture("tournaments/spring.toml")).unwrap();
+    let starts: String = teams
+        .iter()
+        .map(|t| format!("{t} = \"start_{t}\"\n"))
+        .collect();
+    std::fs::write(dir.join("cup.toml"), format!("{spring}\n[start]\n{starts}")).unwrap();
+    let command = |more: &[&str]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_pitchside-play"));
+        c.arg("--server")
+            .arg(stand_in())
+            .arg("--tournament")
+            .arg(dir.join("cup.toml"))
+            .args(["--parallel", "2", "--first-port", "24000", "--out"])
+            .arg(dir.join("games"))
+            .args(more);
+        c
+    };
+    let run = |more: &[&str]| {
+        let out = command(more).output().expect("run pitchside-play");
+        let said = String::from_utf8_lossy(&out.stdout).into_owned();
+        (out.status.code(), said)
+    };
+    let (code, said) = run(&[]);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.contains("3 of 9 games played, 3 invalid in this run"),
+        "{said}"
+    );
+    assert!(said.contains("the rest waits on invalid games"), "{said}");
+    assert_eq!(
+        said.matches("the teams connected as").count(),
+        3,
+        "DELTA's three games: {said}"
+    );
+    let games = dir.join("games");
+    let names = |ext: &str| -> Vec<String> {
+        let mut n: Vec<String> = std::fs::read_dir(&games)
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| n.ends_with(ext))
+            .collect();
+        n.sort();
+        n
+    };
+    assert_eq!(
+        names(".rcg.gz.invalid").len(),
+        3,
+        "kept, and counted by nothing"
+    );
+
+    // DELTA's script fixed: continued without asking, its games are not played again.
+    script(&dir, "start_DELTA", &team("DELTA", 608));
+    let (code, said) = run(&["--continue"]);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("3 of 9 games played, 0 invalid"), "{said}");
+
+    // Asked, they are; SIGUSR1 during the first round pauses the tournament after it.
+    let paused = command(&["--continue", "--replay-invalid"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run pitchside-play");
+    let started = std::time::Instant::now();
+    while names(".out").len() < 7 && started.elapsed().as_secs() < 20 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let usr1 = Command::new("kill")
+        .args(["-USR1", &paused.id().to_string()])
+        .status();
+    assert!(usr1.is_ok_and(|s| s.success()));
+    let out = paused.wait_with_output().expect("wait for pitchside-play");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("4 of 9 games played"), "{said}");
+    assert!(said.contains("paused: --continue to go on"), "{said}");
+
+    let (code, said) = run(&["--continue", "--replay-invalid"]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(
+        said.contains("9 of 9 games played, 0 invalid in this run"),
+        "{said}"
+    );
+    assert!(said.contains("the tournament is over"), "{said}");
+    // The stand-in's game is won by its right team: the final is between the semi-finals'
+    // right teams, and the tournament's page reads the folder as the runner did.
+    let out = Command::new(env!("CARGO_BIN_EXE_pitchside-inspect"))
+        .arg("tournament")
+        .arg(dir.join("cup.toml"))
+        .arg(&games)
+        .arg("--json")
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["played"], 9);
+    let ties = |round: usize| v["knockout"][round]["ties"].as_array().unwrap().clone();
+    let semi_winners: Vec<String> = ties(0)
+        .iter()
+        .map(|t| t["winner"].as_str().unwrap().to_owned())
+        .collect();
+    let right_teams: Vec<String> = ties(0)
+        .iter()
+        .map(|t| t["right"]["team"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(semi_winners, right_teams);
+    let last = &ties(1)[0];
+    assert_eq!(
+        last["left"]["team"].as_str(),
+        Some(semi_winners[0].as_str())
+    );
+    assert_eq!(
+        last["right"]["team"].as_str(),
+        Some(semi_winners[1].as_str())
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -182,7 +182,8 @@ pub struct GameSetup<'a> {
     pub ports: Ports,
     /// The folder both logs go to.
     pub log_dir: &'a str,
-    pub game: Game,
+    /// The logs' names, without `.rcg.gz` ([`log_name`] for a batch's game).
+    pub name: String,
     /// The start commands of the left and the right team ([`start_command`]).
     pub left: String,
     pub right: String,
@@ -196,7 +197,7 @@ pub struct GameSetup<'a> {
 /// with fixed names), then `extra`, the user's own `server::`/`player::` options, which come
 /// last so that they win.
 pub fn server_args(setup: &GameSetup, extra: &[String]) -> Vec<String> {
-    let name = log_name(setup.game.number);
+    let name = setup.name.clone();
     let p = setup.ports;
     let options = [
         ("server::port", p.player.to_string()),
@@ -258,14 +259,16 @@ pub fn unusable_in_server_options(path: &str) -> Option<&'static str> {
 
 /// Whether a game the server played to its end counts, read from what rcssserver printed, as
 /// autotest2d's `parse.awk` reads it and a little stricter: the match reached its end
-/// ("Waiting after end of match"), no player and no online coach left before it (a crashed or
+/// ("Waiting after end of match", or a shoot-out's "Final score:"), no player and no online coach left before it (a crashed or
 /// killed player is dropped by the server, which prints the same line a red card does), and
 /// each team had eleven players. `Err` says why not, in words for the series' invalid list.
 pub fn judge_server_output(printed: &str) -> Result<(), String> {
     let mut players: Vec<(String, u32)> = Vec::new();
     let mut ended = false;
     for line in printed.lines() {
-        if line.starts_with("Waiting after end of match") {
+        // A shoot-out's end is the match's: the players leave once it is decided, before the
+        // server's wait after the match begins.
+        if line.starts_with("Waiting after end of match") || line.starts_with("Final score:") {
             ended = true;
             break;
         }
@@ -403,10 +406,7 @@ mod tests {
         let setup = GameSetup {
             ports,
             log_dir: "night/logs",
-            game: Game {
-                number: 3,
-                swapped: false,
-            },
+            name: log_name(3),
             left: start_command("./start_left", "localhost", "localhost", ports),
             right: start_command("./start_right", "localhost", "localhost", ports),
             shoot_outs: false,
@@ -465,10 +465,7 @@ mod tests {
         let setup = GameSetup {
             ports,
             log_dir: "my night/logs",
-            game: Game {
-                number: 1,
-                swapped: false,
-            },
+            name: log_name(1),
             left: start_command("/home/me/my  team/start", "localhost", "localhost", ports),
             right: start_command("./start_right", "localhost", "localhost", ports),
             shoot_outs: true,
@@ -493,9 +490,10 @@ mod tests {
             .expect("rcssserver prints text")
     }
 
-    /// What real rcssserver 19 servers printed for three games played by `pitchside-play`:
-    /// a whole game, one in which a player process was killed with SIGKILL mid-game (the
-    /// server dropped him) and one in which a team started ten players. The last two played
+    /// What real rcssserver 19 servers printed for four games played by `pitchside-play`:
+    /// a whole game, one decided by a penalty shoot-out, one in which a player process was
+    /// killed with SIGKILL mid-game (the server dropped him) and one in which a team started
+    /// ten players. The last two played
     /// on to the end and the server ended with 0.
     #[test]
     fn a_game_counts_when_everyone_played_it_to_the_end() {
@@ -510,6 +508,8 @@ mod tests {
                     .into()
             )
         );
+        // A knockout game decided by a shoot-out: the players leave when it is decided.
+        assert_eq!(judge_server_output(&printed("shoot-out.out.gz")), Ok(()));
         assert_eq!(
             judge_server_output(&printed("ten-players.out.gz")),
             Err("HELIOS_B played with 10 players".into())

@@ -4,7 +4,9 @@
 //! - [`schedule`]: a group's round-robin schedule over several fields.
 //! - [`standings`]: a group's table, ranked exactly as librcsc's `rclmtableprinter` ranks it.
 //! - [`progress`]: played and live games given to their fixtures; the whole state.
+//! - [`next`]: the games a runner with several fields plays next.
 
+pub mod next;
 pub mod plan;
 pub mod progress;
 pub mod schedule;

@@ -4,6 +4,7 @@
 //! rather than found as a fixture that never gets played.
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use thiserror::Error;
 
 /// The whole file.
@@ -26,6 +27,10 @@ pub struct Plan {
     pub groups: Vec<Group>,
     #[serde(default, rename = "knockout", skip_serializing_if = "Vec::is_empty")]
     pub knockout: Vec<Tie>,
+    /// Each team's start script, for `pitchside-play --tournament` (a path from the file's
+    /// folder): rcssserver runs it with autotest2d's arguments, as a series' scripts.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub start: BTreeMap<String, String>,
 }
 
 /// A round-robin group.

@@ -18,14 +18,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Everything a batch needs besides its plan.
+pub mod tournament;
+
+/// How games are played, whatever plays them (a batch or a tournament).
 #[derive(Clone, Debug)]
 pub struct Setup {
     /// The rcssserver program.
     pub server: PathBuf,
-    /// The team's start script, and the opponent's.
-    pub team: String,
-    pub opponent: String,
     /// The folder every game's files go to, absolute: the servers run in it.
     pub out: PathBuf,
     /// The host the teams run on and the host they reach the server at (autotest2d's
@@ -38,6 +37,13 @@ pub struct Setup {
     pub cpu_seconds: u64,
     /// Wall-clock time a game may take before it is stopped and marked invalid.
     pub time_limit: Duration,
+}
+
+/// A batch's two start scripts (absolute paths): the team's and the opponent's.
+#[derive(Clone, Debug)]
+pub struct Pair {
+    pub team: String,
+    pub opponent: String,
 }
 
 /// What a batch did.
@@ -85,12 +91,18 @@ pub fn played_games(out: &Path) -> Result<BTreeSet<u32>, PlayError> {
 /// Plays the games of `plan` not yet played in `setup.out`, `plan.fields().len()` at once,
 /// until all are played or `stop` is set (then the games under way are stopped, their
 /// processes killed, and marked invalid).
-pub fn play(plan: &Plan, setup: &Setup, stop: &AtomicBool) -> Result<Outcome, PlayError> {
+pub fn play(
+    plan: &Plan,
+    setup: &Setup,
+    pair: &Pair,
+    stop: &AtomicBool,
+) -> Result<Outcome, PlayError> {
     let folder_error = |source| PlayError::Folder {
         path: setup.out.clone(),
         source,
     };
     std::fs::create_dir_all(&setup.out).map_err(folder_error)?;
+    make_conf_dirs(&setup.out);
     let done = played_games(&setup.out)?;
     let queue: Mutex<VecDeque<Game>> = Mutex::new(plan.remaining(&done).collect());
     let outcome = Mutex::new(Outcome::default());
@@ -103,7 +115,7 @@ pub fn play(plan: &Plan, setup: &Setup, stop: &AtomicBool) -> Result<Outcome, Pl
                 }
                 let next = queue.lock().map(|mut q| q.pop_front());
                 let Ok(Some(game)) = next else { return };
-                let result = play_game(setup, ports, game, stop);
+                let result = play_game(setup, pair, ports, game, stop);
                 if let Ok(mut o) = outcome.lock() {
                     match result {
                         Ok(()) => o.played.push(game.number),
@@ -123,28 +135,77 @@ pub fn play(plan: &Plan, setup: &Setup, stop: &AtomicBool) -> Result<Outcome, Pl
     Ok(outcome)
 }
 
+/// Makes the folder rcssserver keeps its configuration in before any server starts: two
+/// servers starting at once where it is missing race to make it, and the loser ends with
+/// "Could not read or create config directory" (seen with two real ones). It is
+/// `$RCSS_CONF_DIR` when set, else `~/.rcssserver`, which a server that does not expand the
+/// tilde makes in the folder it runs in, the batch's.
+pub fn make_conf_dirs(out: &Path) {
+    let dirs: Vec<PathBuf> = match std::env::var_os("RCSS_CONF_DIR") {
+        Some(dir) => vec![PathBuf::from(dir)],
+        None => std::env::var_os("HOME")
+            .map(|home| PathBuf::from(home).join(".rcssserver"))
+            .into_iter()
+            .chain([out.join("~").join(".rcssserver")])
+            .collect(),
+    };
+    for dir in dirs {
+        let _ = std::fs::create_dir_all(dir);
+    }
+}
+
+/// One game of a batch: its sides for this game, then [`play_one`] under the game's name.
+fn play_game(
+    setup: &Setup,
+    pair: &Pair,
+    ports: Ports,
+    game: Game,
+    stop: &AtomicBool,
+) -> Result<(), String> {
+    let (left, right) = if game.swapped {
+        (&pair.opponent, &pair.team)
+    } else {
+        (&pair.team, &pair.opponent)
+    };
+    let one = OneGame {
+        ports,
+        name: batch::log_name(game.number),
+        left,
+        right,
+        shoot_outs: false,
+    };
+    play_one(setup, &one, stop)
+}
+
+/// One game to play on one field.
+pub struct OneGame<'a> {
+    pub ports: Ports,
+    /// The logs' and marks' names, without their extensions.
+    pub name: String,
+    /// The left and the right team's start scripts.
+    pub left: &'a str,
+    pub right: &'a str,
+    pub shoot_outs: bool,
+}
+
 /// One game on one field: the server started in a process group of its own (the teams it
 /// starts join it), under its CPU limit, watched until it ends, stopped at the time limit or
 /// when the batch stops; every process of the group is killed once the server is gone, so a
-/// team that stays behind does not outlive its game.
-fn play_game(setup: &Setup, ports: Ports, game: Game, stop: &AtomicBool) -> Result<(), String> {
-    let name = batch::log_name(game.number);
-    let file = |ext: &str| setup.out.join(format!("{name}.{ext}"));
-    let (left, right) = if game.swapped {
-        (&setup.opponent, &setup.team)
-    } else {
-        (&setup.team, &setup.opponent)
+/// team that stays behind does not outlive its game. Leaves `NAME.done` or `NAME.invalid`
+/// (with why) beside the logs.
+pub fn play_one(setup: &Setup, one: &OneGame, stop: &AtomicBool) -> Result<(), String> {
+    let file = |ext: &str| setup.out.join(format!("{}.{ext}", one.name));
+    let start = |script: &str| {
+        batch::start_command(script, &setup.team_host, &setup.server_host, one.ports)
     };
-    let start =
-        |script: &str| batch::start_command(script, &setup.team_host, &setup.server_host, ports);
     let log_dir = setup.out.to_string_lossy();
     let game_setup = GameSetup {
-        ports,
+        ports: one.ports,
         log_dir: &log_dir,
-        game,
-        left: start(left),
-        right: start(right),
-        shoot_outs: false,
+        name: one.name.clone(),
+        left: start(one.left),
+        right: start(one.right),
+        shoot_outs: one.shoot_outs,
     };
     let result = run_server(
         setup,
@@ -240,29 +301,38 @@ fn kill_group(child: &Child) {
     }
 }
 
+/// A flag set when one of `kinds` of signal arrives. The signals are caught before this
+/// returns, so one that comes at once does not kill the process instead.
+pub fn flag_on(kinds: &[tokio::signal::unix::SignalKind]) -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    else {
+        return flag;
+    };
+    let mut signals: Vec<tokio::signal::unix::Signal> = rt.block_on(async {
+        kinds
+            .iter()
+            .filter_map(|&k| tokio::signal::unix::signal(k).ok())
+            .collect()
+    });
+    if signals.is_empty() {
+        return flag;
+    }
+    let set = flag.clone();
+    std::thread::spawn(move || {
+        rt.block_on(async {
+            let waits = signals.iter_mut().map(|s| Box::pin(s.recv()));
+            futures_util::future::select_all(waits).await;
+        });
+        set.store(true, Ordering::Relaxed);
+    });
+    flag
+}
+
 /// A stop flag set by Ctrl-C or SIGTERM, for [`play`].
 pub fn stop_on_signals() -> Arc<AtomicBool> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    std::thread::spawn(move || {
-        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-        else {
-            return;
-        };
-        rt.block_on(async {
-            let Ok(mut term) =
-                tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-            else {
-                return;
-            };
-            tokio::select! {
-                _ = tokio::signal::ctrl_c() => {}
-                _ = term.recv() => {}
-            }
-        });
-        flag.store(true, Ordering::Relaxed);
-    });
-    stop
+    use tokio::signal::unix::SignalKind;
+    flag_on(&[SignalKind::interrupt(), SignalKind::terminate()])
 }
