@@ -53,6 +53,7 @@ fn standings_match_rclmtableprinter_on_real_and_made_up_results() {
         "T",
         "all-65",
         "six-games",
+        "cup-played",
         "case-3way-cycle",
         "case-h2h",
         "case-formats",
