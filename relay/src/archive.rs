@@ -173,6 +173,23 @@ impl Archive {
         meta.file_type().is_file().then_some(path)
     }
 
+    /// The folder behind a series' `dir` (`N/REL`, or `N` for the directory itself), if the
+    /// index lists a log below it: only folders the archive already shows are ever read.
+    pub fn folder(&self, dir: &str) -> Option<PathBuf> {
+        let dir = dir.trim_end_matches('/');
+        let below = format!("{dir}/");
+        if !self.entries().iter().any(|e| e.id.starts_with(&below)) {
+            return None;
+        }
+        let (root, rel) = dir.split_once('/').unwrap_or((dir, ""));
+        let base = self.roots.get(root.parse::<usize>().ok()?)?;
+        Some(if rel.is_empty() {
+            base.clone()
+        } else {
+            base.join(rel)
+        })
+    }
+
     fn publish(&self, entries: Vec<Entry>) {
         if let Ok(mut e) = self.entries.write() {
             *e = Arc::new(entries);

@@ -126,7 +126,20 @@ async fn series(
         return (StatusCode::BAD_REQUEST, e).into_response();
     }
     let entries = app.archive.entries();
-    json_reply(&crate::series::answer(&entries, app.archive.pending(), &q))
+    let mut doc = crate::series::answer(&entries, app.archive.pending(), &q);
+    // A folder `pitchside-play` is filling: how far its run is (`pitchside.play.v1`).
+    if let Some(folder) = q.dir.as_deref().and_then(|d| app.archive.folder(d)) {
+        let file = folder.join(crate::play::status::FILE);
+        let run = tokio::fs::read(&file).await.ok().and_then(|bytes| {
+            serde_json::from_slice::<pitchside_wire::run::Run>(&bytes)
+                .ok()
+                .filter(|r| r.format == pitchside_wire::run::RUN_FORMAT)
+        });
+        if let (Some(run), Some(obj)) = (run, doc.as_object_mut()) {
+            obj.insert("run".into(), serde_json::to_value(run).unwrap_or_default());
+        }
+    }
+    json_reply(&doc)
 }
 
 /// The relayed matches as `/api/matches` describes them.

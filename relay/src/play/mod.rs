@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+pub mod status;
 pub mod tournament;
 
 /// How games are played, whatever plays them (a batch or a tournament).
@@ -106,16 +107,26 @@ pub fn play(
     let done = played_games(&setup.out)?;
     let queue: Mutex<VecDeque<Game>> = Mutex::new(plan.remaining(&done).collect());
     let outcome = Mutex::new(Outcome::default());
+    let ports: Vec<u16> = plan.fields().iter().map(|p| p.player).collect();
+    let status = status::Status::new(
+        &setup.out,
+        "batch",
+        plan.games(),
+        u32::try_from(done.len()).unwrap_or(u32::MAX),
+        &ports,
+    );
     std::thread::scope(|scope| {
         for &ports in plan.fields() {
-            let (queue, outcome) = (&queue, &outcome);
+            let (queue, outcome, status) = (&queue, &outcome, &status);
             scope.spawn(move || loop {
                 if stop.load(Ordering::Relaxed) {
                     return;
                 }
                 let next = queue.lock().map(|mut q| q.pop_front());
                 let Ok(Some(game)) = next else { return };
+                status.started(ports.player, &batch::log_name(game.number), None);
                 let result = play_game(setup, pair, ports, game, stop);
+                status.ended(ports.player, result.is_ok());
                 if let Ok(mut o) = outcome.lock() {
                     match result {
                         Ok(()) => o.played.push(game.number),
@@ -125,6 +136,7 @@ pub fn play(
             });
         }
     });
+    status.finish();
     let mut outcome = outcome.into_inner().unwrap_or_default();
     outcome.left = queue
         .into_inner()

@@ -80,8 +80,11 @@ pub fn play_tournament(
     let mut tried: HashSet<(String, String, Option<String>)> = HashSet::new();
     let mut last_stamp: Option<String> = None;
     let outcome = Mutex::new(TournamentOutcome::default());
+    let ports: Vec<u16> = fields.iter().map(|p| p.player).collect();
+    let status = super::status::Status::new(&setup.out, "tournament", 0, 0, &ports);
     loop {
         let p = progress(&t.plan, &played_in(&setup.out), &[]);
+        status.counted(p.played, p.fixtures);
         if let Ok(mut o) = outcome.lock() {
             o.fixtures = p.fixtures;
             o.done = p.played;
@@ -116,9 +119,12 @@ pub fn play_tournament(
         last_stamp = Some(stamp.clone());
         std::thread::scope(|scope| {
             for (g, &ports) in wave.iter().zip(fields) {
-                let (outcome, stamp) = (&outcome, &stamp);
+                let (outcome, stamp, status) = (&outcome, &stamp, &status);
                 scope.spawn(move || {
-                    let (name, result) = play_fixture(t, setup, ports, g, stamp, stop);
+                    let teams = [g.left.clone(), g.right.clone()];
+                    let started = |name: &str| status.started(ports.player, name, Some(teams));
+                    let (name, result) = play_fixture(t, setup, ports, g, stamp, started, stop);
+                    status.ended(ports.player, result.is_ok());
                     let line = match &result {
                         Ok(()) => format!(
                             "{}: {} against {}: played ({name})",
@@ -141,6 +147,7 @@ pub fn play_tournament(
         });
         tried.extend(wave.iter().map(key));
     }
+    status.finish();
     Ok(outcome.into_inner().unwrap_or_default())
 }
 
@@ -157,6 +164,7 @@ fn play_fixture(
     ports: Ports,
     g: &NextGame,
     stamp: &str,
+    started: impl FnOnce(&str),
     stop: &AtomicBool,
 ) -> (String, Result<(), String>) {
     // The same pair can meet twice within a second (a group game, then its tie, where games
@@ -169,6 +177,7 @@ fn play_fixture(
         })
         .find(|name| !setup.out.join(format!("{name}.out")).exists())
         .unwrap_or(base);
+    started(&name);
     let script = |team: &str| t.scripts.get(team).map(String::as_str).unwrap_or_default();
     let one = OneGame {
         ports,

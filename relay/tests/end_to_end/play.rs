@@ -170,6 +170,15 @@ fn a_batch_plays_every_game_with_autotest2d_s_arguments_and_goes_on_where_it_sto
     let swapped = String::from_utf8(read(&night.out.join("game-0002.rcg.gz"))).unwrap();
     assert!(swapped.contains("\n(team 1 SHORT_R_a SHORT_L_a 0 0)\n"));
     assert!(!night.leftovers(), "a team's process outlived its game");
+    // The run's status, as the series page reads it: over, every game played.
+    let run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(night.out.join("pitchside-play.json")).unwrap())
+            .unwrap();
+    assert_eq!(run["format"], "pitchside.play.v1");
+    assert_eq!(
+        (&run["games"], &run["played"], &run["running"]),
+        (&3.into(), &3.into(), &false.into())
+    );
     // The servers ran in the batch's folder: what they wrote where they ran is there.
     assert!(night.out.join("~/.rcssserver/server.conf").is_file());
 

@@ -1,7 +1,8 @@
 //! The contracts between the relay and the page: the WebSocket wire (this page), where a
-//! relayed match comes from ([`feed`]) and the page's link scheme ([`link`]). Each is
-//! versioned and documented in the book (`docs/src/contracts.md`); both ends use this one crate, so they cannot
-//! drift. It must not do IO or know about sockets: the relay and the page own those.
+//! relayed match comes from ([`feed`]), the page's link scheme ([`link`]) and a run of games
+//! in a folder ([`run`]). Each is versioned and documented in the book
+//! (`docs/src/contracts.md`); both ends use this one crate, so they cannot drift. It must not
+//! do IO or know about sockets: the relay and the page own those.
 //!
 //! # The wire
 //!
@@ -56,6 +57,7 @@ pub mod link;
 mod codec;
 mod frame;
 pub mod reconnect;
+pub mod run;
 
 use crate::feed::FeedSource;
 use codec::{Reader, Writer};

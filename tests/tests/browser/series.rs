@@ -1,15 +1,17 @@
 //! The series page in headless Chromium, as a team developer uses it during a night's batch:
-//! the series of half a batch, the rest of the batch arriving while the page is open (no
-//! reload), an invalid game listed with why and opened at its first goal, and the batch
-//! compared with last week's (not told apart), then the games ALPHA won against those it lost
-//! and the other way round, each verdict in its own colour, mark and word; the figures are the
-//! relay's `/api/series`, axe-core clean.
+//! the series of half a batch with the batch's progress as `pitchside-play` writes it (game
+//! k of N, each field, the time left), the rest of the batch arriving while the page is open
+//! (no reload) and the batch's end, an invalid game listed with why and opened at its first
+//! goal, and the batch compared with last week's (not told apart), then the games ALPHA won
+//! against those it lost and the other way round, each verdict in its own colour, mark and
+//! word; the figures are the relay's `/api/series`, axe-core clean.
 //!
 //! Needs the web app built into `dist/`, Chromium and axe-core (scripts/test.sh).
 
 use pitchside_tests::browser::Browser;
 use pitchside_tests::spectator::http_get;
 use pitchside_tests::{fixtures, relay_harness};
+use pitchside_wire::run::{Run, RunField, RUN_FORMAT};
 use serde_json::Value;
 use std::path::Path;
 
@@ -85,6 +87,41 @@ async fn a_developer_watches_a_batch_converge_and_compares_it_with_last_week() {
     assert_eq!((won.len(), lost.len()), (5, 4));
     fixtures::copy_into(&won, &tmp.join("archive/won"));
     fixtures::copy_into(&lost, &tmp.join("archive/lost"));
+    // `pitchside-play` is filling the folder: its status file says how far it is.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("a clock after 1970")
+        .as_secs();
+    let mut run = Run {
+        format: RUN_FORMAT.into(),
+        kind: "batch".into(),
+        games: 24,
+        played: 12,
+        invalid: 1,
+        fields: vec![
+            RunField {
+                port: 6000,
+                game: Some("game-0014".into()),
+                teams: None,
+            },
+            RunField {
+                port: 7000,
+                game: None,
+                teams: None,
+            },
+        ],
+        running: true,
+        seconds_left: Some(600),
+        updated: now,
+    };
+    let write_run = |run: &Run| {
+        std::fs::write(
+            night.join("pitchside-play.json"),
+            serde_json::to_vec(run).expect("a run writes"),
+        )
+        .expect("write the run's status");
+    };
+    write_run(&run);
     let relay = relay_harness::start_with_archive(fixtures::SHORT_V6, tmp.join("archive")).await;
     let b = Browser::start().await;
 
@@ -92,6 +129,13 @@ async fn a_developer_watches_a_batch_converge_and_compares_it_with_last_week() {
     b.goto(&page).await;
     b.wait_text("#series-status", "half the batch", |t| {
         t.contains("12 games counted")
+    })
+    .await;
+    b.wait_text("#series-run", "the batch's progress", |t| {
+        t.contains(
+            "Batch: 12 of 24 games played, 1 invalid in this run · about 10 min left at this pace",
+        ) && t.contains("field 6000: game-0014")
+            && t.contains("field 7000: between games")
     })
     .await;
     let doc = api(relay.addr, "?team=ALPHA&dir=0/night").await;
@@ -113,8 +157,17 @@ async fn a_developer_watches_a_batch_converge_and_compares_it_with_last_week() {
 
     // The rest of the batch lands while the page is open: it follows without a reload.
     fixtures::copy_into(&a[12..], &night);
+    run.played = 24;
+    run.running = false;
+    run.seconds_left = None;
+    run.fields.iter_mut().for_each(|f| f.game = None);
+    write_run(&run);
     b.wait_text("#series-status", "the whole batch", |t| {
         t.contains("24 games counted")
+    })
+    .await;
+    b.wait_text("#series-run", "the batch's end", |t| {
+        t.starts_with("Batch ended: 24 of 24 games played") && !t.contains("field")
     })
     .await;
     let points = b

@@ -76,6 +76,9 @@ struct Doc {
     curve: Vec<[f64; 4]>,
     matches: Vec<Row>,
     invalid: Vec<Row>,
+    /// The run `pitchside-play` is playing into the folder, when it is one.
+    #[serde(default)]
+    run: Option<pitchside_wire::run::Run>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
@@ -142,6 +145,61 @@ async fn fetch(query: &str) -> Result<(Answer, usize), String> {
         Answer::One(Box::new(serde_json::from_value(v).map_err(bad)?))
     };
     Ok((answer, indexing))
+}
+
+/// "12 min", "2 h 05 min".
+fn duration_words(seconds: u64) -> String {
+    let minutes = seconds.div_ceil(60);
+    if minutes < 60 {
+        format!("{minutes} min")
+    } else {
+        format!("{} h {:02} min", minutes / 60, minutes % 60)
+    }
+}
+
+/// How far the folder's run of games is: game k of N, what each field plays, the time left
+/// at the pace so far; said plainly when the runner has stopped writing.
+fn run_view(r: pitchside_wire::run::Run) -> impl IntoView {
+    let what = if r.kind == "tournament" {
+        "Tournament"
+    } else {
+        "Batch"
+    };
+    let now = (js_sys::Date::now() / 1000.0) as u64;
+    let silent = r.running && now.saturating_sub(r.updated) > 15 * 60;
+    let headline = if r.running {
+        format!("{what}: {} of {} games played", r.played, r.games)
+    } else {
+        format!("{what} ended: {} of {} games played", r.played, r.games)
+    };
+    let invalid = (r.invalid > 0).then(|| format!(", {} invalid in this run", r.invalid));
+    let left = r
+        .seconds_left
+        .filter(|_| r.running && !silent)
+        .map(|s| format!(" · about {} left at this pace", duration_words(s)));
+    let silence = silent.then_some(" · no news from the runner for over 15 minutes");
+    let fields = r
+        .fields
+        .iter()
+        .filter(|_| r.running && !silent)
+        .map(|f| {
+            let playing = match (&f.game, &f.teams) {
+                (Some(g), Some([a, b])) => format!("{a} – {b} ({g})"),
+                (Some(g), None) => g.clone(),
+                (None, _) => "between games".to_owned(),
+            };
+            view! { <li>{format!("field {}: {playing}", f.port)}</li> }
+        })
+        .collect_view();
+    view! {
+        <section id="series-run" class="series-run" aria-label="The run of games">
+            <p>
+                <strong>{headline}</strong>{invalid}{left}{silence}
+            </p>
+            <progress max=r.games value=r.played aria-hidden="true"></progress>
+            <ul>{fields}</ul>
+        </section>
+    }
 }
 
 fn pct(v: f64) -> String {
@@ -457,6 +515,7 @@ pub fn SeriesPage() -> impl IntoView {
                             {(indexing > 0).then(|| format!(" ({indexing} logs still being read)"))}
                             " · updates by itself while games are added"
                         </p>
+                        {d.run.clone().map(run_view)}
                         <h2>"Win rate, game by game"</h2>
                         {curve_svg(vec![("a", d.curve.clone())])}
                         {one_view(d, "A")}
