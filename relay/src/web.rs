@@ -125,19 +125,35 @@ async fn series(
     if let Err(e) = q.check() {
         return (StatusCode::BAD_REQUEST, e).into_response();
     }
-    let entries = app.archive.entries();
-    let mut doc = crate::series::answer(&entries, app.archive.pending(), &q);
-    // A folder `pitchside-play` is filling: how far its run is (`pitchside.play.v1`).
-    if let Some(folder) = q.dir.as_deref().and_then(|d| app.archive.folder(d)) {
-        let file = folder.join(crate::play::status::FILE);
-        let run = tokio::fs::read(&file).await.ok().and_then(|bytes| {
-            serde_json::from_slice::<pitchside_wire::run::Run>(&bytes)
-                .ok()
-                .filter(|r| r.format == pitchside_wire::run::RUN_FORMAT)
-        });
-        if let (Some(run), Some(obj)) = (run, doc.as_object_mut()) {
-            obj.insert("run".into(), serde_json::to_value(run).unwrap_or_default());
+    let mut entries = app.archive.entries();
+    // A folder `pitchside-play` is filling: how far its run is (`pitchside.play.v1`), and the
+    // logs of the games its fields are playing now, which are no results yet (not invalid
+    // games cut short).
+    let mut run = None;
+    if let Some(dir) = q.dir.as_deref() {
+        if let Some(folder) = app.archive.folder(dir) {
+            let file = folder.join(crate::play::status::FILE);
+            run = tokio::fs::read(&file).await.ok().and_then(|bytes| {
+                serde_json::from_slice::<pitchside_wire::run::Run>(&bytes)
+                    .ok()
+                    .filter(|r| r.format == pitchside_wire::run::RUN_FORMAT)
+            });
         }
+        let dir = dir.trim_end_matches('/');
+        let playing: Vec<String> = run
+            .iter()
+            .filter(|r| r.running)
+            .flat_map(|r| r.fields.iter().filter_map(|f| f.game.clone()))
+            .flat_map(|g| [format!("{dir}/{g}.rcg.gz"), format!("{dir}/{g}.rcg")])
+            .collect();
+        if !playing.is_empty() {
+            let kept = entries.iter().filter(|e| !playing.contains(&e.id)).cloned();
+            entries = std::sync::Arc::new(kept.collect());
+        }
+    }
+    let mut doc = crate::series::answer(&entries, app.archive.pending(), &q);
+    if let (Some(run), Some(obj)) = (run, doc.as_object_mut()) {
+        obj.insert("run".into(), serde_json::to_value(run).unwrap_or_default());
     }
     json_reply(&doc)
 }

@@ -122,6 +122,13 @@ async fn a_developer_watches_a_batch_converge_and_compares_it_with_last_week() {
         .expect("write the run's status");
     };
     write_run(&run);
+    // The game field 6000 plays now: its log so far (a real log cut short), no result yet.
+    let playing = night.join("game-0014.rcg.gz");
+    std::fs::copy(
+        fixtures::series("invalid").join("killed-server-1.rcg.gz"),
+        &playing,
+    )
+    .expect("copy the log being written");
     let relay = relay_harness::start_with_archive(fixtures::SHORT_V6, tmp.join("archive")).await;
     let b = Browser::start().await;
 
@@ -149,14 +156,18 @@ async fn a_developer_watches_a_batch_converge_and_compares_it_with_last_week() {
     );
     assert_eq!(shown, want);
     // The invalid game: listed with why, out of the figures, watched from its first goal.
+    // The game being played is not one of them.
     let why = b.text("#series-invalid .why").await;
     assert_eq!(why, "BRAVO had 10 players at kick-off");
+    assert_eq!(doc["invalid_games"], 1, "{doc}");
     let violations = b.axe_violations().await;
     assert!(violations.is_empty(), "the series page: {violations:#?}");
     b.screenshot("series-half").await;
 
     // The rest of the batch lands while the page is open: it follows without a reload.
     fixtures::copy_into(&a[12..], &night);
+    // Field 6000's game is one of those just landed: its stand-in log goes.
+    std::fs::remove_file(&playing).expect("remove the stand-in log");
     run.played = 24;
     run.running = false;
     run.seconds_left = None;
