@@ -23,6 +23,7 @@
 //!
 //! Run by `cargo test` (no options), it checks its reading of command lines and exits.
 
+use pitchside_competitions::batch::as_rcssserver_reads;
 use std::collections::HashMap;
 use std::io::Write;
 use std::net::UdpSocket;
@@ -38,7 +39,7 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     println!("rcssserver-19.0.0 (stand-in)\n");
-    let line = command_line(&args);
+    let line = as_rcssserver_reads(&args);
     let options = match parse(&line) {
         Ok(options) => options,
         Err(at) => {
@@ -48,23 +49,6 @@ fn main() -> ExitCode {
         }
     };
     serve(&options)
-}
-
-/// The line rcssserver's option parser reads from its arguments.
-fn command_line(args: &[String]) -> String {
-    args.iter()
-        .map(|a| {
-            let quoted = a.len() >= 2
-                && ((a.starts_with('"') && a.ends_with('"'))
-                    || (a.starts_with('\'') && a.ends_with('\'')));
-            if a.contains([' ', '\t']) && !quoted {
-                format!("'{a}'")
-            } else {
-                a.clone()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// `[-[-]]namespace::option=value` items separated by white space; a value is a plain word, a
@@ -124,7 +108,7 @@ fn parse(line: &str) -> Result<HashMap<String, String>, String> {
 
 fn check_reading() {
     let read = |args: &[&str]| {
-        parse(&command_line(
+        parse(&as_rcssserver_reads(
             &args.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
         ))
     };

@@ -245,6 +245,27 @@ fn server_option(option: &str, value: &str) -> Vec<String> {
     }
 }
 
+/// The line rcssserver 19 parses from its arguments (`rcss::conf::Parser::parse`): joined
+/// with single spaces, an argument holding a space or a tab wrapped in single quotes unless it
+/// is quoted already. A wrapped option is a parse error there ("while parsing
+/// \"'-server::\"", as a real server said to the first version of this runner), which is why
+/// [`server_args`] never hands it one. The tests' stand-in server reads its options this way.
+pub fn as_rcssserver_reads(args: &[String]) -> String {
+    args.iter()
+        .map(|a| {
+            let quoted = a.len() >= 2
+                && ((a.starts_with('"') && a.ends_with('"'))
+                    || (a.starts_with('\'') && a.ends_with('\'')));
+            if a.contains([' ', '\t']) && !quoted {
+                format!("'{a}'")
+            } else {
+                a.clone()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Why a start script's or folder's path cannot be handed to rcssserver: its option parser
 /// reads a `"` as the end of the value and a tab or a line break as the end of the word.
 pub fn unusable_in_server_options(path: &str) -> Option<&'static str> {
@@ -435,26 +456,6 @@ mod tests {
             args.last().map(String::as_str),
             Some("-server::synch_mode=true")
         );
-    }
-
-    /// The line rcssserver 19 parses from its arguments (`rcss::conf::Parser::parse`): joined
-    /// with single spaces, an argument holding a space or a tab wrapped in single quotes
-    /// unless it is quoted already. A wrapped option is a parse error there ("while parsing
-    /// \"'-server::\"", as a real server said to the first version of this runner).
-    fn as_rcssserver_reads(args: &[String]) -> String {
-        args.iter()
-            .map(|a| {
-                let quoted = a.len() >= 2
-                    && ((a.starts_with('"') && a.ends_with('"'))
-                        || (a.starts_with('\'') && a.ends_with('\'')));
-                if a.contains([' ', '\t']) && !quoted {
-                    format!("'{a}'")
-                } else {
-                    a.clone()
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
     }
 
     /// A start script and a log folder with spaces in their paths reach the server as the
