@@ -435,18 +435,11 @@ fn tournament_command(args: &[String]) -> ExitCode {
     let played: Vec<Played> = games
         .iter()
         .filter(|g| g.has_result())
-        .map(|g| Played {
-            // rcssserver's names begin with the date: they sort as the games were played.
-            date: std::path::Path::new(&g.name)
-                .file_name()
-                .and_then(|n| relay::archive::date_of(&n.to_string_lossy()))
-                .unwrap_or_else(|| g.name.clone()),
-            teams: g.teams.clone(),
-            score: g.score,
-            penalties: g.shootout,
+        .map(|g| {
             // As a relay serving the same folders with `--archive` links it.
-            link: relay::inspect::series::archive_url(&logs, std::path::Path::new(&g.name))
-                .map(|url| format!("/?log={url}")),
+            let link = relay::inspect::series::archive_url(&logs, std::path::Path::new(&g.name))
+                .map(|url| format!("/?log={url}"));
+            relay::play::tournament::played(g, link)
         })
         .collect();
     let p = progress(&plan, &played, &[]);

@@ -213,19 +213,25 @@ fn play_fixture(
 /// The games the folder's logs hold, as the tournament page counts them.
 fn played_in(out: &Path) -> Vec<Played> {
     crate::inspect::series::read_games(&[out.to_owned()], 0)
-        .into_iter()
+        .iter()
         .filter(|g| g.has_result())
-        .map(|g| Played {
-            date: PathBuf::from(&g.name)
-                .file_name()
-                .and_then(|n| crate::archive::date_of(&n.to_string_lossy()))
-                .unwrap_or_else(|| g.name.clone()),
-            teams: g.teams.clone(),
-            score: g.score,
-            penalties: g.shootout,
-            link: None,
-        })
+        .map(|g| played(g, None))
         .collect()
+}
+
+/// A game read from its log as a tournament's result: dated by rcssserver's name for the log
+/// (the date first), which orders the games as they were played.
+pub fn played(g: &pitchside_competitions::series::Game, link: Option<String>) -> Played {
+    Played {
+        date: PathBuf::from(&g.name)
+            .file_name()
+            .and_then(|n| crate::archive::date_of(&n.to_string_lossy()))
+            .unwrap_or_else(|| g.name.clone()),
+        teams: g.teams.clone(),
+        score: g.score,
+        penalties: g.shootout,
+        link,
+    }
 }
 
 /// The pairs (left, right) whose games a former run marked invalid (`NAME.invalid`, whose
