@@ -223,8 +223,7 @@ fn mean_text(m: Option<Mean>, signed: bool) -> String {
             };
             match m.ci {
                 Some(ci) if signed => format!("{v} (95 % CI {:+.2} to {:+.2})", ci.lo, ci.hi),
-                // Counts cannot be negative: a t interval's lower end is shown from 0.
-                Some(ci) => format!("{v} (95 % CI {:.2}–{:.2})", ci.lo.max(0.0), ci.hi),
+                Some(ci) => format!("{v} (95 % CI {:.2}–{:.2})", ci.lo, ci.hi),
                 None => v,
             }
         }
@@ -321,7 +320,7 @@ pub fn series_text(s: &Series, source: &str) -> String {
                 Some(ci) => format!(
                     "{:.1} ({:.1}–{:.1})",
                     m.mean * scale,
-                    ci.lo.max(0.0) * scale,
+                    ci.lo * scale,
                     ci.hi * scale
                 ),
                 None => format!("{:.1}", m.mean * scale),

@@ -224,7 +224,7 @@ fn mean_text(m: &Option<MeanCi>, signed: bool) -> String {
         if signed {
             format!("{v:+.2}")
         } else {
-            format!("{:.2}", v.max(0.0))
+            format!("{v:.2}")
         }
     };
     match m.ci {
@@ -375,7 +375,7 @@ fn figures_view(d: &Doc) -> impl IntoView {
                 (Some(mean), Some(ci)) if ci.len() == 2 => format!(
                     "{:.1} ({:.1}–{:.1})",
                     mean * scale,
-                    ci[0].as_f64().unwrap_or(0.0).max(0.0) * scale,
+                    ci[0].as_f64().unwrap_or(0.0) * scale,
                     ci[1].as_f64().unwrap_or(0.0) * scale
                 ),
                 (Some(mean), _) => format!("{:.1}", mean * scale),

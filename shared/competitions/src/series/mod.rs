@@ -97,7 +97,8 @@ pub struct Averaged {
 /// Reads one figure of a team's match.
 pub type FigureOf = fn(&Figures) -> Option<f64>;
 
-/// The per-match figures a series averages, by name.
+/// The per-match figures a series averages, by name; each is a count (0 up) but possession,
+/// a share (0 to 1), which is what [`Series::figures`] cuts their intervals to.
 pub const FIGURES: [(&str, FigureOf); 6] = [
     ("possession", |f| f.possession.map(f64::from)),
     ("shots", |f| Some(f64::from(f.shots))),
@@ -208,11 +209,11 @@ impl<'a> Series<'a> {
     }
 
     pub fn goals_for(&self) -> Option<Mean> {
-        Mean::of(&self.values(|s| f64::from(s.goals_for)))
+        Mean::of(&self.values(|s| f64::from(s.goals_for))).map(|m| m.within(0.0, f64::INFINITY))
     }
 
     pub fn goals_against(&self) -> Option<Mean> {
-        Mean::of(&self.values(|s| f64::from(s.goals_against)))
+        Mean::of(&self.values(|s| f64::from(s.goals_against))).map(|m| m.within(0.0, f64::INFINITY))
     }
 
     pub fn difference(&self) -> Option<Mean> {
@@ -224,8 +225,9 @@ impl<'a> Series<'a> {
         self.values(|s| s.difference() as f64)
     }
 
+    /// Points a game: 0 to 3.
     pub fn points(&self) -> Option<Mean> {
-        Mean::of(&self.values(|s| f64::from(s.points())))
+        Mean::of(&self.values(|s| f64::from(s.points()))).map(|m| m.within(0.0, 3.0))
     }
 
     pub fn total_points(&self) -> u32 {
@@ -260,7 +262,12 @@ impl<'a> Series<'a> {
                         .iter()
                         .filter_map(|s| f(if ours { s.ours() } else { s.theirs() }))
                         .collect();
-                    Mean::of(&v)
+                    let most = if *name == "possession" {
+                        1.0
+                    } else {
+                        f64::INFINITY
+                    };
+                    Mean::of(&v).map(|m| m.within(0.0, most))
                 };
                 Averaged {
                     name,

@@ -90,6 +90,17 @@ impl Mean {
         });
         Some(Mean { n, mean, sd, ci })
     }
+
+    /// The interval cut to what the figure can be (`lo..=hi`): a t interval is symmetric, so
+    /// over a few games of a count near 0, a share near 1 or points near 3 it runs past
+    /// what any game can give (possession of 108 %, a negative number of shots).
+    pub fn within(mut self, lo: f64, hi: f64) -> Mean {
+        if let Some(ci) = &mut self.ci {
+            ci.lo = ci.lo.clamp(lo, hi);
+            ci.hi = ci.hi.clamp(lo, hi);
+        }
+        self
+    }
 }
 
 /// A difference of two series (the first minus the second) with its 95 % interval and the
@@ -325,6 +336,24 @@ fn beta_fraction(a: f64, b: f64, x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Three games of possession 0.31, 0.95 and 0.27 (a lopsided one among them): the t
+    /// interval runs past 100 %, and the figure's interval stops at what a game can give.
+    #[test]
+    fn an_interval_stops_at_what_the_figure_can_be() {
+        let m = Mean::of(&[0.31, 0.95, 0.27]).expect("three values");
+        let raw = m.ci.expect("an interval");
+        assert!(raw.hi > 1.0 && raw.lo < 0.0, "{raw:?}");
+        let cut = m.within(0.0, 1.0).ci.expect("an interval");
+        assert_eq!((cut.lo, cut.hi), (0.0, 1.0));
+        assert_eq!(m.within(0.0, 1.0).mean, m.mean, "the mean stays");
+        let shots = Mean::of(&[0.0, 0.0, 4.0])
+            .expect("three values")
+            .within(0.0, f64::INFINITY);
+        let ci = shots.ci.expect("an interval");
+        assert_eq!(ci.lo, 0.0);
+        assert!(ci.hi > 4.0, "{ci:?}");
+    }
 
     fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol
