@@ -421,17 +421,28 @@ mod tests {
         assert_eq!(shell_word("it's"), r"'it'\''s'");
     }
 
+    /// Game `number` on the first field, the left team started by `left`, the right by
+    /// `./start_right`, both on this host.
+    fn game_on_field_0<'a>(
+        log_dir: &'a str,
+        number: u32,
+        left: &str,
+        shoot_outs: bool,
+    ) -> GameSetup<'a> {
+        let ports = Ports::of_field(FIRST_PORT, 0).unwrap();
+        GameSetup {
+            ports,
+            log_dir,
+            name: log_name(number),
+            left: start_command(left, "localhost", "localhost", ports),
+            right: start_command("./start_right", "localhost", "localhost", ports),
+            shoot_outs,
+        }
+    }
+
     #[test]
     fn the_server_is_told_autotest2d_s_options_and_the_user_s_last() {
-        let ports = Ports::of_field(FIRST_PORT, 0).unwrap();
-        let setup = GameSetup {
-            ports,
-            log_dir: "night/logs",
-            name: log_name(3),
-            left: start_command("./start_left", "localhost", "localhost", ports),
-            right: start_command("./start_right", "localhost", "localhost", ports),
-            shoot_outs: false,
-        };
+        let setup = game_on_field_0("night/logs", 3, "./start_left", false);
         let args = server_args(&setup, &["-server::synch_mode=true".into()]);
         for want in [
             "-server::port=6000",
@@ -462,15 +473,7 @@ mod tests {
     /// shell and the folder need them, with no argument the server would wrap.
     #[test]
     fn values_with_spaces_reach_rcssserver_as_one_double_quoted_string() {
-        let ports = Ports::of_field(FIRST_PORT, 0).unwrap();
-        let setup = GameSetup {
-            ports,
-            log_dir: "my night/logs",
-            name: log_name(1),
-            left: start_command("/home/me/my  team/start", "localhost", "localhost", ports),
-            right: start_command("./start_right", "localhost", "localhost", ports),
-            shoot_outs: true,
-        };
+        let setup = game_on_field_0("my night/logs", 1, "/home/me/my  team/start", true);
         let args = server_args(&setup, &[]);
         assert!(args.iter().all(|a| !a.contains(' ')), "{args:?}");
         let line = as_rcssserver_reads(&args);
