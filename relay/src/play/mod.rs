@@ -18,7 +18,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+pub mod ports;
 pub mod status;
+pub mod team;
 pub mod tournament;
 
 /// How games are played, whatever plays them (a batch or a tournament).
@@ -38,6 +40,14 @@ pub struct Setup {
     pub cpu_seconds: u64,
     /// Wall-clock time a game may take before it is stopped and marked invalid.
     pub time_limit: Duration,
+    /// Give each game a folder of its own, `NAME.teams/`, as the server's and so the teams'
+    /// working folder, kept after the game: where a team writes its own logs.
+    pub team_logs: bool,
+    /// The user the teams run as (their start scripts drop to it; see [`team`]): the owner
+    /// of each game's own folder.
+    pub team_user: Option<team::User>,
+    /// How often a game that went wrong is played again at once.
+    pub retries: u32,
 }
 
 /// A batch's two start scripts (absolute paths): the team's and the opponent's.
@@ -54,8 +64,10 @@ pub struct Outcome {
     pub played: Vec<u32>,
     /// Games that went wrong, with why.
     pub invalid: Vec<(u32, String)>,
-    /// Games not started because the batch was stopped.
+    /// Games not started because the batch was stopped or paused.
     pub left: Vec<u32>,
+    /// The batch was paused: the games under way were played, no more started.
+    pub paused: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -90,13 +102,15 @@ pub fn played_games(out: &Path) -> Result<BTreeSet<u32>, PlayError> {
 }
 
 /// Plays the games of `plan` not yet played in `setup.out`, `plan.fields().len()` at once,
-/// until all are played or `stop` is set (then the games under way are stopped, their
-/// processes killed, and marked invalid).
+/// until all are played, `pause` is set (the games under way are played to their end, no
+/// other starts) or `stop` is set (the games under way are stopped, their processes killed,
+/// and marked invalid).
 pub fn play(
     plan: &Plan,
     setup: &Setup,
     pair: &Pair,
     stop: &AtomicBool,
+    pause: &AtomicBool,
 ) -> Result<Outcome, PlayError> {
     let folder_error = |source| PlayError::Folder {
         path: setup.out.clone(),
@@ -119,7 +133,7 @@ pub fn play(
         for &ports in plan.fields() {
             let (queue, outcome, status) = (&queue, &outcome, &status);
             scope.spawn(move || loop {
-                if stop.load(Ordering::Relaxed) {
+                if stop.load(Ordering::Relaxed) || pause.load(Ordering::Relaxed) {
                     return;
                 }
                 let next = queue.lock().map(|mut q| q.pop_front());
@@ -144,6 +158,7 @@ pub fn play(
         .into_iter()
         .map(|g| g.number)
         .collect();
+    outcome.paused = pause.load(Ordering::Relaxed) && !outcome.left.is_empty();
     Ok(outcome)
 }
 
@@ -167,7 +182,7 @@ pub fn make_conf_dirs(out: &Path) {
 }
 
 /// One game of a batch: its sides for this game, then [`play_one`] under the game's name.
-fn play_game(
+pub fn play_game(
     setup: &Setup,
     pair: &Pair,
     ports: Ports,
@@ -186,7 +201,14 @@ fn play_game(
         right,
         shoot_outs: false,
     };
-    play_one(setup, &one, stop)
+    let mut result = play_one(setup, &one, stop);
+    for _ in 0..setup.retries {
+        if result.is_ok() || stop.load(Ordering::Relaxed) {
+            break;
+        }
+        result = play_one(setup, &one, stop);
+    }
+    result
 }
 
 /// One game to play on one field.
@@ -200,31 +222,44 @@ pub struct OneGame<'a> {
     pub shoot_outs: bool,
 }
 
-/// One game on one field: the server started in a process group of its own (the teams it
-/// starts join it), under its CPU limit, watched until it ends, stopped at the time limit or
-/// when the batch stops; every process of the group is killed once the server is gone, so a
-/// team that stays behind does not outlive its game. Leaves `NAME.done` or `NAME.invalid`
-/// (with why) beside the logs.
+/// One game on one field: on the field's ports or, when they are taken, the next free ones
+/// ([`ports::claim`]); the server started in a process group of its own (the teams it starts
+/// join it), under its CPU limit, watched until it ends, stopped at the time limit or when
+/// the batch stops; every process of the group is killed once the server is gone, so a team
+/// that stays behind does not outlive its game. Leaves `NAME.done` or `NAME.invalid` (with
+/// why) beside the logs. An earlier attempt of the same game that went wrong is set aside
+/// first ([`set_aside`]).
 pub fn play_one(setup: &Setup, one: &OneGame, stop: &AtomicBool) -> Result<(), String> {
     let file = |ext: &str| setup.out.join(format!("{}.{ext}", one.name));
-    let start = |script: &str| {
-        batch::start_command(script, &setup.team_host, &setup.server_host, one.ports)
-    };
-    let log_dir = setup.out.to_string_lossy();
-    let game_setup = GameSetup {
-        ports: one.ports,
-        log_dir: &log_dir,
-        name: one.name.clone(),
-        left: start(one.left),
-        right: start(one.right),
-        shoot_outs: one.shoot_outs,
-    };
-    let result = run_server(
-        setup,
-        &batch::server_args(&game_setup, &setup.extra),
-        &file("out"),
-        stop,
-    );
+    set_aside(&setup.out, &one.name);
+    let result = ports::claim(one.ports).and_then(|claim| {
+        let ports = claim.ports;
+        let start = |script: &str| {
+            batch::start_command(script, &setup.team_host, &setup.server_host, ports)
+        };
+        let log_dir = setup.out.to_string_lossy();
+        let game_setup = GameSetup {
+            ports,
+            log_dir: &log_dir,
+            name: one.name.clone(),
+            left: start(one.left),
+            right: start(one.right),
+            shoot_outs: one.shoot_outs,
+        };
+        let moved = (ports != one.ports).then(|| {
+            format!(
+                "pitchside-play: ports {}, {} and {} (the field's {} are taken)\n",
+                ports.player, ports.coach, ports.online_coach, one.ports.player
+            )
+        });
+        let workdir = game_folder(setup, &one.name)?;
+        // Where a run's games start at once from several processes (Slurm array tasks).
+        make_conf_dirs(&workdir);
+        let args = batch::server_args(&game_setup, &setup.extra);
+        let ran = run_server(setup, &args, &workdir, &file("out"), moved, stop);
+        drop(claim);
+        ran
+    });
     let (mark, text) = match &result {
         Ok(()) => (file("done"), String::new()),
         Err(why) => (file("invalid"), format!("{why}\n")),
@@ -233,9 +268,63 @@ pub fn play_one(setup: &Setup, one: &OneGame, stop: &AtomicBool) -> Result<(), S
     result
 }
 
-fn run_server(setup: &Setup, args: &[String], out: &Path, stop: &AtomicBool) -> Result<(), String> {
-    let printed =
+/// The folder a game's server (and so its teams) runs in: the run's, or with
+/// [`Setup::team_logs`] one of the game's own, handed to the teams' user.
+fn game_folder(setup: &Setup, name: &str) -> Result<PathBuf, String> {
+    if !setup.team_logs {
+        return Ok(setup.out.clone());
+    }
+    let folder = setup.out.join(format!("{name}.teams"));
+    std::fs::create_dir_all(&folder)
+        .map_err(|e| format!("cannot make {}: {e}", folder.display()))?;
+    if let Some(user) = &setup.team_user {
+        team::hand_over(&folder, user)?;
+    }
+    Ok(folder)
+}
+
+/// Moves the files of an earlier attempt at game `name` that went wrong (its `NAME.invalid`
+/// mark, what it printed, its logs, its teams' folder) to `NAME.try-K.…`, K from 1, the logs
+/// renamed `….rcg.gz.invalid` so that nothing counts them: the game is played again under its
+/// own name, and why each attempt failed stays beside it.
+pub fn set_aside(out: &Path, name: &str) {
+    if !out.join(format!("{name}.invalid")).exists() {
+        return;
+    }
+    let Some(k) = (1..10_000).find(|k| !out.join(format!("{name}.try-{k}.invalid")).exists())
+    else {
+        return;
+    };
+    for (from, to) in [
+        ("rcg.gz", "rcg.gz.invalid"),
+        ("rcl.gz", "rcl.gz.invalid"),
+        ("out", "out"),
+        ("teams", "teams"),
+        ("invalid", "invalid"),
+    ] {
+        let file = out.join(format!("{name}.{from}"));
+        if file.exists() {
+            let _ = std::fs::rename(&file, out.join(format!("{name}.try-{k}.{to}")));
+        }
+    }
+}
+
+fn run_server(
+    setup: &Setup,
+    args: &[String],
+    workdir: &Path,
+    out: &Path,
+    preface: Option<String>,
+    stop: &AtomicBool,
+) -> Result<(), String> {
+    let mut printed =
         std::fs::File::create(out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    if let Some(line) = preface {
+        use std::io::Write;
+        printed
+            .write_all(line.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    }
     let printed_too = printed
         .try_clone()
         .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
@@ -247,7 +336,7 @@ fn run_server(setup: &Setup, args: &[String], out: &Path, stop: &AtomicBool) -> 
         .arg(setup.cpu_seconds.to_string())
         .arg(&setup.server)
         .args(args)
-        .current_dir(&setup.out)
+        .current_dir(workdir)
         .stdin(Stdio::null())
         .stdout(printed)
         .stderr(printed_too);
@@ -341,6 +430,12 @@ pub fn flag_on(kinds: &[tokio::signal::unix::SignalKind]) -> Arc<AtomicBool> {
         set.store(true, Ordering::Relaxed);
     });
     flag
+}
+
+/// A pause flag set by SIGUSR1: a batch starts no more games and ends once those under way
+/// are over; a tournament ends after the wave under way.
+pub fn pause_on_usr1() -> Arc<AtomicBool> {
+    flag_on(&[tokio::signal::unix::SignalKind::user_defined1()])
 }
 
 /// A stop flag set by Ctrl-C or SIGTERM, for [`play`].

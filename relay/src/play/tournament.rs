@@ -14,7 +14,7 @@ use super::{play_one, OneGame, PlayError, Setup};
 use pitchside_competitions::batch::Ports;
 use pitchside_competitions::tournament::next::{next_wave, NextGame};
 use pitchside_competitions::tournament::{progress, Plan, Played};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -77,7 +77,8 @@ pub fn play_tournament(
     })?;
     super::make_conf_dirs(&setup.out);
     let invalid_before = invalid_pairs(&setup.out);
-    let mut tried: HashSet<(String, String, Option<String>)> = HashSet::new();
+    // How often this run has played each fixture: once, and again for each retry asked.
+    let mut tried: HashMap<(String, String, Option<String>), u32> = HashMap::new();
     let mut last_stamp: Option<String> = None;
     let outcome = Mutex::new(TournamentOutcome::default());
     let ports: Vec<u16> = fields.iter().map(|p| p.player).collect();
@@ -99,7 +100,7 @@ pub fn play_tournament(
             break;
         }
         let skip = |g: &NextGame| {
-            tried.contains(&key(g))
+            tried.get(&key(g)).is_some_and(|&n| n > setup.retries)
                 || (!t.replay_invalid
                     && invalid_before.contains(&(g.left.clone(), g.right.clone())))
         };
@@ -145,7 +146,9 @@ pub fn play_tournament(
                 });
             }
         });
-        tried.extend(wave.iter().map(key));
+        for g in &wave {
+            *tried.entry(key(g)).or_default() += 1;
+        }
     }
     status.finish();
     Ok(outcome.into_inner().unwrap_or_default())
@@ -251,9 +254,4 @@ fn invalid_pairs(out: &Path) -> HashSet<(String, String)> {
             Some((l.to_owned(), r.to_owned()))
         })
         .collect()
-}
-
-/// A pause flag set by SIGUSR1: the tournament ends after the wave under way.
-pub fn pause_on_usr1() -> std::sync::Arc<AtomicBool> {
-    super::flag_on(&[tokio::signal::unix::SignalKind::user_defined1()])
 }

@@ -290,11 +290,42 @@ fn sigterm_stops_the_batch_and_every_process_of_it() {
     assert!(!night.leftovers());
 }
 
-/// A game the server played to its end but a player left early (the real output of a game in
-/// which a player process was killed), and a game whose port another program holds: both
-/// marked invalid with why, and the batch goes on to its next game.
+/// SIGUSR1 pauses a batch: the game under way is played to its end, no other starts, and the
+/// run ends as asked (exit code 0); continued, it plays the rest.
 #[test]
-fn a_killed_player_and_a_port_in_use_make_a_game_invalid() {
+fn sigusr1_pauses_the_batch_after_the_games_under_way() {
+    let night = Night::new("play-pause", 612, 22500);
+    let paused = night
+        .command(&["--games", "3", "--", "-server::stand_in_seconds=2"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run pitchside-play");
+    let started = std::time::Instant::now();
+    while night.started().len() < 2 && started.elapsed().as_secs() < 20 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let usr1 = Command::new("kill")
+        .args(["-USR1", &paused.id().to_string()])
+        .status();
+    assert!(usr1.is_ok_and(|s| s.success()));
+    let out = paused.wait_with_output().expect("wait for pitchside-play");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(
+        said.contains("1 played, 0 invalid, 2 left (3 games in") && said.contains("paused"),
+        "{said}"
+    );
+    assert_eq!(night.files(".done"), ["game-0001.done"]);
+    let rest = night.play(&["--games", "3", "--continue"]);
+    assert!(rest.status.success());
+    assert_eq!(night.files(".done").len(), 3);
+    assert!(!night.leftovers());
+}
+
+/// A game the server played to its end but a player left early (the real output of a game in
+/// which a player process was killed) is marked invalid with why.
+#[test]
+fn a_killed_player_makes_a_game_invalid() {
     let night = Night::new("play-killed", 606, 21000);
     let out = night.play(&[
         "--games",
@@ -309,20 +340,197 @@ fn a_killed_player_and_a_port_in_use_make_a_game_invalid() {
         "player HELIOS_B 6 left before the end (a crashed or killed player, or a red card)\n"
     );
     assert!(night.files(".done").is_empty());
+}
 
+/// A field whose port another program holds plays on the next free ports above it, and its
+/// teams are told those; a game that went wrong is played again when asked, and its failed
+/// attempt kept beside it under another name that nothing counts.
+#[test]
+fn a_port_in_use_moves_the_game_up_and_a_failed_game_is_played_again_when_asked() {
     let busy = Night::new("play-busy", 607, 22000);
-    let holder = std::net::UdpSocket::bind("0.0.0.0:22000").expect("hold the port");
+    let holder = std::net::UdpSocket::bind("0.0.0.0:22001").expect("hold the coach port");
     let out = busy.play(&["--games", "1"]);
     drop(holder);
-    assert_eq!(out.status.code(), Some(1));
-    let why = std::fs::read_to_string(busy.out.join("game-0001.invalid")).unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert_eq!(busy.files(".done"), ["game-0001.done"]);
+    let started = busy.started();
+    assert_eq!(started.len(), 2, "{started:?}");
+    assert!(started
+        .iter()
+        .all(|l| l.ends_with("localhost localhost 22003 22004 22005")));
+    let printed = std::fs::read_to_string(busy.out.join("game-0001.out")).unwrap();
     assert!(
-        why.starts_with(
-            "the server ended with exit status: 1: Error initializing sockets: port=22000."
+        printed.starts_with(
+            "pitchside-play: ports 22003, 22004 and 22005 (the field's 22000 are taken)\n"
         ),
-        "{why}"
+        "{printed}"
     );
-    assert!(busy.started().is_empty(), "no team was started");
+
+    // A server that fails twice: played once and again, both attempts kept with why.
+    let again = Night::new("play-retry", 609, 22100);
+    let out = again.play(&[
+        "--games",
+        "1",
+        "--retry",
+        "1",
+        "--",
+        "-server::stand_in_exit=3",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(again.started().len(), 4, "two attempts, two teams each");
+    // The first attempt set aside, its logs renamed so that no series counts them.
+    assert_eq!(
+        again.files(".invalid"),
+        [
+            "game-0001.invalid",
+            "game-0001.try-1.invalid",
+            "game-0001.try-1.rcg.gz.invalid",
+            "game-0001.try-1.rcl.gz.invalid"
+        ]
+    );
+    // Continued (the server fixed), the game is played; its failed attempts stay aside.
+    let out = again.play(&["--games", "1", "--continue"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(again.files(".done"), ["game-0001.done"]);
+    assert_eq!(again.files("try-2.invalid"), ["game-0001.try-2.invalid"]);
+    assert_eq!(again.files(".invalid").len(), 6, "{:?}", again.files(""));
+    assert_eq!(again.files(".rcg.gz"), ["game-0001.rcg.gz"]);
+}
+
+/// The teams' limits, their user and their own folder, as a team's script sees them: it
+/// prints its address-space and process limits, who it runs as and where, and writes a file
+/// where it runs. As root the teams run as `nobody`; otherwise the user part is left out
+/// (only root can start a program as another user) and the test says so.
+#[test]
+fn the_teams_run_under_their_limits_in_a_folder_of_their_own() {
+    let night = Night::new("play-limits", 610, 22200);
+    let report = "echo \"team $(ulimit -v) $(ulimit -u) $(id -un) $(pwd)\"\n: > own-log.txt\n";
+    for (side, name) in [("start_left", "SHORT_L_a"), ("start_right", "SHORT_R_a")] {
+        script(&night.dir, side, &format!("{}{report}", team(name, 610)));
+    }
+    let root = rustix::process::geteuid().is_root();
+    let user = if root {
+        // nobody must reach the scripts: the scratch folder is the test's own.
+        use std::os::unix::fs::PermissionsExt;
+        let open = std::fs::Permissions::from_mode(0o755);
+        std::fs::set_permissions(&night.dir, open).expect("open the scratch folder");
+        "nobody"
+    } else {
+        eprintln!("not root: the teams run as this user, without --user");
+        ""
+    };
+    let mut args = vec!["--games", "1", "--team-logs", "--memory-limit", "768"];
+    args.extend(["--process-limit", "4000"]);
+    if root {
+        args.extend(["--user", user]);
+    }
+    let out = night.play(&args);
+    let printed = std::fs::read_to_string(night.out.join("game-0001.out")).unwrap_or_default();
+    assert!(
+        out.status.success(),
+        "{}{printed}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let own = night.out.join("game-0001.teams");
+    let lines: Vec<&str> = printed.lines().filter(|l| l.starts_with("team ")).collect();
+    assert_eq!(lines.len(), 2, "{printed}");
+    let whoami = if root {
+        user.to_owned()
+    } else {
+        String::from_utf8_lossy(&Command::new("id").arg("-un").output().unwrap().stdout)
+            .trim()
+            .to_owned()
+    };
+    for line in lines {
+        assert_eq!(
+            line,
+            format!("team {} 4000 {whoami} {}", 768 * 1024, own.display())
+        );
+    }
+    assert!(
+        own.join("own-log.txt").is_file(),
+        "the teams wrote in their folder"
+    );
+    assert!(!night.leftovers());
+}
+
+/// `--sbatch` writes a Slurm job array whose task K plays game K into the batch's folder.
+/// Where a Slurm cluster answers (`sinfo`) and `PITCHSIDE_TEST_SLURM=1` asks for it, the
+/// script is submitted to it and the test waits for the job (at most five minutes);
+/// elsewhere (CI) each task's line is run as Slurm would run it, one after another.
+#[test]
+fn sbatch_plays_the_batch_as_a_job_array() {
+    let night = Night::new("play-sbatch", 611, 22300);
+    let out = night.play(&[
+        "--games",
+        "3",
+        "--parallel",
+        "2",
+        "--swap-every",
+        "2",
+        "--sbatch",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.starts_with("#!/bin/sh\n"), "{text}");
+    assert!(text.contains("\n#SBATCH --array=1-3%2\n"), "{text}");
+    assert!(
+        text.contains("--continue --only-game \"$SLURM_ARRAY_TASK_ID\""),
+        "{text}"
+    );
+    assert!(night.files(".out").is_empty(), "nothing was played");
+    let file = night.dir.join("night.sbatch");
+    std::fs::write(&file, &text).unwrap();
+    let slurm = std::env::var("PITCHSIDE_TEST_SLURM").is_ok_and(|v| v == "1")
+        && Command::new("sinfo")
+            .output()
+            .is_ok_and(|o| o.status.success());
+    if slurm {
+        let sent = Command::new("timeout")
+            .args(["300", "sbatch", "--wait", "--quiet"])
+            .arg(&file)
+            .status()
+            .expect("run sbatch");
+        assert!(sent.success(), "the job array ended with {sent}");
+    } else {
+        for k in 1..=3 {
+            let task = Command::new("sh")
+                .arg(&file)
+                .env("SLURM_ARRAY_TASK_ID", k.to_string())
+                .output()
+                .expect("run a task");
+            assert!(
+                task.status.success(),
+                "{}",
+                String::from_utf8_lossy(&task.stderr)
+            );
+        }
+    }
+    assert_eq!(night.files(".done").len(), 3);
+    // Game 2 had the sides swapped, as in a batch played on one machine.
+    let printed = std::fs::read_to_string(night.out.join("game-0002.out")).unwrap();
+    let left = printed
+        .lines()
+        .find(|l| l.starts_with("Starting "))
+        .unwrap_or_default();
+    assert!(left.contains("/start_right localhost"), "{printed}");
+    // Run again, every task finds its game played and ends at once.
+    let again = Command::new("sh")
+        .arg(&file)
+        .env("SLURM_ARRAY_TASK_ID", "2")
+        .output()
+        .expect("run a task again");
+    assert!(String::from_utf8_lossy(&again.stdout).contains("game 2 is played already"));
+    assert!(!night.leftovers());
 }
 
 /// `pitchside-play --tournament` with the stand-in server, on the spring cup (a group of four,
