@@ -33,6 +33,8 @@ pub struct Shared {
     pub tournaments: Arc<crate::tournament::Tournaments>,
     /// `--broadcast-delay`, `--team-colours` and the captions kept per match.
     pub broadcast: crate::broadcast::Broadcast,
+    /// `--run`: the runs of games the operator may start, pause and stop.
+    pub runs: Arc<crate::runs::Runs>,
 }
 
 /// What an edge's routes need of NATS.

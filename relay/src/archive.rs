@@ -173,6 +173,23 @@ impl Archive {
         meta.file_type().is_file().then_some(path)
     }
 
+    /// A series' `dir` for `folder` (`N/REL`, or `N`), where the archive lists a log below
+    /// it: the way back from [`Archive::folder`].
+    pub fn dir_of(&self, folder: &Path) -> Option<String> {
+        let (i, rel) = self
+            .roots
+            .iter()
+            .enumerate()
+            .find_map(|(i, root)| Some((i, folder.strip_prefix(root).ok()?)))?;
+        let rel = rel.to_str()?.trim_end_matches('/');
+        let dir = if rel.is_empty() {
+            i.to_string()
+        } else {
+            format!("{i}/{rel}")
+        };
+        self.folder(&dir).map(|_| dir)
+    }
+
     /// The folder behind a series' `dir` (`N/REL`, or `N` for the directory itself), if the
     /// index lists a log below it: only folders the archive already shows are ever read.
     pub fn folder(&self, dir: &str) -> Option<PathBuf> {

@@ -85,6 +85,12 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     pub tournament: Vec<PathBuf>,
 
+    /// A run of games the operator may start, pause and stop from the page (`/runs`): a
+    /// TOML file whose `args` are `pitchside-play`'s (book, "Series and tournaments").
+    /// Repeat for several.
+    #[arg(long, value_name = "FILE")]
+    pub run: Vec<PathBuf>,
+
     /// Seconds every broadcast view (`/m/NAME/broadcast`, for a stream) trails live play,
     /// fractions allowed, at most 600; the ordinary page stays live [default: 0].
     // `-1` is taken as the value, for the relay to say what is wrong with it.
@@ -313,6 +319,8 @@ pub enum ConfigError {
     #[error("{path}: {message}")]
     Toml { path: PathBuf, message: String },
     #[error("{0}")]
+    RunFile(#[from] crate::runs::RunFileError),
+    #[error("{0}")]
     Protocol(#[from] crate::monitor::UnknownProtocol),
     #[error("--compression {0}: the level must be 0 to 9")]
     Compression(i32),
@@ -373,6 +381,10 @@ pub struct Settings {
     pub archive: Vec<PathBuf>,
     /// Tournament files (`--tournament`).
     pub tournaments: Vec<PathBuf>,
+    /// Runs the operator may start (`--run`), read and checked.
+    pub runs: Vec<crate::runs::RunSpec>,
+    /// The program that plays a run: `pitchside-play` beside the relay, else on `PATH`.
+    pub play_program: PathBuf,
     /// How far every broadcast view trails live play (`--broadcast-delay`). The page does
     /// the delaying: the relay only says by how much, so one relay serves the live page and
     /// the delayed stream from the same history.
@@ -418,6 +430,8 @@ impl Settings {
             record: None,
             archive: Vec::new(),
             tournaments: Vec::new(),
+            runs: Vec::new(),
+            play_program: crate::runs::Runs::default_program(),
             broadcast_delay: Duration::ZERO,
             team_colours: None,
             history_cap: DEFAULT_HISTORY_MB << 20,
@@ -597,7 +611,11 @@ impl Cli {
             &mut self.nats_nkey,
         ];
         let replays = self.matches.iter_mut().filter_map(|m| m.replay.as_mut());
-        let lists = self.archive.iter_mut().chain(&mut self.tournament);
+        let lists = self
+            .archive
+            .iter_mut()
+            .chain(&mut self.tournament)
+            .chain(&mut self.run);
         for path in single.into_iter().flatten().chain(lists).chain(replays) {
             *path = base.join(&*path);
         }
@@ -740,6 +758,21 @@ impl Cli {
         settings.record = o.record;
         settings.archive = o.archive.clone();
         settings.tournaments = o.tournament.clone();
+        for file in &o.run {
+            let spec = crate::runs::read_run_file(file)?;
+            if settings.runs.iter().any(|r| r.name == spec.name) {
+                return Err(ConfigError::Value {
+                    what: "--run",
+                    rule: "one run file per name",
+                    value: file.display().to_string(),
+                });
+            }
+            // The archive lists the run's folder, so that its series page follows it.
+            if !settings.archive.iter().any(|a| spec.out.starts_with(a)) {
+                settings.archive.push(spec.out.clone());
+            }
+            settings.runs.push(spec);
+        }
         settings.broadcast_delay = broadcast_delay(o.broadcast_delay.unwrap_or(0.0))?;
         // Read now: a mistake in the file stops the start, saying where it is.
         settings.team_colours = match o.team_colours.clone() {

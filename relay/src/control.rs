@@ -177,6 +177,17 @@ pub fn link_with(
     fragment_key: &str,
     token: &str,
 ) -> String {
+    page_link(https, listen, &format!("/m/{name}"), fragment_key, token)
+}
+
+/// The relay's page at `path` with `#KEY=TOKEN`.
+pub fn page_link(
+    https: bool,
+    listen: std::net::SocketAddr,
+    path: &str,
+    fragment_key: &str,
+    token: &str,
+) -> String {
     let host = match listen.ip() {
         IpAddr::V4(ip) if ip.is_unspecified() => "127.0.0.1".to_owned(),
         IpAddr::V6(ip) if ip.is_unspecified() => "[::1]".to_owned(),
@@ -185,7 +196,7 @@ pub fn link_with(
     };
     let scheme = if https { "https" } else { "http" };
     format!(
-        "{scheme}://{host}:{}/m/{name}#{fragment_key}={token}",
+        "{scheme}://{host}:{}{path}#{fragment_key}={token}",
         listen.port()
     )
 }

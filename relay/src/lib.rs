@@ -56,6 +56,7 @@ pub mod play;
 pub mod publisher;
 pub mod recorder;
 pub mod replay;
+pub mod runs;
 pub mod series;
 pub mod spectator;
 pub mod tls;
@@ -264,6 +265,25 @@ pub async fn run(
             );
         }
     }
+    if !settings.runs.is_empty() {
+        let link = |token: &str| {
+            control::page_link(
+                settings.tls.is_some(),
+                listen,
+                "/runs",
+                pitchside_wire::link::CONTROL_KEY,
+                token,
+            )
+        };
+        if given {
+            tracing::info!("operator link for the runs: {}", link("TOKEN"));
+        } else {
+            tracing::info!(
+                "operator link for the runs (keep it to yourself): {}",
+                link(&token)
+            );
+        }
+    }
     let gate = control::Gate::new(token);
     let mut tasks = Vec::new();
     let mut matches = Vec::new();
@@ -383,7 +403,12 @@ pub async fn run(
     }
     let archive = Arc::new(archive::Archive::new(settings.archive.clone()));
     archive::start(archive.clone(), stop_rx.clone());
+    let runs = Arc::new(runs::Runs::new(
+        settings.runs.clone(),
+        settings.play_program.clone(),
+    ));
     let shared = Arc::new(web::Shared {
+        runs: runs.clone(),
         archive,
         tournaments,
         broadcast: broadcast::Broadcast::new(
@@ -438,6 +463,8 @@ pub async fn run(
     let app = web::app(shared.clone(), settings.dist);
     tokio::spawn(async move {
         shutdown.await;
+        // A runner stops its games and their processes itself.
+        runs.stop_all();
         let _ = stop_tx.send(true);
     });
     let tune: fn(&mut tokio::net::TcpStream) = tune_socket;

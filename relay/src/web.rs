@@ -74,6 +74,8 @@ pub fn app(state: AppState, dist: PathBuf) -> Router {
         .route("/api/matches/{name}/captions", get(captions))
         .route("/api/archive", get(archive_list))
         .route("/api/series", get(series))
+        .route("/api/runs", get(runs_list))
+        .route("/api/runs/{name}/{action}", axum::routing::post(run_action))
         .route("/api/tournaments", get(tournaments))
         .route("/api/tournaments/{name}", get(tournament))
         .route("/archive/files/{*id}", get(archive_file))
@@ -592,6 +594,57 @@ fn authorization(req: &Request) -> Option<&str> {
     req.headers()
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
+}
+
+/// A run's series page, once the archive lists a game of its folder.
+fn run_series(app: &Shared, folder: &std::path::Path) -> Option<String> {
+    let dir = app.archive.dir_of(folder)?;
+    Some(format!(
+        "/series?dir={}",
+        pitchside_wire::link::percent_encode_query(&dir)
+    ))
+}
+
+/// `GET /api/runs`: the runs the operator may start, pause and stop, with where each is
+/// (`pitchside.runs.v1`). Anyone may look; acting needs the token.
+async fn runs_list(State(app): State<AppState>) -> Response {
+    let doc = app.runs.list(|f| run_series(&app, f));
+    let mut res = control_reply(200, serde_json::to_value(&doc).unwrap_or_default(), None);
+    res.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    res
+}
+
+/// `POST /api/runs/NAME/ACTION` (`start`, `pause`, `stop`) with the operator's token: 200
+/// with the run as it is now; 400 for another action, 401 without the token, 404 for a run
+/// the relay was not given, 409 when the run is not in a state for it.
+async fn run_action(
+    State(app): State<AppState>,
+    Path((name, action)): Path<(String, String)>,
+    req: Request,
+) -> Response {
+    if let Err(r) = app.gate.check(
+        client_ip(&req),
+        authorization(&req),
+        std::time::Instant::now(),
+    ) {
+        return refusal(&r);
+    }
+    let Some(action) = pitchside_wire::runs::Action::parse(&action) else {
+        return control_reply(
+            400,
+            serde_json::json!({"error": format!("no action {action}: start, pause or stop")}),
+            None,
+        );
+    };
+    match app.runs.act(&name, action, |f| run_series(&app, f)) {
+        Ok(entry) => control_reply(200, serde_json::to_value(&entry).unwrap_or_default(), None),
+        Err(r) => control_reply(
+            r.status(),
+            serde_json::json!({"error": r.to_string()}),
+            None,
+        ),
+    }
 }
 
 /// `GET /m/NAME/control`: 200 with what the operator may do (the page shows its panel only

@@ -79,6 +79,9 @@ pub fn Root() -> impl IntoView {
     if ui::series::is_series_page() {
         return view! { <ui::series::SeriesPage/> }.into_any();
     }
+    if ui::runs::is_runs_page() {
+        return view! { <ui::runs::RunsPage/> }.into_any();
+    }
     if ui::tournament::tournament_name().is_some() {
         return view! { <ui::tournament::TournamentPage/> }.into_any();
     }

@@ -69,4 +69,29 @@ pub fn gunzip_bytes(bytes: &[u8]) -> Vec<u8> {
     out
 }
 
+/// One HTTP/1.1 request to the relay at `addr` (`Connection: close`), with the operator's
+/// token when given: the status and the body; `None` when the relay did not answer.
+pub fn http(
+    addr: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+) -> Option<(u16, String)> {
+    use std::io::Write;
+    let mut s = std::net::TcpStream::connect(addr).ok()?;
+    s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .ok()?;
+    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Length: 0\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    let mut text = String::new();
+    s.read_to_string(&mut text).ok()?;
+    let status = text.split(' ').nth(1)?.parse().ok()?;
+    let (_, body) = text.split_once("\r\n\r\n")?;
+    Some((status, body.to_owned()))
+}
+
 pub use pitchside_fixtures::{free_port, scratch};

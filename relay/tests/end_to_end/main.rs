@@ -11,5 +11,6 @@ mod inspect_cli;
 mod log_tools_cli;
 mod play;
 mod process;
+mod runs;
 mod series_cli;
 mod tls;

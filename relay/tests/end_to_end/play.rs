@@ -10,7 +10,7 @@ use std::process::Command;
 
 /// The stand-in rcssserver (`relay/tests/stand_in_rcssserver.rs`), a test program of this
 /// package built beside this one: the newest, should an older build still lie there.
-fn stand_in() -> PathBuf {
+pub fn stand_in() -> PathBuf {
     let exe = std::env::current_exe().expect("this test program");
     let deps = exe.parent().expect("the folder of the test programs");
     std::fs::read_dir(deps)
@@ -37,12 +37,12 @@ sleep SECONDS &
 "#;
 
 /// The start script of team `name`.
-fn team(name: &str, seconds: u32) -> String {
+pub fn team(name: &str, seconds: u32) -> String {
     TEAM.replace("NAME", name)
         .replace("SECONDS", &seconds.to_string())
 }
 
-fn script(dir: &Path, name: &str, text: &str) -> PathBuf {
+pub fn script(dir: &Path, name: &str, text: &str) -> PathBuf {
     use std::os::unix::fs::PermissionsExt;
     let path = dir.join(name);
     std::fs::write(&path, text).expect("write a script");

@@ -1,6 +1,6 @@
 //! The contracts between the relay and the page: the WebSocket wire (this page), where a
-//! relayed match comes from ([`feed`]), the page's link scheme ([`link`]) and a run of games
-//! in a folder ([`run`]). Each is versioned and documented in the book
+//! relayed match comes from ([`feed`]), the page's link scheme ([`link`]), a run of games
+//! in a folder ([`run`]) and the runs an operator may start ([`runs`]). Each is versioned and documented in the book
 //! (`docs/src/contracts.md`); both ends use this one crate, so they cannot drift. It must not
 //! do IO or know about sockets: the relay and the page own those.
 //!
@@ -58,6 +58,7 @@ mod codec;
 mod frame;
 pub mod reconnect;
 pub mod run;
+pub mod runs;
 
 use crate::feed::FeedSource;
 use codec::{Reader, Writer};

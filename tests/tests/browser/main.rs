@@ -16,6 +16,7 @@ mod page;
 mod phone;
 mod referee;
 mod relay;
+mod runs;
 mod save_as;
 mod series;
 mod tls;

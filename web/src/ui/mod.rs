@@ -22,6 +22,7 @@ pub mod open;
 pub mod operator;
 pub mod panel;
 pub mod player;
+pub mod runs;
 pub mod save_as;
 pub mod scorebar;
 pub mod series;

@@ -107,28 +107,7 @@ pub(crate) async fn match_name() -> Option<String> {
 /// `method` on `/m/NAME/control` with the key: the status and the body.
 async fn request(method: &str, token: &str, body: Option<String>) -> Option<(u16, String)> {
     let name = match_name().await?;
-    let init = web_sys::RequestInit::new();
-    init.set_method(method);
-    let headers = web_sys::Headers::new().ok()?;
-    headers
-        .set("Authorization", &format!("Bearer {token}"))
-        .ok()?;
-    if let Some(b) = &body {
-        headers.set("Content-Type", "application/json").ok()?;
-        init.set_body(&JsValue::from_str(b));
-    }
-    init.set_headers(&headers);
-    let req = web_sys::Request::new_with_str_and_init(&format!("/m/{name}/control"), &init).ok()?;
-    let res = wasm_bindgen_futures::JsFuture::from(web_sys::window()?.fetch_with_request(&req))
-        .await
-        .ok()?;
-    let res: web_sys::Response = res.dyn_into().ok()?;
-    let text = wasm_bindgen_futures::JsFuture::from(res.text().ok()?)
-        .await
-        .ok()?
-        .as_string()
-        .unwrap_or_default();
-    Some((res.status(), text))
+    crate::api::send(method, &format!("/m/{name}/control"), token, body).await
 }
 
 /// Reads the key the page was opened with ([`crate::link`] keeps it out of the address and of

@@ -159,7 +159,7 @@ fn duration_words(seconds: u64) -> String {
 
 /// How far the folder's run of games is: game k of N, what each field plays, the time left
 /// at the pace so far; said plainly when the runner has stopped writing.
-fn run_view(r: pitchside_wire::run::Run) -> impl IntoView {
+pub(crate) fn run_view(r: pitchside_wire::run::Run, id: String) -> impl IntoView {
     let what = if r.kind == "tournament" {
         "Tournament"
     } else {
@@ -192,7 +192,7 @@ fn run_view(r: pitchside_wire::run::Run) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <section id="series-run" class="series-run" aria-label="The run of games">
+        <section id=id class="series-run" aria-label="The run of games">
             <p>
                 <strong>{headline}</strong>{invalid}{left}{silence}
             </p>
@@ -515,7 +515,7 @@ pub fn SeriesPage() -> impl IntoView {
                             {(indexing > 0).then(|| format!(" ({indexing} logs still being read)"))}
                             " · updates by itself while games are added"
                         </p>
-                        {d.run.clone().map(run_view)}
+                        {d.run.clone().map(|r| run_view(r, "series-run".into()))}
                         <h2>"Win rate, game by game"</h2>
                         {curve_svg(vec![("a", d.curve.clone())])}
                         {one_view(d, "A")}
