@@ -258,7 +258,7 @@ pub fn play_one(setup: &Setup, one: &OneGame, stop: &AtomicBool) -> Result<(), S
         let args = batch::server_args(&game_setup, &setup.extra);
         let ran = run_server(setup, &args, &workdir, &file("out"), moved, stop);
         drop(claim);
-        ran
+        ran.and_then(|()| whole_log(&setup.out, &one.name))
     });
     let (mark, text) = match &result {
         Ok(()) => (file("done"), String::new()),
@@ -266,6 +266,33 @@ pub fn play_one(setup: &Setup, one: &OneGame, stop: &AtomicBool) -> Result<(), S
     };
     let _ = std::fs::write(mark, text);
     result
+}
+
+/// Whether the game's log holds the whole game: a server that played to its end can still
+/// leave a log cut short (a full disk) or none, and a game without its log is no result.
+fn whole_log(out: &Path, name: &str) -> Result<(), String> {
+    let Some(log) = ["rcg.gz", "rcg"]
+        .iter()
+        .map(|ext| out.join(format!("{name}.{ext}")))
+        .find(|p| p.is_file())
+    else {
+        return Err(
+            "the server wrote no game log (a full disk, or game logging turned off)".into(),
+        );
+    };
+    let games = crate::inspect::series::read_games(std::slice::from_ref(&log), 1);
+    match games.first() {
+        Some(g) if g.has_result() => Ok(()),
+        Some(g) => Err(format!(
+            "the game log is not whole ({}): a full disk?",
+            g.invalid
+                .iter()
+                .map(|i| i.describe(&g.teams))
+                .collect::<Vec<_>>()
+                .join("; ")
+        )),
+        None => Err(format!("cannot read {}", log.display())),
+    }
 }
 
 /// The folder a game's server (and so its teams) runs in: the run's, or with
@@ -341,12 +368,10 @@ fn run_server(
         .stdout(printed)
         .stderr(printed_too);
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
-    let mut child = command
+    let child = command
         .spawn()
         .map_err(|e| format!("cannot start {}: {e}", setup.server.display()))?;
-    let status = watch(&mut child, setup.time_limit, stop);
-    kill_group(&child);
-    let _ = child.wait();
+    let status = watch(child, setup.time_limit, stop);
     let printed = || std::fs::read(out).map(|b| String::from_utf8_lossy(&b).into_owned());
     match status {
         Watched::Ended(s) if s.success() => match printed() {
@@ -376,28 +401,46 @@ enum Watched {
     Lost(std::io::Error),
 }
 
-fn watch(child: &mut Child, limit: Duration, stop: &AtomicBool) -> Watched {
+/// Waits for the server to end, to reach `limit` or for `stop`, then kills whatever is left
+/// of its process group and reaps the server. A thread of its own waits on the server, so the
+/// game's end is seen at once (polling every 50 ms cost 52 ms a game: BENCHMARKS.md,
+/// "Playing games"); the time limit and the stop are looked at every 50 ms.
+fn watch(mut child: Child, limit: Duration, stop: &AtomicBool) -> Watched {
+    use std::sync::mpsc::RecvTimeoutError;
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait());
+    });
     let started = Instant::now();
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) => return Watched::Ended(status),
-            Ok(None) => {}
-            Err(e) => return Watched::Lost(e),
+    let watched = loop {
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(Ok(status)) => break Watched::Ended(status),
+            Ok(Err(e)) => break Watched::Lost(e),
+            Err(RecvTimeoutError::Disconnected) => {
+                break Watched::Lost(std::io::Error::other("the server's waiter ended"))
+            }
+            Err(RecvTimeoutError::Timeout) => {}
         }
         if stop.load(Ordering::Relaxed) {
-            return Watched::Stopped;
+            break Watched::Stopped;
         }
         if started.elapsed() > limit {
-            return Watched::TooLong;
+            break Watched::TooLong;
         }
-        std::thread::sleep(Duration::from_millis(50));
+    };
+    kill_group(pid);
+    if matches!(watched, Watched::Stopped | Watched::TooLong) {
+        // The server, killed with its group, is reaped by its waiter.
+        let _ = rx.recv_timeout(Duration::from_secs(5));
     }
+    watched
 }
 
 /// Kills every process left in the server's group (the server, if it still runs, and the
-/// teams it started), then reaps the server.
-fn kill_group(child: &Child) {
-    if let Some(pid) = rustix::process::Pid::from_raw(child.id() as i32) {
+/// teams it started).
+fn kill_group(pid: u32) {
+    if let Some(pid) = rustix::process::Pid::from_raw(pid as i32) {
         let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
     }
 }

@@ -340,6 +340,23 @@ fn a_killed_player_makes_a_game_invalid() {
         "player HELIOS_B 6 left before the end (a crashed or killed player, or a red card)\n"
     );
     assert!(night.files(".done").is_empty());
+
+    // A server that played to its end but left its log cut short, as a full disk leaves it
+    // (a real log of a server killed mid-game): no result, and said so.
+    let cut = Night::new("play-cut", 614, 22900);
+    let out = cut.play(&[
+        "--games",
+        "1",
+        "--",
+        "-server::stand_in_log=series/invalid/killed-server-1.rcg.gz",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let why = std::fs::read_to_string(cut.out.join("game-0001.invalid")).unwrap();
+    assert!(
+        why.starts_with("the game log is not whole (the log stops at cycle "),
+        "{why}"
+    );
+    assert!(why.ends_with("): a full disk?\n"), "{why}");
 }
 
 /// A field whose port another program holds plays on the next free ports above it, and its
