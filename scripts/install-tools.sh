@@ -16,10 +16,12 @@ mkdir -p "$tools"
 
 need_browser=0
 need_nats=0
+need_slurm=0
 for arg in "$@"; do
   case "$arg" in
     --browser) need_browser=1 ;;
     --nats) need_nats=1 ;;
+    --slurm) need_slurm=1 ;;
   esac
 done
 
@@ -85,5 +87,16 @@ if [ "$need_nats" = 1 ]; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
     apt-get install -y -qq nats-server >/dev/null
+  fi
+fi
+
+# Slurm and munge, for the test that plays games on a one-node cluster of its own. Debian
+# puts the daemons in /usr/sbin.
+if [ "$need_slurm" = 1 ]; then
+  if [ ! -x /usr/sbin/slurmd ] || [ ! -x /usr/sbin/slurmctld ] || [ ! -x /usr/sbin/munged ]; then
+    echo "==> installing slurm-wlm and munge from Debian"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq slurm-wlm munge >/dev/null
   fi
 fi

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Runs the whole test suite, installing what it needs first: formatting and lints, the web
-# build (the browser tests load it), then every test of the workspace, browser and NATS tests
-# included.
+# build (the browser tests load it), then every test of the workspace, browser, NATS and
+# Slurm tests included.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-bash scripts/install-tools.sh --browser --nats
+bash scripts/install-tools.sh --browser --nats --slurm
 export PATH="$root/.tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
 echo "==> cargo fmt --check"

@@ -173,6 +173,11 @@ impl Archive {
         meta.file_type().is_file().then_some(path)
     }
 
+    /// The folders it lists.
+    pub fn roots(&self) -> &[PathBuf] {
+        &self.roots
+    }
+
     /// A series' `dir` for `folder` (`N/REL`, or `N`), where the archive lists a log below
     /// it: the way back from [`Archive::folder`].
     pub fn dir_of(&self, folder: &Path) -> Option<String> {

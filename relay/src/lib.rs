@@ -113,6 +113,9 @@ pub struct MatchHandle {
     pub kind: &'static str,
     /// The operator's commands to this match, limited to a referee's pace.
     pub flood: control::Flood,
+    /// The player port of the server it follows (`None` for a replay, or at an edge): where a
+    /// run of games (`pitchside-play`) says which field this is.
+    pub port: Option<u16>,
 }
 
 /// The matches a relay serves: fixed at start for a relay with its own sources, found on NATS
@@ -300,6 +303,10 @@ pub async fn run(
         let publisher = Publisher::new(hub.clone(), recorder);
         let (control_tx, control_rx) = mpsc::channel(16);
         let stop = stop_rx.clone();
+        let port = match &spec.source {
+            SourceSpec::Server(mc) => mc.address.rsplit(':').next().and_then(|p| p.parse().ok()),
+            SourceSpec::Replay(_) => None,
+        };
         let kind = match spec.source {
             SourceSpec::Server(mc) => {
                 tasks.push(tokio::spawn(monitor::run(mc, publisher, control_rx, stop)));
@@ -318,6 +325,7 @@ pub async fn run(
             hub,
             control: control_tx,
             kind,
+            port,
             flood: control::Flood::default(),
         });
     }

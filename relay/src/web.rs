@@ -738,6 +738,7 @@ async fn agents_poll(
 }
 
 async fn matches(State(app): State<AppState>) -> Response {
+    let runs = runs_playing(&app).await;
     let list: Vec<_> = app
         .matches
         .list()
@@ -748,12 +749,45 @@ async fn matches(State(app): State<AppState>) -> Response {
                 // `source` says what feeds the match now; `kind` what was configured.
                 o.insert("kind".into(), m.kind.into());
                 o.insert("url".into(), format!("/m/{}", m.hub.name).into());
+                // The run whose field this match follows: game k of N on the lobby's card.
+                let run = m.port.and_then(|port| {
+                    runs.iter().find_map(|r| {
+                        let f = r.fields.iter().find(|f| f.port == port)?;
+                        Some(serde_json::json!({
+                            "kind": r.kind, "game": f.game, "played": r.played,
+                            "games": r.games, "invalid": r.invalid,
+                        }))
+                    })
+                });
+                if let Some(run) = run {
+                    o.insert("run".into(), run);
+                }
             }
             s
         })
         .collect();
     let body = serde_json::to_string(&list).unwrap_or_else(|_| "[]".into());
     ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+/// The runs of games under way in the relay's runs' folders and its archive's folders (their
+/// `pitchside-play.json`, read afresh: a few small files).
+async fn runs_playing(app: &Shared) -> Vec<pitchside_wire::run::Run> {
+    let mut folders = app.runs.folders();
+    folders.extend(app.archive.roots().iter().cloned());
+    folders.dedup();
+    let mut runs = Vec::new();
+    for folder in folders {
+        let file = folder.join(crate::play::status::FILE);
+        if let Ok(bytes) = tokio::fs::read(&file).await {
+            if let Ok(run) = serde_json::from_slice::<pitchside_wire::run::Run>(&bytes) {
+                if run.running && run.format == pitchside_wire::run::RUN_FORMAT {
+                    runs.push(run);
+                }
+            }
+        }
+    }
+    runs
 }
 
 async fn download(State(app): State<AppState>, Path(name): Path<String>) -> Response {

@@ -95,6 +95,11 @@ struct Args {
     /// most --parallel at once), instead of playing it: `… --sbatch > night.sh; sbatch night.sh`.
     #[arg(long, conflicts_with_all = ["tournament", "only_game"])]
     sbatch: bool,
+    /// Start each game's server through this command, e.g. `"srun --nodes=1 --ntasks=1"`: every
+    /// game a Slurm job step (run inside an allocation, or alone), its teams on its node. Words
+    /// split at spaces.
+    #[arg(long, value_name = "COMMAND", conflicts_with = "sbatch")]
+    launcher: Option<String>,
     /// rcssserver options for every game, after `--`: `-server::synch_mode=true` …
     #[arg(last = true, value_name = "OPTION")]
     options: Vec<String>,
@@ -203,6 +208,11 @@ fn run() -> anyhow::Result<ExitCode> {
         team_logs: args.team_logs,
         team_user,
         retries: args.retry,
+        launcher: args
+            .launcher
+            .as_deref()
+            .map(|l| l.split_whitespace().map(str::to_owned).collect())
+            .unwrap_or_default(),
     };
     let stop = play::stop_on_signals();
     let pause = play::pause_on_usr1();

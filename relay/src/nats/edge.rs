@@ -197,6 +197,7 @@ fn reconcile(
             hub: hub.clone(),
             control,
             kind: static_kind(&m.kind),
+            port: None,
             // Floods are cut at the origin, which runs the commands.
             flood: crate::control::Flood::default(),
         });

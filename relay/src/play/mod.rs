@@ -48,6 +48,10 @@ pub struct Setup {
     pub team_user: Option<team::User>,
     /// How often a game that went wrong is played again at once.
     pub retries: u32,
+    /// A command each game's server is started through, words before the server's own
+    /// (`srun --nodes=1 --ntasks=1`: each game a Slurm job step on a node of its own choice);
+    /// empty: the server runs here.
+    pub launcher: Vec<String>,
 }
 
 /// A batch's two start scripts (absolute paths): the team's and the opponent's.
@@ -336,6 +340,24 @@ pub fn set_aside(out: &Path, name: &str) {
     }
 }
 
+/// What runs a game's server on a node a launcher (`srun`) chose: the server in a new session
+/// (its teams join its process group), and once it has ended, every process left in that
+/// group killed, with the server's exit status kept. Without it a process a team left behind
+/// holds the step's output open, and `srun` waits on it.
+///
+/// A stop does not reach this script: `srun` cancels its step on SIGTERM, and the step's
+/// processes are killed at once. A player whose start script has ended has left the step's
+/// process tree, so Slurm's `proctrack/linuxproc` cannot find it (`proctrack/cgroup` can). A
+/// watchdog outside the step's tree (started, then left by a subshell) kills the server's
+/// group as soon as this script is gone while the group is still there.
+const ON_THE_NODE: &str = "setsid \"$@\" & p=$!\n\
+( setsid sh -c 'while kill -0 -\"$1\" 2>/dev/null; do \
+kill -0 \"$0\" 2>/dev/null || kill -KILL -\"$1\"; sleep 1; done' $$ $p \
+</dev/null >/dev/null 2>&1 & )\n\
+wait $p; s=$?\n\
+kill -KILL -$p 2>/dev/null\n\
+exit $s";
+
 fn run_server(
     setup: &Setup,
     args: &[String],
@@ -360,7 +382,15 @@ fn run_server(
     command
         .arg("-c")
         .arg("ulimit -t \"$0\" && exec \"$@\"")
-        .arg(setup.cpu_seconds.to_string())
+        .arg(setup.cpu_seconds.to_string());
+    if !setup.launcher.is_empty() {
+        // On the node, where this runner's process group does not reach: the server in a
+        // session of its own, and whatever of it is left once it ends killed there.
+        command
+            .args(&setup.launcher)
+            .args(["sh", "-c", ON_THE_NODE, "sh"]);
+    }
+    command
         .arg(&setup.server)
         .args(args)
         .current_dir(workdir)
@@ -371,7 +401,10 @@ fn run_server(
     let child = command
         .spawn()
         .map_err(|e| format!("cannot start {}: {e}", setup.server.display()))?;
-    let status = watch(child, setup.time_limit, stop);
+    // A launcher passes the stop on to a node and waits there for the server to close its
+    // logs and for its group to be killed: it gets longer before it is killed itself.
+    let grace = Duration::from_secs(if setup.launcher.is_empty() { 3 } else { 15 });
+    let status = watch(child, setup.time_limit, stop, grace);
     let printed = || std::fs::read(out).map(|b| String::from_utf8_lossy(&b).into_owned());
     match status {
         Watched::Ended(s) if s.success() => match printed() {
@@ -405,7 +438,7 @@ enum Watched {
 /// of its process group and reaps the server. A thread of its own waits on the server, so the
 /// game's end is seen at once (polling every 50 ms cost 52 ms a game: BENCHMARKS.md,
 /// "Playing games"); the time limit and the stop are looked at every 50 ms.
-fn watch(mut child: Child, limit: Duration, stop: &AtomicBool) -> Watched {
+fn watch(mut child: Child, limit: Duration, stop: &AtomicBool, grace: Duration) -> Watched {
     use std::sync::mpsc::RecvTimeoutError;
     let pid = child.id();
     let (tx, rx) = std::sync::mpsc::channel();
@@ -429,19 +462,24 @@ fn watch(mut child: Child, limit: Duration, stop: &AtomicBool) -> Watched {
             break Watched::TooLong;
         }
     };
-    kill_group(pid);
     if matches!(watched, Watched::Stopped | Watched::TooLong) {
-        // The server, killed with its group, is reaped by its waiter.
-        let _ = rx.recv_timeout(Duration::from_secs(5));
+        // Asked first, as Ctrl-C asks: rcssserver closes its logs, and a launcher (`srun`)
+        // cancels what it started on its node. Then killed, with what is left of its group.
+        kill_group(pid, rustix::process::Signal::TERM);
+        if rx.recv_timeout(grace).is_err() {
+            kill_group(pid, rustix::process::Signal::KILL);
+            let _ = rx.recv_timeout(Duration::from_secs(5));
+        }
     }
+    kill_group(pid, rustix::process::Signal::KILL);
     watched
 }
 
-/// Kills every process left in the server's group (the server, if it still runs, and the
+/// Signals every process left in the server's group (the server, if it still runs, and the
 /// teams it started).
-fn kill_group(pid: u32) {
+fn kill_group(pid: u32, signal: rustix::process::Signal) {
     if let Some(pid) = rustix::process::Pid::from_raw(pid as i32) {
-        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        let _ = rustix::process::kill_process_group(pid, signal);
     }
 }
 

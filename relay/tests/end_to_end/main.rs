@@ -13,4 +13,5 @@ mod play;
 mod process;
 mod runs;
 mod series_cli;
+mod slurm;
 mod tls;

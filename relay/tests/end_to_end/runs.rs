@@ -74,6 +74,24 @@ fn wait_for(
     }
 }
 
+/// Waits (at most 20 s) until the lobby's card of match `name` (`/api/matches`) satisfies
+/// `ok`; the card as it then is.
+fn wait_for_card(addr: std::net::SocketAddr, name: &str, ok: impl Fn(&Value) -> bool) -> Value {
+    let started = Instant::now();
+    loop {
+        let (_, body) = http(addr, "GET", "/api/matches", None).expect("the relay answers");
+        let list: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+        let card = list
+            .as_array()
+            .and_then(|l| l.iter().find(|c| c["name"] == name).cloned())
+            .unwrap_or(Value::Null);
+        if ok(&card) || started.elapsed().as_secs() >= 20 {
+            return card;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 fn act(addr: std::net::SocketAddr, name: &str, action: &str, token: Option<&str>) -> (u16, Value) {
     let (status, body) = http(addr, "POST", &format!("/api/runs/{name}/{action}"), token)
         .expect("the relay answers");
@@ -127,7 +145,9 @@ fn the_operator_starts_pauses_and_stops_the_relay_s_runs_and_no_one_else_can() {
         .args(["--control-token", TOKEN, "--run"])
         .arg(dir.join("night.toml"))
         .arg("--run")
-        .arg(dir.join("hung.toml"));
+        .arg(dir.join("hung.toml"))
+        // The hung run's field, followed live: its lobby card says which game it plays.
+        .args(["--server", "field-h=127.0.0.1:22800"]);
     let mut relay = RelayProcess(command.spawn().expect("start the relay"));
     let up = Instant::now();
     while http(addr, "GET", "/healthz", None).is_none() && up.elapsed().as_secs() < 30 {
@@ -187,6 +207,16 @@ fn the_operator_starts_pauses_and_stops_the_relay_s_runs_and_no_one_else_can() {
     while !games.join("game-0001.out").exists() && started.elapsed().as_secs() < 20 {
         std::thread::sleep(Duration::from_millis(50));
     }
+    let card = wait_for_card(addr, "field-h", |c| c["run"]["game"] == "game-0001");
+    assert_eq!(
+        (
+            &card["run"]["kind"],
+            &card["run"]["played"],
+            &card["run"]["games"]
+        ),
+        (&Value::from("batch"), &Value::from(0), &Value::from(3)),
+        "{card}"
+    );
     let (status, run) = act(addr, "hung", "pause", Some(TOKEN));
     assert_eq!(
         (status, &run["phase"]),

@@ -20,6 +20,31 @@ pub struct Card {
     pub cycle: u32,
     pub playmode: String,
     pub spectators: usize,
+    /// The run of games whose field this match follows, when `pitchside-play` is playing one.
+    #[serde(default)]
+    pub run: Option<CardRun>,
+}
+
+/// A card's run: which game the field plays, and how far the run is.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+pub struct CardRun {
+    pub kind: String,
+    pub game: Option<String>,
+    pub played: u32,
+    pub games: u32,
+}
+
+impl CardRun {
+    /// "Batch: game-0014 · 12 of 300 played".
+    fn words(&self) -> String {
+        let what = if self.kind == "tournament" {
+            "Tournament"
+        } else {
+            "Batch"
+        };
+        let game = self.game.as_deref().unwrap_or("between games");
+        format!("{what}: {game} · {} of {} played", self.played, self.games)
+    }
 }
 
 const REFRESH_MS: i32 = 2000;
@@ -117,6 +142,7 @@ pub fn Lobby(cards: Vec<Card>) -> impl IntoView {
                                     <span class="card-watchers">
                                         {format!("{} watching", c.spectators)}
                                     </span>
+                                    {c.run.as_ref().map(|r| view! { <span class="card-run">{r.words()}</span> })}
                                 </a>
                             </li>
                         }
