@@ -1,6 +1,7 @@
-//! The runs page (`/runs`) in headless Chromium, as an organiser uses it: a spectator sees
-//! the relay's runs and no button; the operator, with the link the relay printed, starts a
-//! run, sees it play and say what it does, pauses it and sees it paused; axe-core clean.
+//! Runs of games in headless Chromium, as an organiser uses them. The runs page (`/runs`): a
+//! spectator sees the relay's runs and no button; the operator, with the link the relay
+//! printed, starts a run, sees it play and say what it does, pauses it and sees it paused;
+//! axe-core clean. The lobby: a field's card says which game of the run it plays.
 //!
 //! The relay starts a program of the test's in place of `pitchside-play` (the runner's own
 //! behaviour is `pitchside-play`'s tests'): it says what it plays, ends with exit code 0 on
@@ -123,5 +124,75 @@ async fn the_operator_starts_and_pauses_a_run_from_the_page_and_a_spectator_cann
     })
     .await;
     b.screenshot("runs-paused").await;
+    relay.stop().await;
+}
+
+/// The lobby during a batch: the card of a field the relay follows says which game of the run
+/// it plays and how far the run is, from the `pitchside-play.json` of a folder the relay
+/// archives (the relay's `/api/matches` gives it as `run`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_card_of_a_field_says_which_game_of_the_run_it_plays() {
+    relay_harness::need_web_app();
+    let datagrams = pitchside_tests::capture::split(&fixtures::read(fixtures::V5_CAPTURE))
+        .expect("the capture");
+    let server =
+        pitchside_tests::fake_server::FakeServer::start(pitchside_tests::fake_server::Script {
+            datagrams,
+            pace: std::time::Duration::from_millis(40),
+            ..pitchside_tests::fake_server::Script::default()
+        })
+        .await;
+    let tmp = fixtures::scratch("lobby-run");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("a clock after 1970")
+        .as_secs();
+    let run = pitchside_wire::run::Run {
+        format: pitchside_wire::run::RUN_FORMAT.into(),
+        kind: "batch".into(),
+        games: 300,
+        played: 6,
+        invalid: 0,
+        fields: vec![pitchside_wire::run::RunField {
+            port: server.addr.port(),
+            game: Some("game-0007".into()),
+            teams: None,
+        }],
+        running: true,
+        seconds_left: None,
+        updated: now,
+    };
+    std::fs::write(
+        tmp.join("pitchside-play.json"),
+        serde_json::to_vec(&run).expect("a run writes"),
+    )
+    .expect("write the run's status");
+    let mut following = relay::monitor::MonitorConfig::new(server.addr);
+    following.retry = std::time::Duration::from_millis(200);
+    let mut settings = relay::config::Settings::new(vec![
+        relay::config::MatchSpec {
+            name: "field-1".into(),
+            source: relay::config::SourceSpec::Server(following),
+        },
+        relay_harness::bundled("demo", std::time::Duration::from_millis(100)),
+    ]);
+    settings.archive = vec![tmp];
+    let relay = relay_harness::start_with(settings).await;
+    let b = Browser::start().await;
+    b.goto(&format!("http://{}/", relay.addr)).await;
+    b.wait_text(
+        "[data-match='field-1'] .card-run",
+        "the field's game of the run",
+        |t| t == "Batch: game-0007 · 6 of 300 played",
+    )
+    .await;
+    let others = b
+        .eval("return document.querySelectorAll(\"[data-match='demo'] .card-run\").length;")
+        .await;
+    assert_eq!(
+        others, 0,
+        "a match that is no field of the run says nothing of it"
+    );
+    b.screenshot("lobby-run").await;
     relay.stop().await;
 }
