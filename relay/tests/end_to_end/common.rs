@@ -94,4 +94,24 @@ pub fn http(
     Some((status, body.to_owned()))
 }
 
+/// Waits (at most `secs` seconds) until `done` holds; whether it did.
+pub fn wait_until(secs: u64, mut done: impl FnMut() -> bool) -> bool {
+    let started = std::time::Instant::now();
+    while !done() {
+        if started.elapsed().as_secs() >= secs {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    true
+}
+
+/// Sends process `pid` the signal `name` (`TERM`, `USR1`), as `kill -NAME PID` does.
+pub fn signal(pid: u32, name: &str) {
+    let sent = std::process::Command::new("kill")
+        .args([format!("-{name}"), pid.to_string()])
+        .status();
+    assert!(sent.is_ok_and(|s| s.success()), "kill -{name} {pid}");
+}
+
 pub use pitchside_fixtures::{free_port, scratch};

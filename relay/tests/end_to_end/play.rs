@@ -4,7 +4,7 @@
 //! writes a real fixture log under the name it was given. The teams' scripts note the
 //! arguments they got, so the test sees what a team's `start_left` would.
 
-use crate::common::{fixture, scratch};
+use crate::common::{fixture, scratch, signal, wait_until};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -270,15 +270,9 @@ fn sigterm_stops_the_batch_and_every_process_of_it() {
         .spawn()
         .expect("run pitchside-play");
     // Wait (at most 20 s) for the first game's teams to have started.
-    let started = std::time::Instant::now();
-    while night.started().len() < 2 && started.elapsed().as_secs() < 20 {
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+    wait_until(20, || night.started().len() >= 2);
     assert_eq!(night.started().len(), 2, "the first game began");
-    let term = Command::new("kill")
-        .args(["-TERM", &batch.id().to_string()])
-        .status();
-    assert!(term.is_ok_and(|s| s.success()));
+    signal(batch.id(), "TERM");
     let status = batch.wait().expect("wait for pitchside-play");
     assert_eq!(status.code(), Some(130));
     let why = std::fs::read_to_string(night.out.join("game-0001.invalid")).unwrap();
@@ -300,14 +294,8 @@ fn sigusr1_pauses_the_batch_after_the_games_under_way() {
         .stdout(std::process::Stdio::piped())
         .spawn()
         .expect("run pitchside-play");
-    let started = std::time::Instant::now();
-    while night.started().len() < 2 && started.elapsed().as_secs() < 20 {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    let usr1 = Command::new("kill")
-        .args(["-USR1", &paused.id().to_string()])
-        .status();
-    assert!(usr1.is_ok_and(|s| s.success()));
+    wait_until(20, || night.started().len() >= 2);
+    signal(paused.id(), "USR1");
     let out = paused.wait_with_output().expect("wait for pitchside-play");
     let said = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{said}");
@@ -625,14 +613,8 @@ fn a_tournament_is_played_round_by_round_and_its_invalid_games_again_when_asked(
         .stdout(std::process::Stdio::piped())
         .spawn()
         .expect("run pitchside-play");
-    let started = std::time::Instant::now();
-    while names(".out").len() < 7 && started.elapsed().as_secs() < 20 {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    let usr1 = Command::new("kill")
-        .args(["-USR1", &paused.id().to_string()])
-        .status();
-    assert!(usr1.is_ok_and(|s| s.success()));
+    wait_until(20, || names(".out").len() >= 7);
+    signal(paused.id(), "USR1");
     let out = paused.wait_with_output().expect("wait for pitchside-play");
     let said = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{said}");

@@ -3,7 +3,7 @@
 //! with the run file's arguments, with the stand-in rcssserver of `play`'s tests, and only
 //! for the operator's token.
 
-use crate::common::{http, relay_command, scratch, RelayProcess};
+use crate::common::{http, relay_command, scratch, signal, wait_until, RelayProcess};
 use crate::play::{script, stand_in, team};
 use serde_json::Value;
 use std::path::Path;
@@ -203,10 +203,7 @@ fn the_operator_starts_pauses_and_stops_the_relay_s_runs_and_no_one_else_can() {
     // A run whose games never end: paused (its game goes on), then stopped at once.
     assert_eq!(act(addr, "hung", "start", Some(TOKEN)).0, 200);
     let games = dir.join("hung-games");
-    let started = Instant::now();
-    while !games.join("game-0001.out").exists() && started.elapsed().as_secs() < 20 {
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_until(20, || games.join("game-0001.out").exists());
     let card = wait_for_card(addr, "field-h", |c| c["run"]["game"] == "game-0001");
     assert_eq!(
         (
@@ -243,20 +240,11 @@ fn the_operator_starts_pauses_and_stops_the_relay_s_runs_and_no_one_else_can() {
 
     // The relay shutting down stops a run under way, and every process of it.
     assert_eq!(act(addr, "hung", "start", Some(TOKEN)).0, 200);
-    let started = Instant::now();
-    while !games.join("game-0002.out").exists() && started.elapsed().as_secs() < 20 {
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_until(20, || games.join("game-0002.out").exists());
     assert!(runner_alive(&dir));
-    let term = std::process::Command::new("kill")
-        .args(["-TERM", &relay.0.id().to_string()])
-        .status();
-    assert!(term.is_ok_and(|s| s.success()));
+    signal(relay.0.id(), "TERM");
     let _ = relay.0.wait();
-    let started = Instant::now();
-    while (runner_alive(&dir) || leftover(613)) && started.elapsed().as_secs() < 20 {
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    wait_until(20, || !runner_alive(&dir) && !leftover(613));
     assert!(!runner_alive(&dir), "the runner outlived the relay");
     assert!(!leftover(613), "a team's process outlived the relay");
 }

@@ -9,7 +9,7 @@
 //! slurmd starts jobs as their users, so it runs as root: where the tests do not, the test
 //! says so and checks nothing.
 
-use crate::common::{fixture, free_port, scratch};
+use crate::common::{fixture, free_port, scratch, signal, wait_until};
 use crate::play::{script, stand_in, team};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -295,24 +295,14 @@ fn a_batch_and_a_tournament_are_played_on_a_slurm_cluster() {
         .stderr(Stdio::null())
         .spawn()
         .expect("run pitchside-play");
-    let started = Instant::now();
-    while !leftover() && started.elapsed().as_secs() < 30 {
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    assert!(leftover(), "the hung game's teams started");
-    let term = Command::new("kill")
-        .args(["-TERM", &hung.id().to_string()])
-        .status();
-    assert!(term.is_ok_and(|s| s.success()));
+    assert!(wait_until(30, leftover), "the hung game's teams started");
+    signal(hung.id(), "TERM");
     assert_eq!(
         hung.wait().expect("wait for pitchside-play").code(),
         Some(130)
     );
-    let started = Instant::now();
-    while leftover() && started.elapsed().as_secs() < 10 {
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    assert!(!leftover(), "a team outlived its stopped game");
+    let gone = wait_until(10, || !leftover());
+    assert!(gone, "a team outlived its stopped game");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
