@@ -172,6 +172,19 @@ impl Drop for Cluster {
     }
 }
 
+/// `pitchside-play` with the stand-in server and the two scripts of `dir`: a batch, for the
+/// test to add its options to.
+fn batch(dir: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_pitchside-play"));
+    c.arg("--server")
+        .arg(stand_in())
+        .arg("--team")
+        .arg(dir.join("start_left"))
+        .arg("--opponent")
+        .arg(dir.join("start_right"));
+    c
+}
+
 fn is_root() -> bool {
     rustix::process::geteuid().is_root()
 }
@@ -202,13 +215,7 @@ fn a_batch_and_a_tournament_are_played_on_a_slurm_cluster() {
     script(&dir, "start_right", &team("SHORT_R_a", 615));
 
     // A batch of three games, two at a time, as a job array of three tasks.
-    let sbatch = Command::new(env!("CARGO_BIN_EXE_pitchside-play"))
-        .arg("--server")
-        .arg(stand_in())
-        .arg("--team")
-        .arg(dir.join("start_left"))
-        .arg("--opponent")
-        .arg(dir.join("start_right"))
+    let sbatch = batch(&dir)
         .args(["--games", "3", "--parallel", "2", "--swap-every", "2"])
         .args(["--first-port", "23100", "--out"])
         .arg(dir.join("night"))
@@ -278,14 +285,8 @@ fn a_batch_and_a_tournament_are_played_on_a_slurm_cluster() {
     // A batch whose game never ends, each game a job step, stopped with SIGTERM: srun cancels
     // the step, and the teams (whose start scripts have ended, out of the step's process
     // tree) go with it.
-    let mut hung = Command::new(env!("CARGO_BIN_EXE_pitchside-play"))
+    let mut hung = batch(&dir)
         .env("SLURM_CONF", cluster.dir.join("slurm.conf"))
-        .arg("--server")
-        .arg(stand_in())
-        .arg("--team")
-        .arg(dir.join("start_left"))
-        .arg("--opponent")
-        .arg(dir.join("start_right"))
         .args(["--games", "2", "--first-port", "23500", "--out"])
         .arg(dir.join("hung"))
         .arg("--launcher")
