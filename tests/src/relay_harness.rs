@@ -143,6 +143,16 @@ async fn start_lobby(matches: Vec<MatchSpec>) -> RunningRelay {
     start_with(Settings::new(matches)).await
 }
 
+/// A relay with no match and an archive holding only the fixture `log`, as
+/// `/archive/files/0/NAME`, in a fresh scratch folder `scratch`.
+pub async fn start_archive_of(log: &str, name: &str, scratch: &str) -> RunningRelay {
+    let archive = crate::fixtures::scratch(scratch);
+    std::fs::copy(crate::fixtures::path(log), archive.join(name)).expect("copy the log");
+    let mut settings = Settings::new(Vec::new());
+    settings.archive = vec![archive];
+    start_with(settings).await
+}
+
 /// A relay with an archive, the folder `archive`, and one match, `log` replayed as `field-a`
 /// a frame every 100 ms.
 pub async fn start_with_archive(log: &str, archive: PathBuf) -> RunningRelay {
@@ -156,8 +166,13 @@ pub async fn start(source: Source) -> RunningRelay {
 }
 
 /// Any settings; `dist` is set to the built web app and `listen` is ignored (port 0).
-pub async fn start_with(mut settings: Settings) -> RunningRelay {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+pub async fn start_with(settings: Settings) -> RunningRelay {
+    start_at("127.0.0.1:0".parse().expect("address"), settings).await
+}
+
+/// [`start_with`] on `addr`: a relay coming back where one stopped (its pages reconnect).
+pub async fn start_at(addr: SocketAddr, mut settings: Settings) -> RunningRelay {
+    let listener = tokio::net::TcpListener::bind(addr)
         .await
         .expect("bind relay");
     let addr = listener.local_addr().expect("relay address");

@@ -249,6 +249,62 @@ pub const SHORTCUTS: &[Shortcut] = &[
         label: "I",
         help: "smooth motion on / off",
     },
+    Shortcut {
+        key: "a",
+        shift: false,
+        action: Action::Field(FieldAction::TurnLeft),
+        label: "A",
+        help: "3D free camera: turn left (Shift: move left)",
+    },
+    Shortcut {
+        key: "d",
+        shift: false,
+        action: Action::Field(FieldAction::TurnRight),
+        label: "D",
+        help: "3D free camera: turn right (Shift: move right)",
+    },
+    Shortcut {
+        key: "w",
+        shift: false,
+        action: Action::Field(FieldAction::TiltUp),
+        label: "W",
+        help: "3D free camera: look from higher (Shift: move forward)",
+    },
+    Shortcut {
+        key: "s",
+        shift: false,
+        action: Action::Field(FieldAction::TiltDown),
+        label: "S",
+        help: "3D free camera: look from lower (Shift: move back)",
+    },
+    Shortcut {
+        key: "a",
+        shift: true,
+        action: Action::Field(FieldAction::MoveLeft),
+        label: "Shift+A",
+        help: "3D free camera: move left",
+    },
+    Shortcut {
+        key: "d",
+        shift: true,
+        action: Action::Field(FieldAction::MoveRight),
+        label: "Shift+D",
+        help: "3D free camera: move right",
+    },
+    Shortcut {
+        key: "w",
+        shift: true,
+        action: Action::Field(FieldAction::MoveForward),
+        label: "Shift+W",
+        help: "3D free camera: move forward",
+    },
+    Shortcut {
+        key: "s",
+        shift: true,
+        action: Action::Field(FieldAction::MoveBack),
+        label: "Shift+S",
+        help: "3D free camera: move back",
+    },
 ];
 
 /// The shortcut for a key press, if any.

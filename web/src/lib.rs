@@ -115,6 +115,9 @@ pub fn App() -> impl IntoView {
     if let Some(cycle) = fragment.cycle() {
         m.open_at(cycle);
     }
+    // `view=3d`, `cam=goal`: over the settings until the user chooses in them.
+    m.field.link_picture.set(link::picture_from_link());
+    m.field.link_camera.set(link::camera_from_link());
     source::file::prepare();
     let playlist = playlist::startup_query();
     let live = link::startup_log().is_none() && playlist.is_none();

@@ -241,6 +241,25 @@ pub fn follow_address(m: Monitor) {
     });
 }
 
+/// The page address's query (`?log=…&view=3d`), empty outside a browser.
+fn query() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default()
+}
+
+/// The picture the link asks for: `view=2d` or `view=3d` (book, "The 3D view").
+pub fn picture_from_link() -> Option<crate::settings::Picture> {
+    pitchside_wire::link::query_value(&query(), pitchside_wire::link::VIEW_KEY)
+        .and_then(|v| crate::settings::Picture::from_link(&v))
+}
+
+/// The 3D camera the link asks for: `cam=broadcast|top|goal|follow|free`.
+pub fn camera_from_link() -> Option<crate::settings::Camera3d> {
+    pitchside_wire::link::query_value(&query(), pitchside_wire::link::CAMERA_KEY)
+        .and_then(|v| crate::settings::Camera3d::from_link(&v))
+}
+
 /// True when the page was opened as the embed view.
 pub fn embed_mode() -> bool {
     let Some(loc) = web_sys::window().map(|w| w.location()) else {

@@ -160,6 +160,69 @@ pub struct FieldSettings {
     /// Points, circles, lines and blank screens a program sent through protocols 1 and 2
     /// (v1/v2 logs, the relay's wire), see [`crate::scene::drawings`].
     pub server_drawings: bool,
+    /// The top-down 2D field, or the match in 3D (a link's `view=3d` chooses too).
+    pub picture: Picture,
+    /// The 3D view's camera (a link's `cam=…` chooses too).
+    pub camera3d: Camera3d,
+}
+
+/// Which picture of the match the field shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Picture {
+    /// The top-down field, every overlay a team developer reads.
+    #[default]
+    #[serde(rename = "2d")]
+    Flat,
+    /// Figures on a pitch seen from a camera: for spectators and streams.
+    #[serde(rename = "3d")]
+    ThreeD,
+}
+
+impl Picture {
+    /// The value in links: `view=2d`, `view=3d`.
+    pub fn from_link(value: &str) -> Option<Picture> {
+        match value {
+            "2d" => Some(Picture::Flat),
+            "3d" => Some(Picture::ThreeD),
+            _ => None,
+        }
+    }
+}
+
+/// The 3D view's camera, by the names links use (`cam=broadcast`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Camera3d {
+    #[default]
+    Broadcast,
+    Top,
+    Goal,
+    Follow,
+    Free,
+}
+
+impl Camera3d {
+    pub fn kind(self) -> pitchside_scene3d::CameraKind {
+        use pitchside_scene3d::CameraKind as K;
+        match self {
+            Camera3d::Broadcast => K::Broadcast,
+            Camera3d::Top => K::Top,
+            Camera3d::Goal => K::Goal,
+            Camera3d::Follow => K::Follow,
+            Camera3d::Free => K::Free,
+        }
+    }
+
+    pub fn from_link(value: &str) -> Option<Camera3d> {
+        use pitchside_scene3d::CameraKind as K;
+        Some(match K::from_name(value)? {
+            K::Broadcast => Camera3d::Broadcast,
+            K::Top => Camera3d::Top,
+            K::Goal => Camera3d::Goal,
+            K::Follow => Camera3d::Follow,
+            K::Free => Camera3d::Free,
+        })
+    }
 }
 
 impl Default for FieldSettings {
@@ -182,6 +245,8 @@ impl Default for FieldSettings {
             areas: true,
             ball_colour: "#ffffff".into(),
             server_drawings: true,
+            picture: Picture::Flat,
+            camera3d: Camera3d::Broadcast,
         }
     }
 }
@@ -365,6 +430,37 @@ mod tests {
             ..Settings::default()
         };
         assert_eq!(Settings::from_json(&all.to_json()).unwrap(), all);
+    }
+
+    #[test]
+    fn the_picture_and_3d_camera_read_as_links_and_saved_settings_name_them() {
+        // Older saved settings have neither: the 2D field and the broadcast camera.
+        let s = Settings::from_json(r#"{"field":{"grid":true}}"#).unwrap();
+        assert_eq!(
+            (s.field.picture, s.field.camera3d),
+            (Picture::Flat, Camera3d::Broadcast)
+        );
+        let s = Settings::from_json(r#"{"field":{"picture":"3d","camera3d":"goal"}}"#).unwrap();
+        assert_eq!(
+            (s.field.picture, s.field.camera3d),
+            (Picture::ThreeD, Camera3d::Goal)
+        );
+        assert_eq!(Settings::from_json(&s.to_json()).unwrap(), s);
+        assert_eq!(Picture::from_link("3d"), Some(Picture::ThreeD));
+        assert_eq!(Picture::from_link("2d"), Some(Picture::Flat));
+        assert_eq!(Picture::from_link("4d"), None);
+        for c in [
+            Camera3d::Broadcast,
+            Camera3d::Top,
+            Camera3d::Goal,
+            Camera3d::Follow,
+            Camera3d::Free,
+        ] {
+            assert_eq!(Camera3d::from_link(c.kind().name()), Some(c));
+            let json = serde_json::to_string(&c).unwrap();
+            assert_eq!(json.trim_matches('"'), c.kind().name());
+        }
+        assert_eq!(Camera3d::from_link("drone"), None);
     }
 
     #[test]

@@ -468,6 +468,13 @@ pub struct FieldView {
     pub selected: RwSignal<Option<(rcss_formats::Side, u8)>>,
     /// An action picked in the analysis panel, drawn on the field while its frames show.
     pub action: RwSignal<Option<pitchside_analysis::actions::Action>>,
+    /// The picture and 3D camera the page's link asked for (`view=3d`, `cam=goal`), over the
+    /// settings until the user chooses in the settings.
+    pub link_picture: RwSignal<Option<crate::settings::Picture>>,
+    pub link_camera: RwSignal<Option<crate::settings::Camera3d>>,
+    /// Why the 3D view could not be drawn (no WebGL2, a worker that failed): the field then
+    /// stays 2D and says so.
+    pub failed3d: RwSignal<Option<String>>,
 }
 
 impl FieldView {
@@ -476,6 +483,9 @@ impl FieldView {
             camera: RwSignal::new(crate::field::Camera::default()),
             selected: RwSignal::new(None),
             action: RwSignal::new(None),
+            link_picture: RwSignal::new(None),
+            link_camera: RwSignal::new(None),
+            failed3d: RwSignal::new(None),
         }
     }
 }

@@ -29,6 +29,11 @@ pub const BROADCAST_KEY: &str = "broadcast";
 pub const LANG_KEY: &str = "lang";
 /// The query key holding an archive query whose logs the page plays one after another.
 pub const PLAYLIST_KEY: &str = "playlist";
+/// The query key choosing the field's picture: `view=2d` (the default of the ordinary page)
+/// or `view=3d` (book, "The 3D view").
+pub const VIEW_KEY: &str = "view";
+/// The query key choosing the 3D view's camera: `cam=broadcast|top|goal|follow|free`.
+pub const CAMERA_KEY: &str = "cam";
 
 /// True for the broadcast view, made for a streaming program's browser source:
 /// `/m/NAME/broadcast`, or any address whose query has the key `broadcast`.

@@ -22,3 +22,4 @@ mod series;
 mod tls;
 mod tournament;
 mod transport;
+mod view3d;

@@ -533,6 +533,7 @@ pub fn BroadcastView(info: RwSignal<Option<Info>>) -> impl IntoView {
         }
         if replaying.get_untracked() != shot.replay.is_some() {
             replaying.set(shot.replay.is_some());
+            crate::ui::stage3d::set_replaying(shot.replay.is_some());
         }
         let (names, params) = m.game.with_value(|g| {
             let names = g.frames.last().map_or_else(

@@ -14,9 +14,10 @@
 use crate::field::{Camera, Follow, View};
 use crate::paint::{self, context};
 use crate::scene::{self, motion, FieldParams};
-use crate::settings::{FieldSettings, Settings};
+use crate::settings::{Camera3d, FieldSettings, Settings};
 use crate::state::Monitor;
 use crate::ui::drawn::{self, last_view, pick, run, FieldAction, PICK_SLOP_PX, ZOOM_STEP};
+use crate::ui::stage3d;
 use leptos::prelude::*;
 use rcss_formats::{Frame, Side};
 use std::cell::RefCell;
@@ -98,8 +99,19 @@ impl Glide {
 /// Everything a drawing needs besides the match.
 struct DrawCtx {
     canvas: web_sys::HtmlCanvasElement,
+    /// The 3D view's canvas for the shirt numbers, while the 3D view shows.
+    labels: Option<web_sys::HtmlCanvasElement>,
     size: (f64, f64),
     ratio: f64,
+}
+
+/// A canvas sized to `w × h` CSS pixels at `ratio`.
+fn fit_canvas(c: &web_sys::HtmlCanvasElement, w: f64, h: f64, ratio: f64) {
+    let (pw, ph) = ((w * ratio).round() as u32, (h * ratio).round() as u32);
+    if c.width() != pw || c.height() != ph {
+        c.set_width(pw);
+        c.set_height(ph);
+    }
 }
 
 /// Builds and paints one frame; returns whether motion is still under way.
@@ -110,12 +122,18 @@ fn draw(m: Monitor, params: &FieldParams, glide: &Glide, target: &DrawCtx) -> bo
     }
     let ratio = target.ratio;
     let c = &target.canvas;
-    let (pw, ph) = ((w * ratio).round() as u32, (h * ratio).round() as u32);
-    if c.width() != pw || c.height() != ph {
-        c.set_width(pw);
-        c.set_height(ph);
+    let three_d = untrack(|| stage3d::chosen(m));
+    if three_d.is_none() {
+        fit_canvas(c, w, h, ratio);
     }
-    let Some(ctx) = context(c) else { return false };
+    let labels = three_d.and(target.labels.as_ref()).and_then(|l| {
+        fit_canvas(l, w, h, ratio);
+        l.get_context("2d").ok().flatten()?.dyn_into().ok()
+    });
+    let ctx = if three_d.is_none() { context(c) } else { None };
+    if three_d.is_none() && ctx.is_none() {
+        return false;
+    }
     let index = m.index.get_untracked();
     let (from, alpha) = glide.progress(now());
     let camera = m.field.camera.get_untracked();
@@ -130,7 +148,8 @@ fn draw(m: Monitor, params: &FieldParams, glide: &Glide, target: &DrawCtx) -> bo
         .filter(|a| scene::action::shows_at(a, index));
     let colours = m.colours_untracked();
     let tools = covered(c);
-    m.settings.with_untracked(|settings| {
+    let matches = m.matches.get_value() as usize;
+    let moving3d = m.settings.with_untracked(|settings| {
         m.game.with_value(|g| {
             let frame = g.frames.get(index);
             let previous = from.and_then(|f| g.frames.get(f));
@@ -141,6 +160,25 @@ fn draw(m: Monitor, params: &FieldParams, glide: &Glide, target: &DrawCtx) -> bo
                 h,
                 follow_target(&camera, shown.as_ref(), selected),
             );
+            if let Some(camera) = three_d {
+                // The field's own tools (zoom, pan) keep working on the view the top camera
+                // shows; nothing 2D is there to click.
+                drawn::remember(scene::Scene::default(), view);
+                return stage3d::draw(
+                    &stage3d::Frame3d {
+                        frame: shown.as_ref(),
+                        camera,
+                        view,
+                        ratio,
+                        colours: &colours,
+                        selected,
+                        goal_width: params.goal_width,
+                        matches,
+                    },
+                    labels.as_ref(),
+                );
+            }
+            let Some(ctx) = &ctx else { return false };
             let history = &g.frames[..index.min(g.frames.len())];
             let mut scene = scene::build(&scene::Input {
                 frame: shown.as_ref(),
@@ -162,12 +200,13 @@ fn draw(m: Monitor, params: &FieldParams, glide: &Glide, target: &DrawCtx) -> bo
             if settings.field.server_drawings {
                 scene::drawings::build(&mut scene, &g.drawings, view.metres(1.0));
             }
-            LAYER.with(|l| paint::scene(&ctx, &view, ratio, &scene, Some(&mut l.borrow_mut())));
+            LAYER.with(|l| paint::scene(ctx, &view, ratio, &scene, Some(&mut l.borrow_mut())));
             drawn::remember(scene, view);
+            false
         })
     });
     COVERED.with(|l| *l.borrow_mut() = tools);
-    from.is_some()
+    from.is_some() || moving3d
 }
 
 /// What the page lays over the canvas, in canvas pixels (`[left, top, right, bottom]`): the
@@ -223,11 +262,32 @@ fn follow_target(
     }
 }
 
+/// The 3D view's canvases, under the field canvas (which stays on top, see-through, for the
+/// pointer): the picture the worker paints, and the shirt numbers over it. The worker starts
+/// when they come onto the page and stops when they leave it.
+#[component]
+fn Canvases3d(labels: NodeRef<leptos::html::Canvas>) -> impl IntoView {
+    let m = expect_context::<Monitor>();
+    let picture = NodeRef::<leptos::html::Canvas>::new();
+    Effect::new(move |_| {
+        if let Some(c) = picture.get() {
+            stage3d::start(m, &c);
+        }
+    });
+    on_cleanup(stage3d::stop);
+    view! {
+        <canvas id="field3d" aria-hidden="true" node_ref=picture></canvas>
+        <canvas id="labels3d" aria-hidden="true" node_ref=labels></canvas>
+    }
+}
+
 #[component]
 pub fn FieldCanvas() -> impl IntoView {
     let m = expect_context::<Monitor>();
     let stage = NodeRef::<leptos::html::Div>::new();
     let canvas = NodeRef::<leptos::html::Canvas>::new();
+    let labels3d = NodeRef::<leptos::html::Canvas>::new();
+    stage3d::settings_override_the_link(m);
     let size = RwSignal::new((0.0f64, 0.0f64));
 
     let measure = move || {
@@ -298,6 +358,7 @@ pub fn FieldCanvas() -> impl IntoView {
             }
             let target = DrawCtx {
                 canvas: c.clone(),
+                labels: labels3d.get_untracked(),
                 size: sz,
                 ratio: web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()),
             };
@@ -331,6 +392,7 @@ pub fn FieldCanvas() -> impl IntoView {
             m.field.camera.track();
             m.field.selected.track();
             m.field.action.track();
+            let _ = stage3d::chosen(m);
             m.agents.loaded.track();
             m.agents.revision.track();
             m.agents.hidden_levels.track();
@@ -393,7 +455,14 @@ pub fn FieldCanvas() -> impl IntoView {
                 let (dx, dy) = (at.0 - before.0, at.1 - before.1);
                 dragged.set(dragged.get() + dx.hypot(dy));
                 p[0].1 = at;
-                if dragged.get() >= CLICK_SLOP_PX {
+                if stage3d::free_camera(m) {
+                    // The free 3D camera: a drag turns it round its point (Shift: moves it).
+                    if ev.shift_key() {
+                        stage3d::orbit(m, |o| o.pan(-dx * 0.15, dy * 0.15));
+                    } else {
+                        stage3d::orbit(m, |o| o.turn(dx * 0.3, dy * 0.2));
+                    }
+                } else if dragged.get() >= CLICK_SLOP_PX {
                     m.field.camera.update(|c| c.pan_by(dx, dy, &view));
                 }
             } else if p.len() >= 2 {
@@ -405,6 +474,12 @@ pub fn FieldCanvas() -> impl IntoView {
                 let mid1 = ((at.0 + other.0) / 2.0, (at.1 + other.1) / 2.0);
                 p[k].1 = at;
                 dragged.set(CLICK_SLOP_PX);
+                if stage3d::free_camera(m) {
+                    if d0 > 1.0 && d1 > 1.0 {
+                        stage3d::orbit(m, |o| o.zoom(d0 / d1));
+                    }
+                    return;
+                }
                 m.field.camera.update(|c| {
                     if d0 > 1.0 && d1 > 1.0 {
                         c.zoom_at(d1 / d0, mid0, &view);
@@ -466,6 +541,10 @@ pub fn FieldCanvas() -> impl IntoView {
                 _ => ev.delta_y() / 3.0,
             };
             let factor = ZOOM_STEP.powf(-notches.clamp(-5.0, 5.0));
+            if stage3d::free_camera(m) {
+                stage3d::orbit(m, |o| o.zoom(1.0 / factor));
+                return;
+            }
             m.field.camera.update(|cam| cam.zoom_at(factor, at, &view));
         });
         let opts = web_sys::AddEventListenerOptions::new();
@@ -511,6 +590,7 @@ pub fn FieldCanvas() -> impl IntoView {
     }
 
     install_test_hooks(m);
+    stage3d::install_test_hooks(m);
     on_cleanup(move || {
         on_resize.remove();
         if let Some(obs) = observer.get_value() {
@@ -535,8 +615,19 @@ pub fn FieldCanvas() -> impl IntoView {
         Follow::Ball => "following the ball",
         Follow::Selected => "following the selected player",
     };
+    let in3d = move || stage3d::chosen(m).is_some();
     view! {
-        <div class="stage" node_ref=stage>
+        <div class="stage" class:in3d=in3d node_ref=stage>
+            {move || in3d().then(|| view! { <Canvases3d labels=labels3d/> })}
+            {move || {
+                m.field.failed3d.get().map(|why| {
+                    view! {
+                        <p class="notice3d" role="status">
+                            "The 3D view cannot be shown here (" {why} "): this is the 2D field."
+                        </p>
+                    }
+                })
+            }}
             <canvas
                 id="field"
                 role="img"
@@ -551,7 +642,8 @@ pub fn FieldCanvas() -> impl IntoView {
             ></canvas>
             // Referee mode (issue 11) lays its own layer over the canvas; the tools stay on top.
             <crate::ui::operator::RefereeLayer/>
-            <div class="field-tools">
+            <div class="field-tools" class:flat-only=move || !matches!(stage3d::chosen(m), None | Some(Camera3d::Top))>
+                {move || in3d().then(|| view! { <crate::ui::stage3d::CameraMenu/> })}
                 <span class="follow-note">{follow_label}</span>
                 <button title="Zoom in (+)" aria-label="Zoom in" on:click=move |_| run(m, FieldAction::ZoomIn)>"+"</button>
                 <button title="Zoom out (−)" aria-label="Zoom out" on:click=move |_| run(m, FieldAction::ZoomOut)>"−"</button>

@@ -6,7 +6,9 @@
 use crate::field::{Camera, Follow, View};
 use crate::scene::Scene;
 use crate::state::Monitor;
+use crate::ui::stage3d;
 use leptos::prelude::*;
+use pitchside_scene3d::camera::Orbit;
 use rcss_formats::Side;
 use std::cell::RefCell;
 
@@ -30,6 +32,15 @@ pub enum FieldAction {
     Flip,
     Deselect,
     Interpolation,
+    /// The 3D free camera's turns and moves (nothing on the 2D field).
+    TurnLeft,
+    TurnRight,
+    TiltUp,
+    TiltDown,
+    MoveLeft,
+    MoveRight,
+    MoveForward,
+    MoveBack,
 }
 
 /// Records the scene just drawn and its view.
@@ -49,6 +60,9 @@ pub fn last_view() -> Option<View> {
 
 /// Runs one of the field's keyboard shortcuts.
 pub fn run(m: Monitor, action: FieldAction) {
+    if stage3d::free_camera(m) && run_free(m, action) {
+        return;
+    }
     let cam = m.field.camera;
     let centre_zoom = |factor: f64| {
         if let Some(v) = last_view() {
@@ -66,7 +80,36 @@ pub fn run(m: Monitor, action: FieldAction) {
         FieldAction::Interpolation => m
             .settings
             .update(|s| s.field.interpolate = !s.field.interpolate),
+        FieldAction::TurnLeft
+        | FieldAction::TurnRight
+        | FieldAction::TiltUp
+        | FieldAction::TiltDown
+        | FieldAction::MoveLeft
+        | FieldAction::MoveRight
+        | FieldAction::MoveForward
+        | FieldAction::MoveBack => {}
     }
+}
+
+/// Runs a shortcut on the 3D view's free camera; `false` leaves it to the 2D field.
+fn run_free(m: Monitor, action: FieldAction) -> bool {
+    let turn = 15.0;
+    let step = 5.0;
+    match action {
+        FieldAction::ZoomIn => stage3d::orbit(m, |o| o.zoom(1.0 / ZOOM_STEP)),
+        FieldAction::ZoomOut => stage3d::orbit(m, |o| o.zoom(ZOOM_STEP)),
+        FieldAction::Fit => stage3d::orbit(m, |o| *o = Orbit::default()),
+        FieldAction::TurnLeft => stage3d::orbit(m, |o| o.turn(-turn, 0.0)),
+        FieldAction::TurnRight => stage3d::orbit(m, |o| o.turn(turn, 0.0)),
+        FieldAction::TiltUp => stage3d::orbit(m, |o| o.turn(0.0, step)),
+        FieldAction::TiltDown => stage3d::orbit(m, |o| o.turn(0.0, -step)),
+        FieldAction::MoveLeft => stage3d::orbit(m, |o| o.pan(-step, 0.0)),
+        FieldAction::MoveRight => stage3d::orbit(m, |o| o.pan(step, 0.0)),
+        FieldAction::MoveForward => stage3d::orbit(m, |o| o.pan(0.0, step)),
+        FieldAction::MoveBack => stage3d::orbit(m, |o| o.pan(0.0, -step)),
+        _ => return false,
+    }
+    true
 }
 
 /// Follows `what`, or stops following it if the camera already does.

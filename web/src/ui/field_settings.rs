@@ -2,7 +2,7 @@
 //! the legend of the rings that mark player state bits.
 
 use crate::scene::style::{Dash, HIGHLIGHTS};
-use crate::settings::{Cones, FieldSettings, Settings, Trails};
+use crate::settings::{Camera3d, Cones, FieldSettings, Picture, Settings, Trails};
 use crate::state::Monitor;
 use crate::ui::inputs::{checkbox, choice, colour_picker, Choices};
 use leptos::prelude::*;
@@ -102,6 +102,19 @@ const CONES: Choices<Cones> = &[
     ("all", "everyone", Cones::All),
 ];
 
+const PICTURES: Choices<Picture> = &[
+    ("2d", "2D field", Picture::Flat),
+    ("3d", "3D", Picture::ThreeD),
+];
+
+const CAMERAS: Choices<Camera3d> = &[
+    ("broadcast", "broadcast", Camera3d::Broadcast),
+    ("top", "top-down", Camera3d::Top),
+    ("goal", "behind the goal", Camera3d::Goal),
+    ("follow", "follow the selected player", Camera3d::Follow),
+    ("free", "free (drag, wheel, arrow keys)", Camera3d::Free),
+];
+
 const TRAILS: Choices<Trails> = &[
     ("off", "none", Trails::Off),
     ("ball", "ball", Trails::Ball),
@@ -114,6 +127,8 @@ pub fn FieldSettingsSection() -> impl IntoView {
     view! {
         <fieldset id="field-settings">
             <legend>"Field"</legend>
+            {choice(m, "set-picture", "picture", PICTURES, |s| s.field.picture, |s, v| s.field.picture = v)}
+            {choice(m, "set-camera3d", "3D camera", CAMERAS, |s| s.field.camera3d, |s, v| s.field.camera3d = v)}
             {OVERLAYS
                 .iter()
                 .map(|&(id, label, get, set)| checkbox(m, id, label, get, set))
@@ -136,7 +151,13 @@ pub fn FieldSettingsSection() -> impl IntoView {
                 "cycles of trail"
             </label>
             {colour_picker(m, "colour-ball", "ball", |s| &s.field.ball_colour, |s, v| s.field.ball_colour = v)}
-            <button on:click=move |_| m.settings.update(|s| s.field = FieldSettings::everything())>
+            <button on:click=move |_| m.settings.update(|s| {
+                s.field = FieldSettings {
+                    picture: s.field.picture,
+                    camera3d: s.field.camera3d,
+                    ..FieldSettings::everything()
+                }
+            })>
                 "Show everything"
             </button>
         </fieldset>

@@ -27,6 +27,7 @@ pub mod save_as;
 pub mod scorebar;
 pub mod series;
 pub mod settings;
+pub mod stage3d;
 pub mod stats;
 pub mod status;
 pub mod time_settings;
