@@ -156,6 +156,48 @@ async fn the_3d_view_shows_the_match_where_the_2d_field_does_and_from_the_stand(
         (0.0..=w).contains(&bx) && (0.0..=h).contains(&by),
         "{stand}"
     );
+    // A click on a figure selects him, as on the 2D field: the one standing furthest from
+    // the others, at his middle.
+    let middle = |p: &Value| -> Option<(f64, f64)> {
+        let (f, h) = (&p["feet"], &p["head"]);
+        Some((
+            (f[0].as_f64()? + h[0].as_f64()?) / 2.0,
+            (f[1].as_f64()? + h[1].as_f64()?) / 2.0,
+        ))
+    };
+    let on_screen: Vec<(String, (f64, f64))> = stand["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .filter_map(|p| {
+            let at = middle(p)?;
+            let id = format!("{}{}", p["team"].as_str()?, p["unum"]);
+            ((20.0..w - 20.0).contains(&at.0) && (60.0..h - 20.0).contains(&at.1))
+                .then_some((id, at))
+        })
+        .collect();
+    let (id, at) = on_screen
+        .iter()
+        .max_by(|a, b| {
+            let alone = |x: &(String, (f64, f64))| {
+                on_screen
+                    .iter()
+                    .filter(|o| o.0 != x.0)
+                    .map(|o| (o.1 .0 - x.1 .0).hypot(o.1 .1 - x.1 .1))
+                    .fold(f64::MAX, f64::min)
+            };
+            alone(a).total_cmp(&alone(b))
+        })
+        .cloned()
+        .expect("a player in the picture");
+    let (ox, oy) = b.canvas_origin().await;
+    b.click_at(ox + at.0, oy + at.1).await;
+    let named = format!("Player {id}");
+    b.wait_text("#player-toggle", "the clicked figure selected", |t| {
+        t == named
+    })
+    .await;
+
     // Playing on, the camera follows play and the worker keeps painting.
     b.click("#play").await;
     b.wait_text("#cycle", "playing on", |t| {

@@ -504,7 +504,11 @@ pub fn FieldCanvas() -> impl IntoView {
                 } else {
                     TAP_SLOP_PX
                 };
-                pick(m, at, slop);
+                // In 3D a click picks among the figures as drawn; else on the 2D field.
+                match stage3d::pick(m, at, slop) {
+                    Some(hit) => m.field.selected.set(hit),
+                    None => pick(m, at, slop),
+                }
             }
         }
     };

@@ -69,6 +69,47 @@ pub fn orbit(m: Monitor, f: impl FnOnce(&mut Orbit)) {
     m.field.camera.update(|_| {});
 }
 
+/// The player a click at canvas point `at` (CSS pixels) hits in the 3D view's last frame:
+/// within `slop` pixels of his figure, from his feet to his head, the nearest if several.
+/// `None` when the 3D view is not shown (the 2D field picks); `Some(None)` for a click on
+/// no one.
+pub fn pick(m: Monitor, at: (f64, f64), slop: f64) -> Option<Option<(Side, u8)>> {
+    untrack(|| chosen(m))?;
+    STAGE.with(|s| {
+        let s = s.borrow();
+        let summary = s.summary.as_ref()?;
+        let hit = summary
+            .players
+            .iter()
+            .filter_map(|p| {
+                let (feet, head) = (p.feet?, p.head?);
+                let width = ((feet.1 - head.1).hypot(feet.0 - head.0) * 0.15).max(4.0);
+                let d = distance_to_segment(at, feet, head) - width;
+                let side = if p.team == "l" {
+                    Side::Left
+                } else {
+                    Side::Right
+                };
+                (d <= slop).then_some((d, (side, p.unum)))
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, who)| who);
+        Some(hit)
+    })
+}
+
+/// How far point `p` is from the segment `a`–`b`.
+fn distance_to_segment(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 > 0.0 {
+        (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (p.0 - (a.0 + t * dx)).hypot(p.1 - (a.1 + t * dy))
+}
+
 /// The 3D view's camera, chosen on the field itself (the same setting as in the settings).
 #[component]
 pub fn CameraMenu() -> impl IntoView {
