@@ -257,7 +257,7 @@ pub fn picture_from_link() -> Option<crate::settings::Picture> {
 /// The 3D camera the link asks for: `cam=broadcast|top|goal|follow|free`.
 pub fn camera_from_link() -> Option<crate::settings::Camera3d> {
     pitchside_wire::link::query_value(&query(), pitchside_wire::link::CAMERA_KEY)
-        .and_then(|v| crate::settings::Camera3d::from_link(&v))
+        .and_then(|v| crate::settings::Camera3d::from_name(&v))
 }
 
 /// True when the page was opened as the embed view.

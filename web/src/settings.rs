@@ -190,40 +190,7 @@ impl Picture {
 }
 
 /// The 3D view's camera, by the names links use (`cam=broadcast`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum Camera3d {
-    #[default]
-    Broadcast,
-    Top,
-    Goal,
-    Follow,
-    Free,
-}
-
-impl Camera3d {
-    pub fn kind(self) -> pitchside_scene3d::CameraKind {
-        use pitchside_scene3d::CameraKind as K;
-        match self {
-            Camera3d::Broadcast => K::Broadcast,
-            Camera3d::Top => K::Top,
-            Camera3d::Goal => K::Goal,
-            Camera3d::Follow => K::Follow,
-            Camera3d::Free => K::Free,
-        }
-    }
-
-    pub fn from_link(value: &str) -> Option<Camera3d> {
-        use pitchside_scene3d::CameraKind as K;
-        Some(match K::from_name(value)? {
-            K::Broadcast => Camera3d::Broadcast,
-            K::Top => Camera3d::Top,
-            K::Goal => Camera3d::Goal,
-            K::Follow => Camera3d::Follow,
-            K::Free => Camera3d::Free,
-        })
-    }
-}
+pub use pitchside_scene3d::CameraKind as Camera3d;
 
 impl Default for FieldSettings {
     fn default() -> Self {
@@ -456,11 +423,11 @@ mod tests {
             Camera3d::Follow,
             Camera3d::Free,
         ] {
-            assert_eq!(Camera3d::from_link(c.kind().name()), Some(c));
+            assert_eq!(Camera3d::from_name(c.name()), Some(c));
             let json = serde_json::to_string(&c).unwrap();
-            assert_eq!(json.trim_matches('"'), c.kind().name());
+            assert_eq!(json.trim_matches('"'), c.name());
         }
-        assert_eq!(Camera3d::from_link("drone"), None);
+        assert_eq!(Camera3d::from_name("drone"), None);
     }
 
     #[test]

@@ -21,8 +21,9 @@ use crate::figures::Ball3;
 use crate::math::{self, Spring, V3};
 use rcss_formats::{Frame, Side};
 
-/// Which camera the 3D view uses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Which camera the 3D view uses (saved in the page's settings by its link name).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum CameraKind {
     #[default]
     Broadcast,

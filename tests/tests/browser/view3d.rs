@@ -165,7 +165,17 @@ async fn the_3d_view_shows_the_match_where_the_2d_field_does_and_from_the_stand(
             (f[1].as_f64()? + h[1].as_f64()?) / 2.0,
         ))
     };
-    let on_screen: Vec<(String, (f64, f64))> = stand["players"]
+    // The camera may still be settling: wait until two frames a moment apart agree.
+    let mut still = summary3d(&b).await;
+    for _ in 0..50 {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let next = summary3d(&b).await;
+        if next["players"] == still["players"] {
+            break;
+        }
+        still = next;
+    }
+    let on_screen: Vec<(String, (f64, f64))> = still["players"]
         .as_array()
         .expect("players")
         .iter()

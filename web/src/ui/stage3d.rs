@@ -114,14 +114,7 @@ fn distance_to_segment(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
 #[component]
 pub fn CameraMenu() -> impl IntoView {
     let m = expect_context::<Monitor>();
-    let options = [
-        (Camera3d::Broadcast, "Broadcast"),
-        (Camera3d::Top, "Top-down"),
-        (Camera3d::Goal, "Behind the goal"),
-        (Camera3d::Follow, "Follow the selected player"),
-        (Camera3d::Free, "Free (drag, wheel, arrow keys)"),
-    ];
-    let name = |c: Camera3d| c.kind().name();
+    let name = |c: Camera3d| c.name();
     view! {
         <label class="camera3d">
             <span class="sr-only">"3D camera"</span>
@@ -130,15 +123,15 @@ pub fn CameraMenu() -> impl IntoView {
                 prop:value=move || chosen(m).map_or("", name)
                 on:change=move |ev| {
                     let picked = event_target_value(&ev);
-                    if let Some(c) = Camera3d::from_link(&picked) {
+                    if let Some(c) = Camera3d::from_name(&picked) {
                         m.settings.update(|s| s.field.camera3d = c);
                         m.field.link_camera.set(None);
                     }
                 }
             >
-                {options
+                {Camera3d::ALL
                     .into_iter()
-                    .map(|(c, words)| view! { <option value=name(c)>{words}</option> })
+                    .map(|c| view! { <option value=name(c)>{c.label()}</option> })
                     .collect_view()}
             </select>
         </label>
@@ -293,7 +286,7 @@ pub fn draw(f: &Frame3d<'_>, labels: Option<&Ctx>) -> bool {
         }
         return false;
     };
-    let chosen = f.camera.kind();
+    let chosen = f.camera;
     let replaying = STAGE.with(|s| s.borrow().replaying);
     // Penalties, and the broadcast view's instant replays, are seen from behind the goal.
     let kind = if (camera::is_penalty(frame) || replaying) && chosen == CameraKind::Broadcast {
