@@ -54,7 +54,7 @@ pub struct Cli {
     #[serde(skip)]
     pub replay: Vec<String>,
 
-    /// Monitor protocol to ask rcssserver for: 1, 2, 3, 4, 5 or json [default: 5].
+    /// Monitor protocol to ask rcssserver for: 1, 2, 3, 4, 5, 6 (its 2.5D fork) or json [default: 5].
     #[arg(long, value_name = "VERSION")]
     #[serde(deserialize_with = "number_or_text")]
     pub protocol: Option<String>,

@@ -296,10 +296,12 @@ pub async fn run(
             Hub::new(&spec.name, settings.history_cap, settings.lag)
                 .with_max_delay(settings.max_delay),
         );
+        let height =
+            matches!(&spec.source, SourceSpec::Server(mc) if mc.protocol == monitor::Protocol::V6);
         let recorder = settings
             .record
             .as_deref()
-            .map(|dir| Recorder::new(dir, &spec.name));
+            .map(|dir| Recorder::new(dir, &spec.name).with_ball_height(height));
         let publisher = Publisher::new(hub.clone(), recorder);
         let (control_tx, control_rx) = mpsc::channel(16);
         let stop = stop_rx.clone();

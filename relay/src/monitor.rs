@@ -30,11 +30,15 @@ pub enum Protocol {
     V3,
     V4,
     V5,
+    /// The 2.5D fork of rcssserver: version 5 with the ball's height.
+    V6,
     Json,
 }
 
 #[derive(Debug, thiserror::Error)]
-#[error("unknown monitor protocol {0:?}: rcssserver speaks 1, 2, 3, 4, 5 and json")]
+#[error(
+    "unknown monitor protocol {0:?}: rcssserver speaks 1, 2, 3, 4, 5 and json (6: its 2.5D fork)"
+)]
 pub struct UnknownProtocol(String);
 
 impl std::str::FromStr for Protocol {
@@ -46,6 +50,7 @@ impl std::str::FromStr for Protocol {
             "3" => Protocol::V3,
             "4" => Protocol::V4,
             "5" => Protocol::V5,
+            "6" => Protocol::V6,
             "json" | "-1" => Protocol::Json,
             _ => return Err(UnknownProtocol(s.to_owned())),
         })
@@ -60,6 +65,7 @@ impl std::fmt::Display for Protocol {
             Protocol::V3 => "3",
             Protocol::V4 => "4",
             Protocol::V5 => "5",
+            Protocol::V6 => "6",
             Protocol::Json => "json",
         })
     }
@@ -74,6 +80,7 @@ impl Protocol {
             Protocol::V3 => "(dispinit version 3)",
             Protocol::V4 => "(dispinit version 4)",
             Protocol::V5 => "(dispinit version 5)",
+            Protocol::V6 => "(dispinit version 6)",
             Protocol::Json => "(dispinit version -1)",
         }
     }
@@ -86,7 +93,7 @@ impl Protocol {
             (Protocol::V1, Some(0)) => plain.len() == 2052,
             (Protocol::V2, Some(0)) => plain.len() == 2056,
             (Protocol::V3 | Protocol::V4, Some(b'(')) => true,
-            (Protocol::V5, Some(b'(' | b'{')) => true,
+            (Protocol::V5 | Protocol::V6, Some(b'(' | b'{')) => true,
             (Protocol::Json, Some(b'{')) => true,
             _ => false,
         }
@@ -597,5 +604,34 @@ impl Session<'_> {
             }
         }
         publisher.set_feed(FeedSource::Live, label);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_protocol_is_named_and_asked_for_as_the_server_parses_it() {
+        for (name, init) in [
+            ("1", "(dispinit)"),
+            ("2", "(dispinit version 2)"),
+            ("3", "(dispinit version 3)"),
+            ("4", "(dispinit version 4)"),
+            ("5", "(dispinit version 5)"),
+            // The 2.5D fork: version 5 with the ball's height.
+            ("6", "(dispinit version 6)"),
+            ("json", "(dispinit version -1)"),
+        ] {
+            let p: Protocol = name.parse().unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!((p.to_string().as_str(), p.init()), (name, init));
+        }
+        let e = "7".parse::<Protocol>().unwrap_err().to_string();
+        assert!(
+            e.contains("1, 2, 3, 4, 5 and json") && e.contains("6"),
+            "{e}"
+        );
+        // A text show answers version 6 as it answers 5.
+        assert!(Protocol::V6.answers(b"(show 1 ((b) 0 0 0 0 0.5))"));
     }
 }

@@ -58,9 +58,15 @@ fn logged_by_server(m: &Message) -> bool {
 }
 
 impl LogWriter {
-    pub fn new(started: DateTime<Local>) -> Self {
+    /// `height`: the source gives the ball's height (the 2.5D fork), kept by writing its
+    /// ULG7 in place of ULG6.
+    pub fn new(started: DateTime<Local>, height: bool) -> Self {
         LogWriter {
-            ulg: Ulg6Writer::new(),
+            ulg: if height {
+                Ulg6Writer::ulg7()
+            } else {
+                Ulg6Writer::new()
+            },
             started,
             teams: Default::default(),
             last_time: 0,
@@ -187,6 +193,8 @@ pub struct Recorder {
     dir: PathBuf,
     match_name: String,
     open: Option<Open>,
+    /// The source gives the ball's height: recorded as ULG7.
+    height: bool,
 }
 
 impl Recorder {
@@ -195,7 +203,14 @@ impl Recorder {
             dir: dir.to_owned(),
             match_name: match_name.to_owned(),
             open: None,
+            height: false,
         }
+    }
+
+    /// Records the ball's height as the 2.5D fork's ULG7 does (its monitor protocol 6).
+    pub fn with_ball_height(mut self, height: bool) -> Self {
+        self.height = height;
+        self
     }
 
     fn incomplete_path(&self) -> PathBuf {
@@ -215,7 +230,7 @@ impl Recorder {
         let file = File::create(&path).map_err(io)?;
         tracing::info!("{}: recording to {}", self.match_name, path.display());
         self.open = Some(Open {
-            writer: LogWriter::new(started),
+            writer: LogWriter::new(started, self.height),
             file,
             path,
             unflushed: Vec::new(),
@@ -366,6 +381,40 @@ mod tests {
         assert!(dir.join("incomplete-field-a.rcg").is_file());
         drop(r);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_ball_with_a_height_is_recorded_as_ulg7_and_read_back_with_it() {
+        // The real short match as the 2.5D fork's monitor protocol 6 would give it: the ball
+        // chipped every seventh cycle.
+        let bytes = pitchside_fixtures::read(pitchside_fixtures::SHORT_V6);
+        let mut records = Vec::new();
+        let mut d = rcss_formats::log::LogDecoder::new();
+        d.feed(&bytes, &mut records).unwrap();
+        d.finish(&mut records).unwrap();
+        for r in &mut records {
+            if let Record::Show(f) = r {
+                f.ball.z = if f.time % 7 == 3 { 1.5 } else { 0.0 };
+            }
+        }
+        for height in [true, false] {
+            let mut w = LogWriter::new(Local::now(), height);
+            for r in &records {
+                w.record(r);
+            }
+            let m = rcss_formats::parse_log(&w.take());
+            assert!(m.error.is_none(), "{:?}", m.error);
+            let want = if height {
+                rcss_formats::LogVersion::V7
+            } else {
+                rcss_formats::LogVersion::V6
+            };
+            assert_eq!(m.version, Some(want));
+            let up = m.frames.iter().filter(|f| f.ball.z == 1.5).count();
+            let chipped = m.frames.iter().filter(|f| f.time % 7 == 3).count();
+            assert!(chipped > 50, "{chipped}");
+            assert_eq!(up, if height { chipped } else { 0 });
+        }
     }
 
     #[test]

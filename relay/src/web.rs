@@ -798,7 +798,11 @@ async fn download(State(app): State<AppState>, Path(name): Path<String>) -> Resp
     let started = m.hub.started().unwrap_or_else(chrono::Local::now);
     let built = tokio::task::spawn_blocking(move || {
         let records = pitchside_wire::decode_records(packets.iter().map(|b| &b[..]))?;
-        let mut w = LogWriter::new(started);
+        // A ball with a height (the 2.5D fork) is kept: written as its ULG7.
+        let height = records
+            .iter()
+            .any(|r| matches!(r, rcss_formats::Record::Show(f) if f.ball.z != 0.0));
+        let mut w = LogWriter::new(started, height);
         for r in &records {
             w.record(r);
         }

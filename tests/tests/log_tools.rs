@@ -516,7 +516,17 @@ fn convert_rule(from: LogVersion, to: LogVersion) -> Rule {
     }
 }
 
-const TARGETS: [LogVersion; 7] = LogVersion::WRITTEN;
+/// The versions rcssserver 19 writes, which librcsc reads; the 2.5D fork's ULG7, which
+/// librcsc does not read, is tested in `shared/formats/tests/ball_height.rs`.
+const TARGETS: [LogVersion; 7] = [
+    LogVersion::V1,
+    LogVersion::V2,
+    LogVersion::V3,
+    LogVersion::V4,
+    LogVersion::V5,
+    LogVersion::V6,
+    LogVersion::Json,
+];
 
 fn version_arg(v: LogVersion) -> String {
     v.number().map_or_else(|| "json".into(), |n| n.to_string())

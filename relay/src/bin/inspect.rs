@@ -83,7 +83,7 @@ Log tools (any version in; gzipped input read, OUT ending in .gz written gzipped
       byte and cycle. Exit code 0: clean; 1: findings; 2: not a log.
   pitchside-inspect reverse FILE -o OUT        the sides swapped (as rcgreverse, play modes too)
   pitchside-inspect rename FILE -o OUT [--left NAME] [--right NAME]   (as rcgrenameteam)
-  pitchside-inspect convert FILE -o OUT -v 1|2|3|4|5|6|json   the log in another version
+  pitchside-inspect convert FILE -o OUT -v 1|2|3|4|5|6|7|json   the log in another version
   pitchside-inspect clip FILE -o OUT --from A --to B   cycles A to B as a log of their own
       reverse, rename and clip take -v too (default: the source's version). Exit code 0:
       written; 1: the source is damaged, written up to the damage; 2: nothing written;
@@ -886,7 +886,7 @@ fn rewrite_command(cmd: &str, args: &[String]) -> ExitCode {
             "-v" | "--version" => value("a version").and_then(|v| {
                 LogVersion::from_name(&v)
                     .map(|v| edits.to = Some(v))
-                    .ok_or_else(|| format!("-v {v}: 1, 2, 3, 4, 5, 6 or json"))
+                    .ok_or_else(|| format!("-v {v}: 1 to 7 or json"))
             }),
             "--left" if cmd == "rename" => value("a name")
                 .and_then(|v| check_name(&v))
@@ -924,7 +924,7 @@ fn rewrite_command(cmd: &str, args: &[String]) -> ExitCode {
         (_, None, _) => Some("no input file".to_owned()),
         (_, _, None) => Some("no output file (-o OUT)".to_owned()),
         ("convert", _, _) if edits.to.is_none() => {
-            Some("no version (-v 1|2|3|4|5|6|json)".to_owned())
+            Some("no version (-v 1|2|3|4|5|6|7|json)".to_owned())
         }
         ("rename", _, _) if edits.rename == Rename::default() => {
             Some("no new name (--left NAME, --right NAME)".to_owned())

@@ -517,6 +517,7 @@ mod tests {
                 y: ball.1,
                 vx: ball.2,
                 vy: ball.3,
+                z: 0.0,
             },
             players,
             ..Frame::default()

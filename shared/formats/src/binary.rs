@@ -442,6 +442,7 @@ fn show_v1(s: &[u8]) -> Result<Frame, Fail> {
             y: len1(i16_at(ball, pos_t::Y)),
             vx: 0.0,
             vy: 0.0,
+            z: 0.0,
         },
         players,
     })
@@ -499,6 +500,7 @@ fn frame2(s: &[u8], ball_at: usize, pos_at: usize, time_at: usize) -> Frame {
             y: len2(i32_at(b, ball_t::Y)),
             vx: len2(i32_at(b, ball_t::VX)),
             vy: len2(i32_at(b, ball_t::VY)),
+            z: 0.0,
         },
         players,
     }

@@ -12,6 +12,8 @@ pub enum LogVersion {
     V4,
     V5,
     V6,
+    /// The 2.5D fork of rcssserver: ULG6 with the ball's height.
+    V7,
     /// rcssserver 19 JSON (`game_log_version = -1`).
     Json,
     /// rcssserver 18 JSON (first line `JSON`), read where its records match the 19 format.
@@ -21,17 +23,18 @@ pub enum LogVersion {
 impl LogVersion {
     /// Every version the writers write ([`crate::write::LogWriter`]): rcssserver 18's JSON
     /// is written as 19's.
-    pub const WRITTEN: [LogVersion; 7] = [
+    pub const WRITTEN: [LogVersion; 8] = [
         LogVersion::V1,
         LogVersion::V2,
         LogVersion::V3,
         LogVersion::V4,
         LogVersion::V5,
         LogVersion::V6,
+        LogVersion::V7,
         LogVersion::Json,
     ];
 
-    /// 1..6, or `None` for JSON.
+    /// 1..7, or `None` for JSON.
     pub fn number(self) -> Option<u8> {
         Some(match self {
             LogVersion::V1 => 1,
@@ -40,11 +43,12 @@ impl LogVersion {
             LogVersion::V4 => 4,
             LogVersion::V5 => 5,
             LogVersion::V6 => 6,
+            LogVersion::V7 => 7,
             LogVersion::Json | LogVersion::Json18 => return None,
         })
     }
 
-    /// The version a user names to write: `1` to `6`, or `json` (also `JSON`, or `-1` as
+    /// The version a user names to write: `1` to `7`, or `json` (also `JSON`, or `-1` as
     /// `server::game_log_version` names it).
     pub fn from_name(name: &str) -> Option<LogVersion> {
         match name {

@@ -155,6 +155,15 @@ pub struct Ball {
     pub y: f32,
     pub vx: f32,
     pub vy: f32,
+    /// Height above the ground, in metres. Only the 2.5D fork of rcssserver gives one (its
+    /// monitor protocol 6, its ULG7 logs and a `z` in JSON shows); everywhere else the ball
+    /// rolls on the ground and this is 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub z: f32,
+}
+
+fn is_zero(z: &f32) -> bool {
+    *z == 0.0
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]

@@ -236,8 +236,13 @@ pub(crate) fn parse_show_with(buf: &[u8], detail: Detail) -> R<(Frame, ShowShape
         y: c.f32("ball y")?,
         vx: c.f32("ball vx")?,
         vy: c.f32("ball vy")?,
+        z: 0.0,
     };
-    c.expect(b")", ") after ball")?;
+    // The 2.5D fork's monitor protocol 6 and ULG7 give the ball's height after its velocity.
+    if !c.eat(b")") {
+        frame.ball.z = c.f32("ball height or ) after ball")?;
+        c.expect(b")", ") after ball")?;
+    }
     for _ in 0..22 {
         // Filled in place: a Player is ~150 bytes, and moving it was a visible cost.
         frame.players.push(Player::default());

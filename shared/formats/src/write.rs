@@ -73,6 +73,9 @@ fn show_body_v(out: &mut String, frame: &Frame, version: u8) {
     let b = &frame.ball;
     out.push_str(" ((b)");
     nums(out, &[b.x, b.y, b.vx, b.vy]);
+    if version >= 7 {
+        nums(out, &[b.z]);
+    }
     out.push(')');
     for (i, p) in frame.players.iter().enumerate() {
         player_v(out, p, i, version);
@@ -168,6 +171,8 @@ pub fn msg_line(out: &mut Vec<u8>, m: &Message) {
 /// Writes a ULG6 log record by record, keeping the play-mode/team state so that it emits
 /// `(playmode …)` and `(team …)` lines only when they change, as the server's logger does.
 pub struct Ulg6Writer {
+    /// 6, or 7 for the 2.5D fork's ULG7 (the ball's height after its velocity).
+    version: u8,
     out: Vec<u8>,
     mode: Option<PlayMode>,
     teams: Option<[Team; 2]>,
@@ -183,10 +188,20 @@ impl Default for Ulg6Writer {
 impl Ulg6Writer {
     pub fn new() -> Self {
         Ulg6Writer {
+            version: 6,
             out: b"ULG6\n".to_vec(),
             mode: None,
             teams: None,
             line: String::new(),
+        }
+    }
+
+    /// The same, as the 2.5D fork logs: ULG7, whose shows give the ball's height.
+    pub fn ulg7() -> Self {
+        Ulg6Writer {
+            version: 7,
+            out: b"ULG7\n".to_vec(),
+            ..Self::new()
         }
     }
 
@@ -245,7 +260,7 @@ impl Ulg6Writer {
             self.team(f.time, &f.teams, true);
         }
         let _ = write!(self.line, "(show {}", f.time);
-        show_body(&mut self.line, f);
+        show_body_v(&mut self.line, f, self.version);
         self.line.push_str(")\n");
         self.flush_line();
     }
@@ -340,9 +355,10 @@ pub struct TextLogWriter {
 }
 
 impl TextLogWriter {
-    /// `version` 4, 5 or 6 (anything else is taken as 6).
+    /// `version` 4, 5, 6 or 7 (the 2.5D fork's: 6 with the ball's height); anything else is
+    /// taken as 6.
     pub fn new(version: u8) -> TextLogWriter {
-        let version = if (4..=6).contains(&version) {
+        let version = if (4..=7).contains(&version) {
             version
         } else {
             6
@@ -443,6 +459,7 @@ impl LogWriter {
             LogVersion::V4 => Inner::Text(TextLogWriter::new(4)),
             LogVersion::V5 => Inner::Text(TextLogWriter::new(5)),
             LogVersion::V6 => Inner::Text(TextLogWriter::new(6)),
+            LogVersion::V7 => Inner::Text(TextLogWriter::new(7)),
             LogVersion::Json | LogVersion::Json18 => Inner::Json(json::JsonWriter::new(header)),
         };
         LogWriter { inner }

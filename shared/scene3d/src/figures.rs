@@ -88,7 +88,8 @@ pub fn ball(frame: &Frame) -> Ball3 {
     Ball3 {
         x: f64::from(frame.ball.x),
         y: f64::from(frame.ball.y),
-        height: 0.0,
+        // Only the 2.5D fork gives a height; every other source leaves the ball on the ground.
+        height: f64::from(frame.ball.z).max(0.0),
     }
 }
 
@@ -129,6 +130,33 @@ mod tests {
             let sign = if side == Side::Left { -1.0 } else { 1.0 };
             assert!(team.iter().all(|f| f.x * sign >= -0.5), "{side:?}");
         }
+    }
+
+    #[test]
+    fn the_ball_is_on_the_ground_unless_its_source_gives_a_height() {
+        let m = parse_log(&pitchside_fixtures::read(pitchside_fixtures::SHORT_V6));
+        assert!(m.frames.iter().all(|f| ball(f).height == 0.0));
+        // A ULG7 line of the 2.5D fork: a real show with a height after the ball's velocity.
+        let written = rcss_formats::write::write_log(
+            rcss_formats::LogVersion::V6,
+            &m.frames
+                .iter()
+                .cloned()
+                .map(rcss_formats::Record::Show)
+                .collect::<Vec<_>>(),
+        );
+        let text = String::from_utf8(written).expect("text");
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("(show 50 "))
+            .expect("cycle 50");
+        let at = line.find(") ((l").expect("the ball's end");
+        let forked = format!("ULG7\n{} 1.75{}\n", &line[..at], &line[at..]);
+        let lifted = parse_log(forked.as_bytes());
+        let b = ball(&lifted.frames[0]);
+        assert_eq!(b.height, 1.75);
+        let f = &m.frames.iter().find(|f| f.time == 50).expect("cycle 50");
+        assert_eq!((b.x, b.y), (f64::from(f.ball.x), f64::from(f.ball.y)));
     }
 
     #[test]

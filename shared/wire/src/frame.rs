@@ -6,7 +6,7 @@
 //! time delta (zigzag)
 //! flags: 1 stime, 2 mode, 4 teams, 8 ball, 16 player count   (which parts changed)
 //! [stime: 0 = none, n + 1]  [mode: u8]  [teams: team × 2]
-//! [ball: mask (1 x, 2 y, 4 vx, 8 vy), then those numbers]
+//! [ball: mask (1 x, 2 y, 4 vx, 8 vy, 16 height), then those numbers]
 //! [player count]
 //! changed-player bitmap: ceil(count / 8) bytes, bit i of byte i/8 = player i
 //! per changed player: mask (see P_*), then the changed fields in mask order
@@ -127,7 +127,7 @@ fn same_view(a: Option<(ViewQuality, f32)>, b: Option<(ViewQuality, f32)>) -> bo
 }
 
 fn same_ball(a: &Ball, b: &Ball) -> bool {
-    same(a.x, b.x) && same(a.y, b.y) && same(a.vx, b.vx) && same(a.vy, b.vy)
+    same(a.x, b.x) && same(a.y, b.y) && same(a.vx, b.vx) && same(a.vy, b.vy) && same(a.z, b.z)
 }
 
 /// The stamina mask's bit that says stamina is there at all, and every bit it may have.
@@ -572,18 +572,30 @@ pub(crate) fn put_frame(w: &mut Writer, f: &Frame, base: Option<&Frame>) {
     if flags & F_BALL != 0 {
         let (b, p) = (&f.ball, &base.ball);
         let mut m = 0u8;
-        for (i, (x, y)) in [(b.x, p.x), (b.y, p.y), (b.vx, p.vx), (b.vy, p.vy)]
-            .into_iter()
-            .enumerate()
+        for (i, (x, y)) in [
+            (b.x, p.x),
+            (b.y, p.y),
+            (b.vx, p.vx),
+            (b.vy, p.vy),
+            (b.z, p.z),
+        ]
+        .into_iter()
+        .enumerate()
         {
             if !same(x, y) {
                 m |= 1 << i;
             }
         }
         w.u8(m);
-        for (i, (x, y)) in [(b.x, p.x), (b.y, p.y), (b.vx, p.vx), (b.vy, p.vy)]
-            .into_iter()
-            .enumerate()
+        for (i, (x, y)) in [
+            (b.x, p.x),
+            (b.y, p.y),
+            (b.vx, p.vx),
+            (b.vy, p.vy),
+            (b.z, p.z),
+        ]
+        .into_iter()
+        .enumerate()
         {
             if m & (1 << i) != 0 {
                 // Positions are predicted to move by the velocity.
@@ -671,6 +683,9 @@ pub(crate) fn get_frame(r: &mut Reader<'_>, base: Option<&Frame>) -> Result<Fram
         if m & 8 != 0 {
             f.ball.vy = r.num(b.vy, POS, "ball vy")?;
         }
+        if m & 16 != 0 {
+            f.ball.z = r.num(b.z, POS, "ball height")?;
+        }
     }
     let count = if flags & F_COUNT != 0 {
         let at = r.pos();
@@ -729,6 +744,7 @@ mod tests {
                 y: -11.0433,
                 vx: -0.5052,
                 vy: 0.2618,
+                z: 0.0,
             },
             players: Vec::new(),
         };

@@ -68,7 +68,7 @@ use rcss_formats::model::{
 use rcss_formats::playmode::PlayMode;
 
 /// The version of this layout. Raised whenever existing bytes change meaning.
-pub const WIRE_VERSION: u32 = 3;
+pub const WIRE_VERSION: u32 = 4;
 
 const MAGIC: &[u8; 3] = b"PSW";
 

@@ -147,6 +147,22 @@ fn every_log_round_trips() {
 }
 
 #[test]
+fn a_ball_in_the_air_round_trips() {
+    // The 2.5D fork's height (wire version 4): the real short match, its ball chipped up and
+    // down, comes back with every height, live, as history and for a late joiner.
+    let mut records = log_records(common::SHORT_V6);
+    let mut lifted = 0;
+    for r in &mut records {
+        if let Record::Show(f) = r {
+            f.ball.z = [0.0, 0.35, 1.2, 2.0625, 0.8][f.time as usize % 5];
+            lifted += usize::from(f.ball.z > 0.0);
+        }
+    }
+    assert!(lifted > 400, "{lifted}");
+    check("short-v6 lifted", &records);
+}
+
+#[test]
 fn every_capture_round_trips() {
     for rel in all_captures() {
         let records = capture_records(&rel);

@@ -1110,7 +1110,8 @@ mod tests {
                 x: 1.0,
                 y: 2.0,
                 vx: 3.0,
-                vy: 4.0
+                vy: 4.0,
+                z: 0.0
             }
         );
         for (i, p) in f.players.iter().enumerate() {

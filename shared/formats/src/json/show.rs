@@ -207,13 +207,15 @@ fn read_show_with(body: &[u8], detail: Detail, check_rest: bool) -> Option<Frame
 
 fn read_ball(c: &mut Cur<'_>) -> Option<Ball> {
     c.eat(b"{")?;
-    let mut v: [Option<f32>; 4] = [None; 4];
+    let mut v: [Option<f32>; 5] = [None; 5];
     loop {
         let slot = match c.key()? {
             b"x" => 0,
             b"y" => 1,
             b"vx" => 2,
             b"vy" => 3,
+            // The 2.5D fork's height.
+            b"z" => 4,
             _ => return None,
         };
         if v[slot].is_some() {
@@ -229,6 +231,7 @@ fn read_ball(c: &mut Cur<'_>) -> Option<Ball> {
         y: v[1]?,
         vx: v[2]?,
         vy: v[3]?,
+        z: v[4].unwrap_or(0.0),
     })
 }
 

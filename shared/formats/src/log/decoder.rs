@@ -540,14 +540,15 @@ pub(super) fn detect(buf: &[u8], at_end: bool) -> Detect {
         match buf.get(3) {
             Some(2) => return Detect::Found(LogVersion::V2, 4),
             Some(3) => return Detect::Found(LogVersion::V3, 4),
-            Some(b'4'..=b'6') => {
+            Some(b'4'..=b'7') => {
                 if need(5) {
                     return Detect::NeedMore;
                 }
                 let v = match buf[3] {
                     b'4' => LogVersion::V4,
                     b'5' => LogVersion::V5,
-                    _ => LogVersion::V6,
+                    b'6' => LogVersion::V6,
+                    _ => LogVersion::V7,
                 };
                 let header = match buf.get(4) {
                     Some(b'\n') => 5,

@@ -178,6 +178,11 @@ impl JsonWriter {
         let b = &f.ball;
         l.push_str(",\"ball\":{");
         fields(l, &[("x", b.x), ("y", b.y), ("vx", b.vx), ("vy", b.vy)]);
+        if b.z != 0.0 {
+            // As the 2.5D fork writes it; rcssserver's own shows have no height.
+            l.push_str(",\"z\":");
+            num(l, b.z);
+        }
         l.push_str("},\"players\":[");
         for (i, p) in f.players.iter().enumerate() {
             if i > 0 {
