@@ -12,7 +12,7 @@ const WASM = new URL('../../view3d-worker_bg.wasm', import.meta.url).href;
 const WORKER = `
 importScripts(GLUE);
 const ready = wasm_bindgen({ module_or_path: WASM });
-let renderer = null, latest = null, scheduled = false, finish = false;
+let renderer = null, latest = null, scheduled = false, finish = '';
 const message = (e) => String((e && e.message) || e);
 const later = (f) => (self.requestAnimationFrame ? self.requestAnimationFrame(f) : setTimeout(f, 0));
 function paint() {
@@ -22,8 +22,12 @@ function paint() {
   latest = null;
   const t0 = performance.now();
   try {
-    renderer.draw(frame);
-    if (finish) renderer.finish();
+    if (finish === 'offscreen') {
+      renderer.draw_offscreen(frame);
+    } else {
+      renderer.draw(frame);
+      if (finish === 'canvas') renderer.finish();
+    }
     postMessage({ drawn: performance.now() - t0 });
   } catch (e) {
     postMessage({ error: message(e) });
@@ -41,9 +45,14 @@ onmessage = async (e) => {
     } catch (err) {
       postMessage({ error: message(err) });
     }
+  } else if (d.frame && d.finish) {
+    // The benchmark's frames: each painted and finished as it comes, none skipped.
+    latest = d.frame;
+    finish = d.finish;
+    paint();
   } else if (d.frame) {
     latest = d.frame;
-    finish = !!d.finish;
+    finish = '';
     if (!scheduled) { scheduled = true; later(paint); }
   } else if (d.pixels) {
     // For the tests: the canvas's pixels as painted (width, height, then RGBA rows from the
@@ -88,10 +97,12 @@ export function start3d(canvas, status) {
   return handle;
 }
 
-// Sends one frame (`frame` a Float32Array, moved to the worker); `finish` makes the worker wait
-// for the pixels before it reports the time (the benchmark).
+// Sends one frame (`frame` a Float32Array, moved to the worker). For the benchmark, `finish`
+// makes the worker wait for the pixels before it reports the time: `canvas` paints the page's
+// canvas, `offscreen` a texture of the worker's own (the renderer's cost without the browser's
+// compositing); '' is a page frame.
 export function post3d(handle, frame, finish) {
-  handle.worker.postMessage({ frame, finish: !!finish }, [frame.buffer]);
+  handle.worker.postMessage({ frame, finish }, [frame.buffer]);
 }
 
 export function stop3d(handle) {

@@ -14,7 +14,7 @@
 //! - **Goal**: behind the goal the ball is nearest, looking out at its penalty spot: the
 //!   default during penalty kicks and shoot-outs.
 //! - **Follow**: above and behind the selected player from the stand's side, keeping him in
-//!   the middle (a 0.25 s spring).
+//!   the middle (a 0.25 s spring); the ball, while nobody is selected.
 //! - **Free**: orbit, pan and zoom by mouse, touch and keyboard ([`Orbit`]).
 
 use crate::figures::Ball3;
@@ -238,6 +238,9 @@ pub struct Director {
     follow: Option<(Spring, Spring)>,
     /// The goal camera's end (-1 left, +1 right).
     goal_end: f64,
+    /// The end the goal camera must stand at, whatever the ball does: the goal an instant
+    /// replay leads up to.
+    pub goal_at: Option<f64>,
 }
 
 impl Director {
@@ -313,7 +316,9 @@ impl Director {
         // A kick is taken from a penalty spot: the end is where the ball goes for it. Before
         // that (the ball at the centre while a shoot-out is set up), the end a goalkeeper
         // stands in.
-        if look.ball.x.abs() > 30.0 {
+        if let Some(end) = self.goal_at {
+            self.goal_end = end.signum();
+        } else if look.ball.x.abs() > 30.0 {
             self.goal_end = look.ball.x.signum();
         } else if self.goal_end == 0.0 {
             let keeper = look
@@ -347,11 +352,11 @@ impl Director {
                 .iter()
                 .find(|p| p.side == Some(side) && p.unum == unum && p.state != 0)
         });
-        let Some(p) = who else {
-            // Nobody selected: the broadcast camera's shot.
-            return self.broadcast(look, dt);
-        };
-        let (px, py) = (f64::from(p.x), f64::from(p.y));
+        // Nobody selected (or the one selected was sent off): the ball, from the same place
+        // above and behind, until a player is chosen; the page says so beside the menu.
+        let (px, py) = who.map_or((look.ball.x, look.ball.y), |p| {
+            (f64::from(p.x), f64::from(p.y))
+        });
         let (fx, fy) = self
             .follow
             .get_or_insert_with(|| (Spring::at(px), Spring::at(py)));
@@ -571,28 +576,34 @@ mod tests {
     }
 
     #[test]
-    fn the_follow_camera_keeps_its_player_in_the_middle() {
+    fn the_follow_camera_keeps_its_player_in_the_middle_and_the_ball_with_nobody_chosen() {
         let m = parse_log(&pitchside_fixtures::read(pitchside_fixtures::SHORT_V6));
-        let mut d = Director::new(CameraKind::Follow);
-        let mut worst = 0.0_f64;
-        for f in &m.frames {
-            let mut l = look(f, 1280.0, 720.0);
-            l.selected = Some((Side::Left, 10));
-            let shot = d.shot(CameraKind::Follow, &l, 0.1);
-            let Some(p) = f
-                .players
-                .iter()
-                .find(|p| p.side == Some(Side::Left) && p.unum == 10 && p.state != 0)
-            else {
-                continue;
-            };
-            let (x, y) = shot
-                .project([f64::from(p.x), 1.0, f64::from(p.y)], 1280.0, 720.0)
-                .expect("in front");
-            worst = worst.max((x - 640.0).abs().max((y - 360.0).abs()));
+        for chosen in [Some((Side::Left, 10)), None] {
+            let mut d = Director::new(CameraKind::Follow);
+            let mut worst = 0.0_f64;
+            let mut seen = 0;
+            for f in &m.frames {
+                let mut l = look(f, 1280.0, 720.0);
+                l.selected = chosen;
+                let shot = d.shot(CameraKind::Follow, &l, 0.1);
+                let followed = match chosen {
+                    Some((side, unum)) => f
+                        .players
+                        .iter()
+                        .find(|p| p.side == Some(side) && p.unum == unum && p.state != 0)
+                        .map(|p| [f64::from(p.x), 1.0, f64::from(p.y)]),
+                    None => Some([l.ball.x, 1.0, l.ball.y]),
+                };
+                let Some(at) = followed else { continue };
+                let (x, y) = shot.project(at, 1280.0, 720.0).expect("in front");
+                worst = worst.max((x - 640.0).abs().max((y - 360.0).abs()));
+                seen += 1;
+            }
+            assert!(seen > 100, "{chosen:?}: {seen}");
+            // Within a tenth of the canvas's height of the middle, at 10 display frames a
+            // cycle.
+            assert!(worst < 72.0, "{chosen:?}: {worst}");
         }
-        // Within a tenth of the canvas's height of the middle, at 10 display frames a cycle.
-        assert!(worst < 72.0, "{worst}");
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! it; its top camera puts every player where the 2D field puts him, in the pixels the
 //! worker painted; the broadcast camera shows the ball; the page says so and keeps the 2D
 //! field where the browser cannot draw it; axe-core finds nothing; the picture goes on through
-//! a reconnection and a new match, and a penalty shoot-out is seen from behind the goal.
+//! a reconnection and a new match, and a penalty shoot-out is seen from behind the goal; the
+//! follow camera keeps its player in the middle; the broadcast view's instant replay of a
+//! goal is seen from behind the goal, and live play from the stand again after it.
 //!
 //! Needs the web app built into `dist/` and Chromium (scripts/test.sh).
 
@@ -208,6 +210,51 @@ async fn the_3d_view_shows_the_match_where_the_2d_field_does_and_from_the_stand(
     })
     .await;
 
+    // The follow camera keeps him in the middle of the picture.
+    let choose = |camera: &str| {
+        format!(
+            "const s = document.querySelector('#camera3d'); s.value = '{camera}'; \
+             s.dispatchEvent(new Event('change', {{ bubbles: true }})); return s.value"
+        )
+    };
+    b.eval(&choose("follow")).await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let s = wait_painted(&b, "follow", None).await;
+        let him = s["players"]
+            .as_array()
+            .and_then(|ps| {
+                ps.iter().find(|p| {
+                    p["team"].as_str().map(|t| format!("{t}{}", p["unum"])) == Some(id.clone())
+                })
+            })
+            .and_then(middle);
+        if him
+            .is_some_and(|(x, y)| (x - w / 2.0).abs() < h / 10.0 && (y - h / 2.0).abs() < h / 10.0)
+        {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the follow camera did not bring {id} to the middle: {him:?} in {w}x{h}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(
+        b.eval("return document.querySelectorAll('.camera3d-hint').length")
+            .await,
+        0
+    );
+    b.screenshot("view3d-follow").await;
+    // With nobody selected it follows the ball, and says how to choose a player.
+    b.keys(&fantoccini::key::Key::Escape.to_string()).await;
+    b.wait_text(".camera3d-hint", "the follow camera's hint", |t| {
+        t.contains("click a player")
+    })
+    .await;
+    b.eval(&choose("broadcast")).await;
+    wait_painted(&b, "broadcast", None).await;
+
     // Playing on, the camera follows play and the worker keeps painting.
     b.click("#play").await;
     b.wait_text("#cycle", "playing on", |t| {
@@ -293,6 +340,58 @@ async fn the_3d_view_survives_a_reconnection_and_a_new_match() {
         "{after}"
     );
     b.screenshot("view3d-reconnected").await;
+    b.close().await;
+    relay.stop().await;
+}
+
+/// The broadcast view in 3D: live play from the stand, the instant replay of a goal from
+/// behind the goal, then the stand again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_broadcast_views_instant_replay_is_seen_from_another_angle() {
+    relay_harness::need_web_app();
+    // 40 ms a cycle: the goal (cycle 271) comes after about 11 s.
+    let relay = relay_harness::start_with(Settings::new(vec![relay_harness::replay(
+        fixtures::SHORT_V6,
+        "field-1",
+        Duration::from_millis(40),
+    )]))
+    .await;
+    let b = Browser::start_with_args(&swiftshader()).await;
+    b.goto(&format!(
+        "http://{}/m/field-1/broadcast?view=3d",
+        relay.addr
+    ))
+    .await;
+    let live = wait_painted(&b, "broadcast", None).await;
+    assert_eq!(live["players"].as_array().map(Vec::len), Some(22), "{live}");
+    b.wait_js(
+        "return !!document.querySelector('.replay-badge')",
+        "the goal's instant replay",
+        |v| v == &Value::Bool(true),
+    )
+    .await;
+    let replay = wait_painted(&b, "goal", None).await;
+    let cycle = replay["time"].as_u64().unwrap_or(0);
+    assert!(
+        (150..272).contains(&cycle),
+        "the replay shows cycle {cycle}"
+    );
+    // SHORT_R_a scored at the left goal: the camera stands behind that one.
+    assert_eq!(replay["end"], serde_json::json!(-1.0), "{replay}");
+    // The worker paints a frame or two behind the page: let it catch up for the picture.
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    b.screenshot("view3d-replay").await;
+    b.wait_js(
+        "return !document.querySelector('.replay-badge')",
+        "the end of the replay",
+        |v| v == &Value::Bool(true),
+    )
+    .await;
+    let after = wait_painted(&b, "broadcast", None).await;
+    assert!(
+        after["time"].as_u64().is_some_and(|t| t > 271),
+        "live again after the replay: {after}"
+    );
     b.close().await;
     relay.stop().await;
 }

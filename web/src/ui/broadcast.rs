@@ -67,6 +67,8 @@ struct Replay {
 pub struct Shot {
     /// The frame a replay shows; `None` for live.
     pub replay: Option<usize>,
+    /// The frame of the goal the replay leads up to.
+    pub replay_to: Option<usize>,
     /// Cues that came due since the last tick (indices into the cues).
     pub fired: Vec<usize>,
     /// A new match began: what was shown of the last one goes.
@@ -151,6 +153,7 @@ impl Director {
                 self.replay = None;
             } else {
                 shot.replay = Some(at);
+                shot.replay_to = Some(r.to);
             }
         }
         shot
@@ -533,7 +536,12 @@ pub fn BroadcastView(info: RwSignal<Option<Info>>) -> impl IntoView {
         }
         if replaying.get_untracked() != shot.replay.is_some() {
             replaying.set(shot.replay.is_some());
-            crate::ui::stage3d::set_replaying(shot.replay.is_some());
+            // The 3D view shows it from behind the goal it leads up to.
+            let end = shot.replay_to.and_then(|to| {
+                m.game
+                    .with_value(|g| g.frames.get(to).map(|f| f64::from(f.ball.x).signum()))
+            });
+            crate::ui::stage3d::set_replaying(shot.replay.map(|_| end.unwrap_or(0.0)));
         }
         let (names, params) = m.game.with_value(|g| {
             let names = g.frames.last().map_or_else(

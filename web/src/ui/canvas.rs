@@ -619,7 +619,11 @@ pub fn FieldCanvas() -> impl IntoView {
         Follow::Ball => "following the ball",
         Follow::Selected => "following the selected player",
     };
-    let in3d = move || stage3d::chosen(m).is_some();
+    // A memo, so that what depends on it runs again only when the picture changes between 2D
+    // and 3D: a change of camera rebuilt the 3D canvases in place, and a canvas already
+    // handed to the worker cannot be handed over again (the page fell back to 2D).
+    let in3d_memo = Memo::new(move |_| stage3d::chosen(m).is_some());
+    let in3d = move || in3d_memo.get();
     view! {
         <div class="stage" class:in3d=in3d node_ref=stage>
             {move || in3d().then(|| view! { <Canvases3d labels=labels3d/> })}

@@ -29,7 +29,7 @@ extern "C" {
         canvas: &web_sys::HtmlCanvasElement,
         status: &js_sys::Function,
     ) -> Result<JsValue, JsValue>;
-    fn post3d(handle: &JsValue, frame: js_sys::Float32Array, finish: bool);
+    fn post3d(handle: &JsValue, frame: js_sys::Float32Array, finish: &str);
     fn stop3d(handle: &JsValue);
     fn drawn3d(handle: &JsValue) -> js_sys::Array;
     fn ask_pixels3d(handle: &JsValue);
@@ -46,13 +46,18 @@ pub fn chosen(m: Monitor) -> Option<Camera3d> {
     (picture == Picture::ThreeD).then(|| m.field.link_camera.get().unwrap_or(cam))
 }
 
-/// A choice in the settings wins over what the link asked for.
+/// A choice in the settings wins over what the link asked for: each over its own part, so
+/// that a camera picked on a `view=3d` link keeps the 3D view.
 pub fn settings_override_the_link(m: Monitor) {
     Effect::new(move |before: Option<(Picture, Camera3d)>| {
         let now = m.settings.with(|s| (s.field.picture, s.field.camera3d));
-        if before.is_some_and(|b| b != now) {
-            m.field.link_picture.set(None);
-            m.field.link_camera.set(None);
+        if let Some((picture, camera)) = before {
+            if picture != now.0 {
+                m.field.link_picture.set(None);
+            }
+            if camera != now.1 {
+                m.field.link_camera.set(None);
+            }
         }
         now
     });
@@ -116,6 +121,16 @@ pub fn CameraMenu() -> impl IntoView {
     let m = expect_context::<Monitor>();
     let name = |c: Camera3d| c.name();
     view! {
+        {move || {
+            (chosen(m) == Some(Camera3d::Follow) && m.field.selected.get().is_none())
+                .then(|| {
+                    view! {
+                        <span class="camera3d-hint" role="status">
+                            "Following the ball: click a player to follow him"
+                        </span>
+                    }
+                })
+        }}
         <label class="camera3d">
             <span class="sr-only">"3D camera"</span>
             <select
@@ -143,6 +158,8 @@ pub fn CameraMenu() -> impl IntoView {
 struct Stage {
     /// The worker's handle (`view3d.js`), while the 3D canvas is on the page.
     worker: Option<JsValue>,
+    /// The canvas the worker paints (handed over to it).
+    canvas: Option<web_sys::HtmlCanvasElement>,
     ready: bool,
     director: Director,
     /// When the last frame was built (performance.now), for the springs' time step.
@@ -163,21 +180,38 @@ struct Stage {
     first_painted: Option<f64>,
     /// The benchmark's own broadcast camera.
     bench: Director,
+    /// The benchmark has begun: the page's own frames are no longer posted, so that each
+    /// frame timed is the benchmark's (a page frame posted after it would take its place).
+    benching: bool,
 }
 
 thread_local! {
     static STAGE: RefCell<Stage> = RefCell::new(Stage::default());
 }
 
-/// The broadcast view starts or ends an instant replay: the 3D view shows it from behind the
-/// goal instead of the stand.
-pub fn set_replaying(on: bool) {
-    STAGE.with(|s| s.borrow_mut().replaying = on);
+/// The broadcast view starts (with the end of the goal it leads up to, -1 left, +1 right, 0
+/// not known) or ends (`None`) an instant replay: the 3D view shows it from behind that goal
+/// instead of the stand.
+pub fn set_replaying(end: Option<f64>) {
+    STAGE.with(|s| {
+        let mut s = s.borrow_mut();
+        s.replaying = end.is_some();
+        s.director.goal_at = end.filter(|e| *e != 0.0);
+    });
 }
 
-/// Starts the worker on the 3D canvas, just put on the page.
+/// Starts the worker on the 3D canvas, just put on the page. A canvas already handed to the
+/// worker keeps it: a canvas can be handed over only once.
 pub fn start(m: Monitor, canvas: &web_sys::HtmlCanvasElement) {
+    let same = STAGE.with(|s| {
+        let s = s.borrow();
+        s.worker.is_some() && s.canvas.as_ref().is_some_and(|c| c == canvas)
+    });
+    if same {
+        return;
+    }
     stop();
+    STAGE.with(|s| s.borrow_mut().canvas = Some(canvas.clone()));
     let status = Closure::<dyn Fn(String, String)>::new(move |kind: String, value: String| {
         match kind.as_str() {
             "ready" => {
@@ -188,7 +222,7 @@ pub fn start(m: Monitor, canvas: &web_sys::HtmlCanvasElement) {
                     s.pending.take()
                 });
                 if let Some(p) = pending {
-                    post(&p, false);
+                    post(&p, Finish::No);
                 }
                 // Draws the frame on screen now that someone paints it.
                 m.revision.update(|r| *r += 1);
@@ -232,6 +266,7 @@ pub fn stop() {
         s.pending = None;
         s.following = None;
         s.director.cut();
+        s.canvas = None;
         s.worker.take()
     });
     if let Some(w) = worker {
@@ -239,7 +274,21 @@ pub fn stop() {
     }
 }
 
-fn post(frame: &[f32], finish: bool) {
+/// How the worker ends a frame it paints: as a page frame, or for the benchmark, waiting until
+/// its pixels are there, on the canvas or in a texture of its own.
+#[derive(Clone, Copy)]
+enum Finish {
+    No,
+    Canvas,
+    Offscreen,
+}
+
+fn post(frame: &[f32], finish: Finish) {
+    let finish = match finish {
+        Finish::No => "",
+        Finish::Canvas => "canvas",
+        Finish::Offscreen => "offscreen",
+    };
     STAGE.with(|s| {
         let s = s.borrow();
         if let (Some(w), true) = (&s.worker, s.ready) {
@@ -329,9 +378,12 @@ pub fn draw(f: &Frame3d<'_>, labels: Option<&Ctx>) -> bool {
         goal_width: f.goal_width,
     };
     let message = pitchside_scene3d::encode(&scene);
-    let ready = STAGE.with(|s| s.borrow().ready);
-    if ready {
-        post(&message, false);
+    let (ready, benching) = STAGE.with(|s| {
+        let s = s.borrow();
+        (s.ready, s.benching)
+    });
+    if ready && !benching {
+        post(&message, Finish::No);
     }
     let summary = summarise(&scene, kind, frame.time);
     if let Some(ctx) = labels {
@@ -353,6 +405,8 @@ pub struct Summary {
     /// The cycle shown.
     pub time: u32,
     pub camera: &'static str,
+    /// Which end the camera stands at (-1 left, +1 right).
+    pub end: f64,
     pub width: f64,
     pub height: f64,
     pub players: Vec<Placed>,
@@ -376,6 +430,7 @@ fn summarise(scene: &Scene3d, kind: CameraKind, time: u32) -> Summary {
     Summary {
         time,
         camera: kind.name(),
+        end: scene.shot.eye[0].signum(),
         width: w,
         height: h,
         players: scene
@@ -440,9 +495,13 @@ fn now() -> f64 {
 /// - `window.__pitchside_3d_renderer()`: what the worker draws with (WebGL's renderer name);
 /// - `window.__pitchside_3d_first()`: milliseconds from opening the page to the worker's first
 ///   painted frame, or null;
-/// - `window.__pitchside_3d_bench(index, width, height)`: posts frame `index` of the match,
-///   seen by a broadcast camera of its own on a `width × height` canvas at pixel ratio 1, for
-///   the worker to paint and finish (its time then comes through `__pitchside_3d_drawn`).
+/// - `window.__pitchside_3d_bench(first, count, width, height, offscreen)`: posts `count`
+///   frames of the match from `first` on, seen by a broadcast camera of its own on a
+///   `width × height` canvas at pixel ratio 1, for the worker to paint one after another and
+///   finish each, on the canvas or (`offscreen`) in a texture of its own (their times then
+///   come through `__pitchside_3d_drawn`); the number posted. From then on, until it is called
+///   with no frames, the page posts none of its own, which would take the place of the
+///   benchmark's.
 pub fn install_test_hooks(m: Monitor) {
     let Some(w) = web_sys::window() else { return };
     let renderer = Closure::<dyn Fn() -> JsValue>::new(|| {
@@ -460,42 +519,52 @@ pub fn install_test_hooks(m: Monitor) {
                 .map_or(JsValue::NULL, JsValue::from)
         })
     });
-    let bench = Closure::<dyn Fn(u32, f64, f64) -> bool>::new(move |i: u32, w: f64, h: f64| {
-        let colours = m.colours_untracked();
-        let message = m.game.with_value(|g| {
-            let frame = g.frames.get(i as usize)?;
-            let ball = figures::ball(frame);
-            let look = Look {
-                frame,
-                ball,
-                selected: None,
-                top: TopView {
-                    centre: (0.0, 0.0),
-                    scale: 1.0,
-                    flipped: false,
-                },
-                width: w,
-                height: h,
+    let bench = Closure::<dyn Fn(u32, u32, f64, f64, bool) -> u32>::new(
+        move |first: u32, count: u32, w: f64, h: f64, offscreen: bool| {
+            let colours = m.colours_untracked();
+            let finish = if offscreen {
+                Finish::Offscreen
+            } else {
+                Finish::Canvas
             };
-            let shot = STAGE.with(|s| s.borrow_mut().bench.shot(CameraKind::Broadcast, &look, 0.1));
-            Some(pitchside_scene3d::encode(&Scene3d {
-                figures: figures::figures(frame, &kits(&colours)),
-                ball,
-                shot,
-                width: w,
-                height: h,
-                ratio: 1.0,
-                goal_width: 14.02,
-            }))
-        });
-        match message {
-            Some(msg) => {
-                post(&msg, true);
-                true
+            // No frames: the benchmark is over, and the page posts its own again.
+            STAGE.with(|s| s.borrow_mut().benching = count > 0);
+            let mut posted = 0;
+            for i in first..first.saturating_add(count) {
+                let message = m.game.with_value(|g| {
+                    let frame = g.frames.get(i as usize)?;
+                    let ball = figures::ball(frame);
+                    let look = Look {
+                        frame,
+                        ball,
+                        selected: None,
+                        top: TopView {
+                            centre: (0.0, 0.0),
+                            scale: 1.0,
+                            flipped: false,
+                        },
+                        width: w,
+                        height: h,
+                    };
+                    let shot = STAGE
+                        .with(|s| s.borrow_mut().bench.shot(CameraKind::Broadcast, &look, 0.1));
+                    Some(pitchside_scene3d::encode(&Scene3d {
+                        figures: figures::figures(frame, &kits(&colours)),
+                        ball,
+                        shot,
+                        width: w,
+                        height: h,
+                        ratio: 1.0,
+                        goal_width: 14.02,
+                    }))
+                });
+                let Some(msg) = message else { break };
+                post(&msg, finish);
+                posted += 1;
             }
-            None => false,
-        }
-    });
+            posted
+        },
+    );
     let _ = js_sys::Reflect::set(&w, &"__pitchside_3d_first".into(), first.as_ref());
     let _ = js_sys::Reflect::set(&w, &"__pitchside_3d_renderer".into(), renderer.as_ref());
     renderer.forget();
