@@ -1018,7 +1018,7 @@ mod tests {
     #[test]
     fn mistakes_are_explained() {
         assert!(matches!(
-            parse(&["--protocol", "6"]),
+            parse(&["--protocol", "7"]),
             Err(ConfigError::Protocol(_))
         ));
         assert!(matches!(
