@@ -672,7 +672,7 @@ mod tests {
             assert!(parse_version(v).is_some(), "{v}");
         }
         assert_eq!(parse_version("json"), Some(Some(LogVersion::Json)));
-        assert_eq!(parse_version("7"), None);
+        assert_eq!(parse_version("8"), None);
     }
 
     #[test]

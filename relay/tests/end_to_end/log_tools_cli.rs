@@ -127,7 +127,7 @@ fn mistakes_are_refused_with_a_reason() {
     let src = fixture(SHORT_V6);
     for (args, words) in [
         (vec!["convert", s(&src), "-o", "x.rcg"], "no version"),
-        (vec!["convert", s(&src), "-v", "7", "-o", "x.rcg"], "-v 7"),
+        (vec!["convert", s(&src), "-v", "8", "-o", "x.rcg"], "-v 8"),
         (vec!["rename", s(&src), "-o", "x.rcg"], "no new name"),
         (
             vec!["rename", s(&src), "-o", "x.rcg", "--left", "a b"],
