@@ -571,32 +571,22 @@ pub(crate) fn put_frame(w: &mut Writer, f: &Frame, base: Option<&Frame>) {
     }
     if flags & F_BALL != 0 {
         let (b, p) = (&f.ball, &base.ball);
-        let mut m = 0u8;
-        for (i, (x, y)) in [
+        // The ball's fields in mask order, each with the base frame's.
+        let fields = [
             (b.x, p.x),
             (b.y, p.y),
             (b.vx, p.vx),
             (b.vy, p.vy),
             (b.z, p.z),
-        ]
-        .into_iter()
-        .enumerate()
-        {
+        ];
+        let mut m = 0u8;
+        for (i, &(x, y)) in fields.iter().enumerate() {
             if !same(x, y) {
                 m |= 1 << i;
             }
         }
         w.u8(m);
-        for (i, (x, y)) in [
-            (b.x, p.x),
-            (b.y, p.y),
-            (b.vx, p.vx),
-            (b.vy, p.vy),
-            (b.z, p.z),
-        ]
-        .into_iter()
-        .enumerate()
-        {
+        for (i, (x, y)) in fields.into_iter().enumerate() {
             if m & (1 << i) != 0 {
                 // Positions are predicted to move by the velocity.
                 let base = match i {
