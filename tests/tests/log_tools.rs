@@ -518,15 +518,11 @@ fn convert_rule(from: LogVersion, to: LogVersion) -> Rule {
 
 /// The versions rcssserver 19 writes, which librcsc reads; the 2.5D fork's ULG7, which
 /// librcsc does not read, is tested in `shared/formats/tests/ball_height.rs`.
-const TARGETS: [LogVersion; 7] = [
-    LogVersion::V1,
-    LogVersion::V2,
-    LogVersion::V3,
-    LogVersion::V4,
-    LogVersion::V5,
-    LogVersion::V6,
-    LogVersion::Json,
-];
+fn targets() -> impl Iterator<Item = LogVersion> {
+    LogVersion::WRITTEN
+        .into_iter()
+        .filter(|v| *v != LogVersion::V7)
+}
 
 fn version_arg(v: LogVersion) -> String {
     v.number().map_or_else(|| "json".into(), |n| n.to_string())
@@ -609,7 +605,7 @@ fn convert_reads_as_its_source() {
         let bytes = std::fs::read(file).unwrap();
         let from = version_of(&bytes);
         let source = reading(&bytes);
-        for to in TARGETS {
+        for to in targets() {
             let out = run(
                 &bytes,
                 Edits {
@@ -1112,7 +1108,7 @@ fn goldens_from_librcsc() {
         // convert: every short fixture in every version, read by the real rcg2txt too; and
         // beside it, what rcgverconv's output reads as (for the record, not a golden).
         if name.starts_with("short-") {
-            for to in TARGETS {
+            for to in targets() {
                 let out = tmp.join(format!("{name}.to-{}.rcg", version_arg(to)));
                 std::fs::write(
                     &out,
