@@ -30,7 +30,7 @@ const SLICE: f64 = 256.0 * 1024.0;
 // ---- What the user asked for (pure, tested natively) ----
 
 /// The versions offered: `(value, label)`; `same` keeps the source's.
-pub const VERSIONS: [(&str, &str); 8] = [
+pub const VERSIONS: [(&str, &str); 9] = [
     ("same", "same as the source"),
     ("1", "1 (binary)"),
     ("2", "2 (binary)"),
@@ -38,6 +38,8 @@ pub const VERSIONS: [(&str, &str); 8] = [
     ("4", "4 (text, ULG4)"),
     ("5", "5 (text, ULG5)"),
     ("6", "6 (text, ULG6)"),
+    // The 2.5D fork's: ULG6 with the ball's height, which only the fork's tools read.
+    ("7", "7 (text, ULG7: the ball's height, 2.5D fork)"),
     ("json", "JSON"),
 ];
 
@@ -670,6 +672,15 @@ mod tests {
         .contains("team name"));
         for (v, _) in VERSIONS {
             assert!(parse_version(v).is_some(), "{v}");
+        }
+        // Every version the writers write is offered, the 2.5D fork's ULG7 too.
+        for written in LogVersion::WRITTEN {
+            assert!(
+                VERSIONS
+                    .iter()
+                    .any(|(v, _)| parse_version(v) == Some(Some(written))),
+                "{written:?} is not offered"
+            );
         }
         assert_eq!(parse_version("json"), Some(Some(LogVersion::Json)));
         assert_eq!(parse_version("8"), None);

@@ -64,7 +64,28 @@ impl CameraKind {
             CameraKind::Top => "Top-down",
             CameraKind::Goal => "Behind the goal",
             CameraKind::Follow => "Follow the selected player",
-            CameraKind::Free => "Free (drag, wheel, arrow keys)",
+            CameraKind::Free => "Free (drag, wheel, W A S D)",
+        }
+    }
+
+    /// What the picture shows, for a screen reader: the 3D canvas is a picture like the 2D
+    /// field, and a listener should know from where the match is seen and how to move.
+    pub fn description(self) -> &'static str {
+        match self {
+            CameraKind::Broadcast => {
+                "seen from the main stand, the camera panning with play (from behind the goal \
+                 during penalties and replays)"
+            }
+            CameraKind::Top => "seen from straight above, as on the 2D field",
+            CameraKind::Goal => "seen from high behind the goal the ball was last near",
+            CameraKind::Follow => {
+                "seen from above the selected player, who stays in the middle (the ball while no \
+                 one is selected)"
+            }
+            CameraKind::Free => {
+                "seen from a camera you move: drag or W, A, S and D turn it, Shift with them \
+                 moves it, the wheel or + and − zoom, 0 puts it back"
+            }
         }
     }
 }

@@ -158,6 +158,19 @@ async fn the_3d_view_shows_the_match_where_the_2d_field_does_and_from_the_stand(
         (0.0..=w).contains(&bx) && (0.0..=h).contains(&by),
         "{stand}"
     );
+    // A screen reader meets the field's canvas: it says the picture is 3D, and from where.
+    let label = || async {
+        b.eval("return document.querySelector('#field').getAttribute('aria-label')")
+            .await
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let said = label().await;
+    assert!(
+        said.starts_with("The match in 3D, seen from the main stand"),
+        "{said}"
+    );
     // A click on a figure selects him, as on the 2D field: the one standing furthest from
     // the others, at his middle.
     let middle = |p: &Value| -> Option<(f64, f64)> {
@@ -218,6 +231,8 @@ async fn the_3d_view_shows_the_match_where_the_2d_field_does_and_from_the_stand(
         )
     };
     b.eval(&choose("follow")).await;
+    let said = label().await;
+    assert!(said.contains("above the selected player"), "{said}");
     let deadline = std::time::Instant::now() + Duration::from_secs(30);
     loop {
         let s = wait_painted(&b, "follow", None).await;

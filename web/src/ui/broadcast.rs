@@ -644,7 +644,11 @@ pub fn BroadcastView(info: RwSignal<Option<Info>>) -> impl IntoView {
             <Show when=move || replaying.get()>
                 <div class="replay-badge" aria-hidden="true">"REPLAY"</div>
             </Show>
-            <Show when=move || lower.with(Option::is_some)>
+            // Over a replay only the goal's own graphic stays (its scorer is the replay's
+            // subject); the rest is live news, and waits for live play.
+            <Show when=move || {
+                lower.with(|l| l.as_ref().is_some_and(|l| l.kind == "goal" || !replaying.get()))
+            }>
                 {move || lower.get().map(|l| {
                     let label = format!("{} {}", l.title, l.line);
                     view! {

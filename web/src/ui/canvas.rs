@@ -639,7 +639,7 @@ pub fn FieldCanvas() -> impl IntoView {
             <canvas
                 id="field"
                 role="img"
-                aria-label="The field, players and ball (the score bar and the events list say what happens)"
+                aria-label=move || stage3d::description(m)
                 node_ref=canvas
                 style:touch-action=touch_action
                 on:pointerdown=on_down

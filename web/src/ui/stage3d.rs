@@ -63,6 +63,17 @@ pub fn settings_override_the_link(m: Monitor) {
     });
 }
 
+/// What the field's picture is, for a screen reader: the 2D field, or the 3D view and from
+/// where it is seen (the canvas the worker paints is hidden from them; the field's canvas,
+/// under it, stays the one they meet).
+pub fn description(m: Monitor) -> String {
+    const REST: &str = "(the score bar and the events list say what happens)";
+    match chosen(m) {
+        None => format!("The field, players and ball {REST}"),
+        Some(c) => format!("The match in 3D, {} {REST}", c.description()),
+    }
+}
+
 /// Whether the 3D view shows its free camera.
 pub fn free_camera(m: Monitor) -> bool {
     untrack(|| chosen(m)) == Some(Camera3d::Free)

@@ -4,12 +4,17 @@
 //! handed over (an `OffscreenCanvas`) with WebGL2 through three-d. The page starts the worker,
 //! and so downloads this renderer, only when the 3D view is asked for.
 //!
-//! Everything is drawn from a few instanced meshes (one per body part, one draw call each for
-//! all 22 players), so a frame costs a dozen draw calls whatever happens on the pitch: that is
-//! what keeps a software renderer (SwiftShader) within a 60 Hz frame (BENCHMARKS.md).
+//! Everything is drawn from five meshes, each part of the picture one draw call for all its
+//! instances (`paint`), so a frame costs nine draw calls whatever happens on the pitch, with
+//! buffers kept from frame to frame and a shader that lights vertices, not pixels: what a
+//! software renderer (SwiftShader) pays for most (BENCHMARKS.md, "The 3D view").
 
 // The renderer needs the browser's WebGL2: a native build (clippy, `cargo test`) has only this
 // empty program.
+#[cfg(target_arch = "wasm32")]
+mod ground;
+#[cfg(target_arch = "wasm32")]
+mod paint;
 #[cfg(target_arch = "wasm32")]
 mod renderer;
 

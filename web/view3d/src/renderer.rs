@@ -1,6 +1,8 @@
 //! The renderer: the scene's message in, a frame of WebGL2 out (three-d), and the pitch,
 //! goals, stands and figures it is drawn from.
 
+use crate::ground;
+use crate::paint::{Batch, Look, Painter, Part, Placed, Shape};
 use pitchside_scene3d::camera::{FAR, NEAR};
 use pitchside_scene3d::figures::Card;
 use pitchside_scene3d::{decode, Figure, Lens, Scene3d};
@@ -8,64 +10,46 @@ use three_d::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-const LINE_WIDTH: f32 = 0.2;
-const POST_RADIUS: f32 = 0.07;
-const GOAL_HEIGHT: f32 = 2.44;
-const GOAL_DEPTH: f32 = 2.0;
-const HALF_LENGTH: f32 = 52.5;
-const HALF_WIDTH: f32 = 34.0;
 const BALL_RADIUS: f32 = 0.2;
 const SKIN: Srgba = Srgba::new(222, 176, 140, 255);
 
-/// A figure's parts, each an instanced mesh holding that part of every player.
+/// The shapes everything is made of.
+struct Shapes {
+    cylinder: Shape,
+    cube: Shape,
+    sphere: Shape,
+    square: Shape,
+    circle: Shape,
+}
+
+/// A frame's three draw calls.
 struct Parts {
-    legs: Gm<InstancedMesh, PhysicalMaterial>,
-    shorts: Gm<InstancedMesh, PhysicalMaterial>,
-    torso: Gm<InstancedMesh, PhysicalMaterial>,
-    arms: Gm<InstancedMesh, PhysicalMaterial>,
-    head: Gm<InstancedMesh, PhysicalMaterial>,
-    face: Gm<InstancedMesh, PhysicalMaterial>,
-    gloves: Gm<InstancedMesh, PhysicalMaterial>,
-    cards: Gm<InstancedMesh, ColorMaterial>,
-    flashes: Gm<InstancedMesh, ColorMaterial>,
-    ball: Gm<InstancedMesh, PhysicalMaterial>,
-    shadow: Gm<InstancedMesh, ColorMaterial>,
+    /// The figures and the ball, lit.
+    figures: Part,
+    /// The grass, the lines, the stands and the goals' frames.
+    ground: Part,
+    /// The nets, the ball's shadow and the kick and tackle flashes.
+    see_through: Part,
 }
 
-/// Parts of this frame: each part's transformations and colours.
+/// What is placed on the CPU for the parts, kept so that a frame allocates nothing.
 #[derive(Default)]
-struct Batch {
-    t: Vec<Mat4>,
-    c: Vec<Srgba>,
-}
-
-impl Batch {
-    fn push(&mut self, t: Mat4, c: Srgba) {
-        self.t.push(t);
-        self.c.push(c);
-    }
-
-    fn instances(self) -> Instances {
-        Instances {
-            transformations: self.t,
-            texture_transformations: None,
-            colors: Some(self.c),
-        }
-    }
+struct Scratch {
+    figures: Placed,
+    see_through: Placed,
+    /// The nets, placed with the goals.
+    nets: Placed,
 }
 
 #[wasm_bindgen]
 pub struct Renderer {
     canvas: web_sys::OffscreenCanvas,
     context: Context,
-    pitch: Vec<Gm<InstancedMesh, ColorMaterial>>,
-    goals: Gm<InstancedMesh, ColorMaterial>,
-    nets: Gm<InstancedMesh, ColorMaterial>,
-    stands: Gm<InstancedMesh, ColorMaterial>,
-    goal_width: f32,
+    painter: Painter,
+    shapes: Shapes,
     parts: Parts,
-    sun: DirectionalLight,
-    sky: AmbientLight,
+    scratch: Scratch,
+    goal_width: f32,
     /// The last frame's message, painted again for [`Renderer::pixels`].
     last: Vec<f32>,
     /// What draws: the GPU's name, or SwiftShader's.
@@ -98,79 +82,29 @@ impl Renderer {
         #[allow(clippy::arc_with_non_send_sync)]
         let gl = std::sync::Arc::new(gl);
         let context = Context::from_gl_context(gl).map_err(js)?;
-        // Lit with Blinn-Phong, not three-d's default Cook-Torrance: the figures need shape,
-        // not physically based light, and a software renderer pays for every instruction.
-        let physical = |c: &Context| {
-            let mut m = PhysicalMaterial::new_opaque(
-                c,
-                &CpuMaterial {
-                    albedo: Srgba::WHITE,
-                    roughness: 0.8,
-                    metallic: 0.0,
-                    ..Default::default()
-                },
-            );
-            m.lighting_model = LightingModel::Blinn;
-            m
-        };
-        let unlit = || ColorMaterial {
-            color: Srgba::WHITE,
-            ..Default::default()
-        };
-        let see_through = || ColorMaterial {
-            color: Srgba::WHITE,
-            is_transparent: true,
-            render_states: RenderStates {
-                write_mask: WriteMask::COLOR,
-                blend: Blend::TRANSPARENCY,
-                ..Default::default()
-            },
-            ..unlit()
-        };
-        let mesh = |m: &CpuMesh| InstancedMesh::new(&context, &Instances::default(), m);
-        let cylinder = CpuMesh::cylinder(12);
-        let cube = CpuMesh::cube();
+        let painter = Painter::new(&context).map_err(js)?;
         // Heads and gloves are a few pixels across from the stand: fewer triangles cost a
         // software renderer less and show no difference.
-        let sphere = CpuMesh::sphere(8);
-        let square = CpuMesh::square();
-        let circle = CpuMesh::circle(24);
-        let parts = Parts {
-            legs: Gm::new(mesh(&cylinder), physical(&context)),
-            shorts: Gm::new(mesh(&cube), physical(&context)),
-            torso: Gm::new(mesh(&cube), physical(&context)),
-            arms: Gm::new(mesh(&cube), physical(&context)),
-            head: Gm::new(mesh(&sphere), physical(&context)),
-            face: Gm::new(mesh(&cube), physical(&context)),
-            gloves: Gm::new(mesh(&sphere), physical(&context)),
-            cards: Gm::new(mesh(&cube), unlit()),
-            flashes: Gm::new(mesh(&circle), see_through()),
-            ball: Gm::new(mesh(&CpuMesh::sphere(10)), physical(&context)),
-            shadow: Gm::new(mesh(&circle), see_through()),
+        let shapes = Shapes {
+            cylinder: Shape::of(&CpuMesh::cylinder(10)),
+            cube: Shape::of(&CpuMesh::cube()),
+            sphere: Shape::of(&CpuMesh::sphere(6)),
+            square: Shape::of(&CpuMesh::square()),
+            circle: Shape::of(&CpuMesh::circle(24)),
         };
-        let mut grass = Gm::new(mesh(&square), unlit());
-        grass.set_instances(&grass_instances());
-        let mut lines = Gm::new(mesh(&square), unlit());
-        lines.set_instances(&line_instances());
-        // The goals, boards and stands unlit: large on screen behind play, where lighting
-        // would cost a software renderer most and show least (the tiers' greys are their own).
-        let goals = Gm::new(mesh(&cylinder), unlit());
-        let mut stands = Gm::new(mesh(&cube), unlit());
-        stands.set_instances(&stand_instances());
-        let nets = Gm::new(mesh(&square), see_through());
-        let sun = DirectionalLight::new(&context, 2.2, Srgba::WHITE, vec3(-0.35, -1.0, -0.45));
-        let sky = AmbientLight::new(&context, 0.55, Srgba::WHITE);
+        let parts = Parts {
+            figures: Part::new(&context, Look::Lit),
+            ground: Part::new(&context, Look::Ground),
+            see_through: Part::new(&context, Look::SeeThrough),
+        };
         let mut r = Renderer {
             canvas,
             context,
-            pitch: vec![grass, lines],
-            goals,
-            nets,
-            stands,
-            goal_width: 0.0,
+            painter,
+            shapes,
             parts,
-            sun,
-            sky,
+            scratch: Scratch::default(),
+            goal_width: 0.0,
             last: Vec::new(),
             renderer,
             offscreen: None,
@@ -254,28 +188,17 @@ impl Renderer {
 
     fn render(&self, target: &RenderTarget<'_>, camera: &Camera) {
         let p = &self.parts;
-        let mut objects: Vec<&dyn Object> = Vec::new();
-        for g in &self.pitch {
-            objects.push(g);
-        }
-        objects.push(&self.goals);
-        objects.push(&self.stands);
-        for part in [
-            &p.legs, &p.shorts, &p.torso, &p.arms, &p.head, &p.face, &p.gloves, &p.ball,
-        ] {
-            if part.instance_count() > 0 {
-                objects.push(part);
-            }
-        }
-        for part in [&p.cards, &p.shadow, &p.flashes] {
-            if part.instance_count() > 0 {
-                objects.push(part);
-            }
-        }
-        objects.push(&self.nets);
-        target
+        // Nearest first, so that the depth test spares a software renderer the grass behind
+        // the figures; what is seen through last.
+        let order = [&p.figures, &p.ground, &p.see_through];
+        let _ = target
             .clear(ClearState::color_and_depth(0.13, 0.2, 0.16, 1.0, 1.0))
-            .render(camera, objects, &[&self.sun, &self.sky]);
+            .write::<CoreError>(|| {
+                for part in order {
+                    self.painter.draw(camera, part);
+                }
+                Ok(())
+            });
     }
 
     /// What draws the 3D view, as WebGL names it (a GPU, or SwiftShader in software).
@@ -314,50 +237,19 @@ impl Renderer {
 }
 
 impl Renderer {
+    /// Places the ground again for a goal `goal_width` wide (and the nets).
     fn set_goals(&mut self, goal_width: f32) {
         self.goal_width = goal_width;
-        let half = goal_width / 2.0;
-        let mut posts = Batch::default();
-        let mut nets = Batch::default();
-        let white = Srgba::WHITE;
-        let net = Srgba::new(240, 240, 240, 45);
-        for s in [-1.0f32, 1.0] {
-            let x = s * HALF_LENGTH;
-            for z in [-half, half] {
-                posts.push(upright(x, z, GOAL_HEIGHT, POST_RADIUS), white);
-            }
-            // The crossbar, from post to post.
-            posts.push(
-                Mat4::from_translation(vec3(x, GOAL_HEIGHT, -half))
-                    * Mat4::from_angle_y(degrees(-90.0))
-                    * Mat4::from_nonuniform_scale(goal_width, POST_RADIUS, POST_RADIUS),
-                white,
-            );
-            let back = x + s * GOAL_DEPTH;
-            let mid = x + s * GOAL_DEPTH / 2.0;
-            // Back, roof and sides of the net.
-            nets.push(
-                Mat4::from_translation(vec3(back, GOAL_HEIGHT / 2.0, 0.0))
-                    * Mat4::from_angle_y(degrees(90.0))
-                    * Mat4::from_nonuniform_scale(half, GOAL_HEIGHT / 2.0, 1.0),
-                net,
-            );
-            nets.push(
-                Mat4::from_translation(vec3(mid, GOAL_HEIGHT, 0.0))
-                    * Mat4::from_angle_x(degrees(-90.0))
-                    * Mat4::from_nonuniform_scale(GOAL_DEPTH / 2.0, half, 1.0),
-                net,
-            );
-            for z in [-half, half] {
-                nets.push(
-                    Mat4::from_translation(vec3(mid, GOAL_HEIGHT / 2.0, z))
-                        * Mat4::from_nonuniform_scale(GOAL_DEPTH / 2.0, GOAL_HEIGHT / 2.0, 1.0),
-                    net,
-                );
-            }
-        }
-        self.goals.set_instances(&posts.instances());
-        self.nets.set_instances(&nets.instances());
+        let (posts, nets) = ground::goals(goal_width);
+        let sh = &self.shapes;
+        let mut placed = Placed::default();
+        placed.add(&sh.square, &ground::grass());
+        placed.add_lines(&sh.square, &ground::lines());
+        placed.add(&sh.cube, &ground::stands());
+        placed.add(&sh.cylinder, &posts);
+        self.parts.ground.set(&placed);
+        self.scratch.nets.clear();
+        self.scratch.nets.add(&sh.square, &nets);
     }
 
     fn set_figures(&mut self, scene: &Scene3d) {
@@ -456,18 +348,22 @@ impl Renderer {
                 * Mat4::from_scale(BALL_RADIUS * (1.1 + lift * 0.05)),
             Srgba::new(0, 0, 0, 110),
         );
-        let p = &mut self.parts;
-        p.legs.set_instances(&legs.instances());
-        p.shorts.set_instances(&shorts.instances());
-        p.torso.set_instances(&torso.instances());
-        p.arms.set_instances(&arms.instances());
-        p.head.set_instances(&head.instances());
-        p.face.set_instances(&face.instances());
-        p.gloves.set_instances(&gloves.instances());
-        p.cards.set_instances(&cards.instances());
-        p.flashes.set_instances(&flashes.instances());
-        p.ball.set_instances(&ball.instances());
-        p.shadow.set_instances(&shadow.instances());
+        let (sh, sc) = (&self.shapes, &mut self.scratch);
+        sc.figures.clear();
+        sc.figures.add(&sh.cylinder, &legs);
+        for part in [&shorts, &torso, &arms, &face, &cards] {
+            sc.figures.add(&sh.cube, part);
+        }
+        for part in [&head, &gloves, &ball] {
+            sc.figures.add(&sh.sphere, part);
+        }
+        // The marks on the grass before the nets over them.
+        sc.see_through.clear();
+        sc.see_through.add(&sh.circle, &shadow);
+        sc.see_through.add(&sh.circle, &flashes);
+        sc.see_through.append(&sc.nets);
+        self.parts.figures.set(&sc.figures);
+        self.parts.see_through.set(&sc.see_through);
     }
 }
 
@@ -513,154 +409,6 @@ fn body_frame(f: &Figure) -> Mat4 {
 fn shade(kit: [u8; 3], k: f32) -> Srgba {
     let c = |v: u8| (f32::from(v) * k).round().clamp(0.0, 255.0) as u8;
     Srgba::new(c(kit[0]), c(kit[1]), c(kit[2]), 255)
-}
-
-/// A vertical cylinder standing at `(x, z)`.
-fn upright(x: f32, z: f32, height: f32, radius: f32) -> Mat4 {
-    Mat4::from_translation(vec3(x, 0.0, z))
-        * Mat4::from_angle_z(degrees(90.0))
-        * Mat4::from_nonuniform_scale(height, radius, radius)
-}
-
-/// A flat rectangle on the ground (just above it, `lift`), centred at `(x, z)`, `half_x` by
-/// `half_z` metres, turned by `angle` degrees.
-fn flat(x: f32, z: f32, half_x: f32, half_z: f32, angle: f32, lift: f32) -> Mat4 {
-    Mat4::from_translation(vec3(x, lift, z))
-        * Mat4::from_angle_y(degrees(-angle))
-        * Mat4::from_angle_x(degrees(-90.0))
-        * Mat4::from_nonuniform_scale(half_x, half_z, 1.0)
-}
-
-/// Advertising boards round three sides (the main stand's side stays open for its camera) and
-/// three tiers of the far stand: what tells a viewer where the pitch ends.
-fn stand_instances() -> Instances {
-    let mut b = Batch::default();
-    let boards = [Srgba::new(30, 60, 120, 255), Srgba::new(20, 110, 120, 255)];
-    for i in 0..12 {
-        let x = -60.0 + 10.0 * i as f32 + 5.0;
-        b.push(
-            Mat4::from_translation(vec3(x, 0.45, -(HALF_WIDTH + 4.5)))
-                * Mat4::from_nonuniform_scale(4.9, 0.45, 0.05),
-            boards[i % 2],
-        );
-    }
-    for s in [-1.0f32, 1.0] {
-        for i in 0..7 {
-            let z = -35.0 + 10.0 * i as f32 + 5.0;
-            b.push(
-                Mat4::from_translation(vec3(s * (HALF_LENGTH + 6.0), 0.45, z))
-                    * Mat4::from_nonuniform_scale(0.05, 0.45, 4.9),
-                boards[i % 2],
-            );
-        }
-    }
-    for (k, (z, h)) in [(-46.0f32, 2.0f32), (-52.0, 5.0), (-58.0, 8.0)]
-        .into_iter()
-        .enumerate()
-    {
-        let grey = 52 + 10 * k as u8;
-        b.push(
-            Mat4::from_translation(vec3(0.0, h / 2.0, z))
-                * Mat4::from_nonuniform_scale(75.0, h / 2.0, 3.0),
-            Srgba::new(grey, grey + 6, grey + 14, 255),
-        );
-    }
-    b.instances()
-}
-
-/// The grass: a dark surround and the pitch mown in twelve stripes.
-fn grass_instances() -> Instances {
-    let mut b = Batch::default();
-    // The mown stripes over the field and its run-off, and the plain grass around them in four
-    // pieces that do not overlap them: a software renderer pays for every pixel drawn twice.
-    let stripes = 12;
-    let (half_x, half_z) = (HALF_LENGTH + 5.0, HALF_WIDTH + 4.0);
-    let (outer_x, outer_z) = (80.0, 56.0);
-    let w = half_x * 2.0 / stripes as f32;
-    for i in 0..stripes {
-        let x = -half_x + w * (i as f32 + 0.5);
-        let colour = if i % 2 == 0 {
-            Srgba::new(58, 138, 66, 255)
-        } else {
-            Srgba::new(51, 126, 59, 255)
-        };
-        b.push(flat(x, 0.0, w / 2.0, half_z, 0.0, 0.0), colour);
-    }
-    let plain = Srgba::new(38, 96, 48, 255);
-    let band = (outer_z - half_z) / 2.0;
-    for side in [-1.0, 1.0] {
-        // Beyond the touch lines, the whole length; beyond the goal lines, between those.
-        b.push(
-            flat(0.0, side * (half_z + band), outer_x, band, 0.0, 0.0),
-            plain,
-        );
-        let end = (outer_x - half_x) / 2.0;
-        b.push(
-            flat(side * (half_x + end), 0.0, end, half_z, 0.0, 0.0),
-            plain,
-        );
-    }
-    b.instances()
-}
-
-/// The pitch's lines: touch and goal lines, halfway line, areas, centre circle, penalty
-/// arcs, penalty and centre spots.
-fn line_instances() -> Instances {
-    let mut b = Batch::default();
-    let white = Srgba::new(245, 245, 245, 255);
-    let lw = LINE_WIDTH / 2.0;
-    let lift = 0.01;
-    let segment = |b: &mut Batch, (x0, z0): (f32, f32), (x1, z1): (f32, f32)| {
-        let (dx, dz) = (x1 - x0, z1 - z0);
-        let len = (dx * dx + dz * dz).sqrt();
-        let angle = dz.atan2(dx).to_degrees();
-        b.push(
-            flat(
-                (x0 + x1) / 2.0,
-                (z0 + z1) / 2.0,
-                len / 2.0 + lw,
-                lw,
-                angle,
-                lift,
-            ),
-            white,
-        );
-    };
-    let (hl, hw) = (HALF_LENGTH, HALF_WIDTH);
-    segment(&mut b, (-hl, -hw), (hl, -hw));
-    segment(&mut b, (-hl, hw), (hl, hw));
-    segment(&mut b, (-hl, -hw), (-hl, hw));
-    segment(&mut b, (hl, -hw), (hl, hw));
-    segment(&mut b, (0.0, -hw), (0.0, hw));
-    for s in [-1.0f32, 1.0] {
-        // Penalty area (16.5 m, 40.32 m wide) and goal area (5.5 m, 18.32 m wide).
-        for (depth, half) in [(16.5f32, 20.16f32), (5.5, 9.16)] {
-            let inner = s * (hl - depth);
-            segment(&mut b, (s * hl, -half), (inner, -half));
-            segment(&mut b, (s * hl, half), (inner, half));
-            segment(&mut b, (inner, -half), (inner, half));
-        }
-        // The arc of the penalty area: the part of the 9.15 m circle round the spot outside.
-        let spot = s * (hl - 11.0);
-        let steps = 16;
-        let reach = (5.5f32 / 9.15).acos();
-        for i in 0..steps {
-            let a0 = -reach + 2.0 * reach * i as f32 / steps as f32;
-            let a1 = -reach + 2.0 * reach * (i + 1) as f32 / steps as f32;
-            let p = |a: f32| (spot - s * 9.15 * a.cos(), 9.15 * a.sin());
-            segment(&mut b, p(a0), p(a1));
-        }
-        b.push(flat(spot, 0.0, 0.15, 0.15, 0.0, lift), white);
-    }
-    let steps = 48;
-    for i in 0..steps {
-        let a0 = std::f32::consts::TAU * i as f32 / steps as f32;
-        let a1 = std::f32::consts::TAU * (i + 1) as f32 / steps as f32;
-        let p = |a: f32| (9.15 * a.cos(), 9.15 * a.sin());
-        segment(&mut b, p(a0), p(a1));
-    }
-    b.push(flat(0.0, 0.0, 0.15, 0.15, 0.0, lift), white);
-    b.instances()
 }
 
 fn camera_of(scene: &Scene3d, w: u32, h: u32) -> Camera {
