@@ -76,12 +76,18 @@ async fn a_recording_survives_sigkill_losing_at_most_a_second() {
 /// A fake server that answers every init from a fresh port with a real capture
 /// and keeps what it hears.
 async fn fake_server(heard: Arc<Mutex<Vec<Vec<u8>>>>) -> SocketAddr {
-    let datagrams = pitchside_fixtures::capture("captures/F1/v5-clean.dgrams.gz");
+    fake_server_of(pitchside_fixtures::V5_CAPTURE, heard).await
+}
+
+/// The same with the capture `rel`.
+async fn fake_server_of(rel: &str, heard: Arc<Mutex<Vec<Vec<u8>>>>) -> SocketAddr {
+    let datagrams = pitchside_fixtures::capture(rel);
     let init = UdpSocket::bind("127.0.0.1:0").await.unwrap();
     let addr = init.local_addr().unwrap();
     tokio::spawn(async move {
         let mut buf = vec![0u8; 4096];
-        while let Ok((_, peer)) = init.recv_from(&mut buf).await {
+        while let Ok((n, peer)) = init.recv_from(&mut buf).await {
+            heard.lock().unwrap().push(buf[..n].to_vec());
             let datagrams = datagrams.clone();
             let heard = heard.clone();
             tokio::spawn(async move {
@@ -180,6 +186,83 @@ async fn sigterm_says_goodbye_closes_spectators_and_names_the_recording() {
         files[0].ends_with("-HELIOS_L_0-vs-HELIOS_R_1.rcg"),
         "named as rcssserver names logs: {files:?}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The 2.5D fork's real monitor traffic (protocol 6): the relay asks for it and records the
+/// match as ULG7, every ball height as the fork's own log wrote it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_2_5d_forks_traffic_is_recorded_as_ulg7_with_its_heights() {
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let server = fake_server_of(pitchside_fixtures::FORK_V6_CAPTURE, heard.clone()).await;
+    let dir = scratch("fork-ulg7");
+    let (mut relay, addr) = spawn(&[
+        "--server",
+        &format!("field={server}"),
+        "--protocol",
+        "6",
+        "--record",
+        dir.to_str().unwrap(),
+    ]);
+    // The capture's 213 datagrams, 5 ms apart: wait until the relay has the last cycle (150),
+    // then a moment for the last shows of it.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while cycle(addr).await != Some(150) {
+        assert!(Instant::now() < deadline, "the relay reached cycle 150");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        heard.lock().unwrap().first().map(Vec::as_slice),
+        Some(&b"(dispinit version 6)\0"[..])
+    );
+    let status = Command::new("kill")
+        .args(["-TERM", &relay.0.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let exit = tokio::task::spawn_blocking(move || {
+        let s = relay.0.wait().unwrap();
+        std::mem::forget(relay);
+        s
+    })
+    .await
+    .unwrap();
+    assert!(exit.success(), "{exit:?}");
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "rcg"))
+        .expect("a recording");
+    let bytes = std::fs::read(&file).unwrap();
+    assert!(bytes.starts_with(b"ULG7\n"), "{}", file.display());
+    let recorded = rcss_formats::parse_log(&bytes);
+    let logged = rcss_formats::parse_log(&pitchside_fixtures::read(pitchside_fixtures::FORK_ULG7));
+    // Every ball the server logged for a cycle (a stoppage shows a cycle more than once).
+    let mut balls = std::collections::BTreeMap::<u32, Vec<[f32; 3]>>::new();
+    for f in &logged.frames {
+        balls
+            .entry(f.time)
+            .or_default()
+            .push([f.ball.x, f.ball.y, f.ball.z]);
+    }
+    let mut up = 0;
+    for f in recorded.frames.iter().filter(|f| f.time > 0) {
+        let ball = [f.ball.x, f.ball.y, f.ball.z];
+        let logged = balls.get(&f.time).map_or(&[][..], Vec::as_slice);
+        assert!(
+            logged.contains(&ball),
+            "cycle {}: {ball:?} against {logged:?}",
+            f.time
+        );
+        up += usize::from(f.ball.z > 0.0);
+    }
+    let cycles: std::collections::BTreeSet<u32> = recorded.frames.iter().map(|f| f.time).collect();
+    assert!(
+        balls.keys().all(|t| cycles.contains(t)),
+        "a cycle of the log missing"
+    );
+    assert!(up >= 30, "{up} shows with the ball in the air");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -2,6 +2,8 @@
 //! its ULG7 logs write it as a fifth number of the ball (`((b) x y vx vy z)`), its JSON shows
 //! as `"z"`. A real match, its ball lifted, is written in those forms and read back with the
 //! height; the versions without one keep the ball on the ground; a damaged height is refused.
+//! And the fork's own output, a real game of it played with lofted kicks: its ULG7 log and
+//! what a protocol-6 and a JSON monitor received, read with the heights the fork wrote.
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
 
 use pitchside_fixtures as common;
@@ -119,4 +121,103 @@ fn a_show_as_the_2_5d_forks_monitor_sends_it_is_read_with_its_height() {
 
 fn lifted_shows(m: &rcss_formats::Match) -> Vec<Record> {
     m.frames.iter().cloned().map(Record::Show).collect()
+}
+
+/// The ball's numbers of each show line of a ULG7 log, split out of the text by hand (not by
+/// the library): `(time, [x, y, vx, vy, z])`.
+fn balls_in_text(text: &str) -> Vec<(u32, Vec<f32>)> {
+    text.lines()
+        .filter(|l| l.starts_with("(show "))
+        .map(|l| {
+            let time = l[6..].split(' ').next().unwrap().parse().unwrap();
+            let at = l.find("((b) ").unwrap() + 5;
+            let end = at + l[at..].find(')').unwrap();
+            let numbers = l[at..end].split(' ').map(|n| n.parse().unwrap()).collect();
+            (time, numbers)
+        })
+        .collect()
+}
+
+#[test]
+fn the_forks_own_ulg7_log_is_read_with_every_height_it_wrote() {
+    let bytes = common::read(common::FORK_ULG7);
+    let text = String::from_utf8(bytes.clone()).unwrap();
+    assert!(text.starts_with("ULG7\n"));
+    let balls = balls_in_text(&text);
+    let m = parse_log(&bytes);
+    assert!(m.error.is_none(), "{:?}", m.error);
+    assert_eq!(m.version, Some(LogVersion::V7));
+    assert_eq!(m.frames.len(), balls.len());
+    for (f, (time, b)) in m.frames.iter().zip(&balls) {
+        assert_eq!(b.len(), 5, "cycle {time}: {b:?}");
+        assert_eq!(f.time, *time);
+        assert_eq!(
+            [f.ball.x, f.ball.y, f.ball.z],
+            [b[0], b[1], b[4]],
+            "cycle {time}"
+        );
+    }
+    // Two lofted kicks, each flying over two metres and bouncing before it rolls.
+    let heights: Vec<f32> = m.frames.iter().map(|f| f.ball.z).collect();
+    let flights = heights
+        .windows(2)
+        .filter(|w| w[0] == 0.0 && w[1] > 0.3)
+        .count();
+    assert!(flights >= 2, "{heights:?}");
+    assert!(heights.iter().any(|z| *z > 2.0), "{heights:?}");
+    let bounces = heights
+        .windows(3)
+        .filter(|w| w[1] < w[0] && w[1] < w[2] && w[1] > 0.0)
+        .count();
+    assert!(bounces >= 2, "{heights:?}");
+    // Written again as ULG7, every show line is the fork's own, byte for byte.
+    let again = String::from_utf8(write_log(LogVersion::V7, &records(&bytes))).unwrap();
+    let shows = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| l.starts_with("(show "))
+            .map(str::to_owned)
+            .collect()
+    };
+    let (ours, theirs) = (shows(&again), shows(&text));
+    assert_eq!(ours.len(), theirs.len());
+    for (a, b) in ours.iter().zip(&theirs) {
+        assert_eq!(a, b);
+    }
+}
+
+#[test]
+fn the_forks_monitors_received_the_heights_its_log_wrote() {
+    use rcss_formats::datagram::{parse_datagram, Datagram};
+    // Every ball the log holds for a cycle (a stoppage shows a cycle more than once).
+    let mut logged = std::collections::BTreeMap::<u32, Vec<[f32; 3]>>::new();
+    for f in parse_log(&common::read(common::FORK_ULG7)).frames {
+        logged
+            .entry(f.time)
+            .or_default()
+            .push([f.ball.x, f.ball.y, f.ball.z]);
+    }
+    for capture in [common::FORK_V6_CAPTURE, common::FORK_JSON_CAPTURE] {
+        let (mut compared, mut up) = (0, 0);
+        for d in common::capture(capture) {
+            let Datagram::Records(records) = parse_datagram(&d).unwrap() else {
+                panic!("{capture}: an error from the server")
+            };
+            for r in records {
+                let Record::Show(f) = r else { continue };
+                let Some(balls) = logged.get(&f.time) else {
+                    continue;
+                };
+                let ball = [f.ball.x, f.ball.y, f.ball.z];
+                assert!(
+                    balls.contains(&ball),
+                    "{capture} {}: {ball:?} not in {balls:?}",
+                    f.time
+                );
+                compared += 1;
+                up += usize::from(f.ball.z > 0.0);
+            }
+        }
+        assert!(compared >= 150, "{capture}: {compared}");
+        assert!(up >= 30, "{capture}: {up} shows with the ball in the air");
+    }
 }
