@@ -4,10 +4,9 @@
 //! handed over (an `OffscreenCanvas`) with WebGL2 through three-d. The page starts the worker,
 //! and so downloads this renderer, only when the 3D view is asked for.
 //!
-//! Everything is drawn from five meshes, each part of the picture one draw call for all its
-//! instances (`paint`), so a frame costs nine draw calls whatever happens on the pitch, with
-//! buffers kept from frame to frame and a shader that lights vertices, not pixels: what a
-//! software renderer (SwiftShader) pays for most (BENCHMARKS.md, "The 3D view").
+//! A frame is three draw calls whatever happens on the pitch (`paint`): the figures, the
+//! ground and what is seen through, each shape placed on the CPU first, because a software
+//! renderer (SwiftShader) charges most for each draw call (BENCHMARKS.md, "The 3D view").
 
 // The renderer needs the browser's WebGL2: a native build (clippy, `cargo test`) has only this
 // empty program.
