@@ -167,6 +167,7 @@ fn the_player_types_table_is_what_rcg2csv_writes_for_every_fixture() {
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
+    dirs.retain(|d| !fixtures::NOT_READ_BY_LIBRCSC.contains(&d.as_str()));
     dirs.sort();
     let mut checked = Vec::new();
     for dir in dirs.iter().filter(|d| !V3.contains(&d.as_str())) {

@@ -123,6 +123,13 @@ fn goldens_agree_with_the_documented_facts() {
     let ops = read("operator-commands-v6");
     assert_eq!(ops["shows"], 879);
     assert_eq!(ops["score"], serde_json::json!([0, 1]));
+    // The 2.5D fork's game: one player, two lofted kicks, then a double touch at cycle 33.
+    let fork = read("fork-ulg7");
+    assert_eq!(fork["version"], 7);
+    assert_eq!(fork["shows"], 180);
+    assert_eq!(fork["teams"], serde_json::json!(["FORK", null]));
+    assert_eq!(fork["stats"]["kicks"], serde_json::json!([2, 0]));
+    assert_eq!(fork["ending"], "whole");
 }
 
 #[test]

@@ -36,9 +36,12 @@ uniform vec2 viewport;
 in vec3 centre;
 in vec3 along;
 
-vec2 pixels(vec3 world) {
-    vec4 clip = viewProjection * vec4(world, 1.0);
-    return clip.xy / max(clip.w, 1e-4) * 0.5 * viewport;
+vec4 clip(vec3 world) {
+    return viewProjection * vec4(world, 1.0);
+}
+
+vec2 pixels(vec4 c) {
+    return c.xy / c.w * 0.5 * viewport;
 }
 #endif
 
@@ -48,10 +51,14 @@ void main() {
     // A line far away, or seen at a slant, is narrower than a pixel on screen and would
     // break into dashes: it is widened across itself until it is minWidth pixels thick,
     // measured square to its direction on screen.
-    if (dot(along, along) > 0.0) {
-        vec2 at = pixels(centre);
-        vec2 dir = pixels(centre + along) - at;
-        vec2 across = pixels(world) - at;
+    vec4 c0 = clip(centre);
+    vec4 c1 = clip(centre + along);
+    vec4 c2 = clip(world);
+    // Only in front of the camera: behind it the pixels mean nothing.
+    if (dot(along, along) > 0.0 && min(c0.w, min(c1.w, c2.w)) > 1e-3) {
+        vec2 at = pixels(c0);
+        vec2 dir = pixels(c1) - at;
+        vec2 across = pixels(c2) - at;
         float len = length(dir);
         float half_width = len > 0.0 ? abs(dir.x * across.y - dir.y * across.x) / len
                                      : length(across);
@@ -128,15 +135,21 @@ pub struct Batch {
 }
 
 impl Batch {
+    pub fn clear(&mut self) {
+        self.t.clear();
+        self.c.clear();
+    }
+
     pub fn push(&mut self, t: Mat4, c: Srgba) {
         self.t.push(t);
         self.c.push(c);
     }
 }
 
-/// Geometry placed in the world, as one draw call takes it.
-#[derive(Default)]
+/// Geometry placed in the world, as one draw call of a [`Look`] takes it: the normals only
+/// for a lit part, the lines' centres and directions only for the ground.
 pub struct Placed {
+    look: Look,
     positions: Vec<Vec3>,
     normals: Vec<Vec3>,
     colours: Vec<Vec4>,
@@ -146,6 +159,18 @@ pub struct Placed {
 }
 
 impl Placed {
+    pub fn new(look: Look) -> Placed {
+        Placed {
+            look,
+            positions: Vec::new(),
+            normals: Vec::new(),
+            colours: Vec::new(),
+            centres: Vec::new(),
+            alongs: Vec::new(),
+            indices: Vec::new(),
+        }
+    }
+
     pub fn clear(&mut self) {
         self.positions.clear();
         self.normals.clear();
@@ -177,23 +202,27 @@ impl Placed {
             for (p, n) in shape.positions.iter().zip(&shape.normals) {
                 let world = (m * p.extend(1.0)).truncate();
                 self.positions.push(world);
-                self.normals.push((turn * n).normalize());
                 self.colours.push(colour);
-                if lines {
-                    let centre = (m * vec4(p.x, 0.0, p.z, 1.0)).truncate();
-                    self.centres.push(centre);
-                    self.alongs
-                        .push((m * vec4(p.x + 0.01, 0.0, p.z, 1.0)).truncate() - centre);
-                } else {
-                    self.centres.push(world);
-                    self.alongs.push(vec3(0.0, 0.0, 0.0));
+                match self.look {
+                    Look::Lit => self.normals.push((turn * n).normalize()),
+                    Look::Ground if lines => {
+                        let centre = (m * vec4(p.x, 0.0, p.z, 1.0)).truncate();
+                        self.centres.push(centre);
+                        self.alongs
+                            .push((m * vec4(p.x + 0.01, 0.0, p.z, 1.0)).truncate() - centre);
+                    }
+                    Look::Ground => {
+                        self.centres.push(world);
+                        self.alongs.push(vec3(0.0, 0.0, 0.0));
+                    }
+                    Look::SeeThrough => {}
                 }
             }
             self.indices.extend(shape.indices.iter().map(|i| base + i));
         }
     }
 
-    /// What [`Placed::add`] put here, and `other`'s after it.
+    /// What [`Placed::add`] put here, and `other`'s after it (of the same look).
     pub fn append(&mut self, other: &Placed) {
         let base = self.positions.len() as u32;
         self.positions.extend_from_slice(&other.positions);

@@ -32,13 +32,41 @@ struct Parts {
     see_through: Part,
 }
 
-/// What is placed on the CPU for the parts, kept so that a frame allocates nothing.
+/// A frame's figures by part, before they are placed.
 #[derive(Default)]
+struct Batches {
+    legs: Batch,
+    shorts: Batch,
+    torso: Batch,
+    arms: Batch,
+    head: Batch,
+    face: Batch,
+    gloves: Batch,
+    cards: Batch,
+    flashes: Batch,
+    ball: Batch,
+    shadow: Batch,
+}
+
+/// What is placed on the CPU for the parts, kept so that a frame allocates nothing once the
+/// vectors have grown.
 struct Scratch {
+    batches: Batches,
     figures: Placed,
     see_through: Placed,
     /// The nets, placed with the goals.
     nets: Placed,
+}
+
+impl Default for Scratch {
+    fn default() -> Scratch {
+        Scratch {
+            batches: Batches::default(),
+            figures: Placed::new(Look::Lit),
+            see_through: Placed::new(Look::SeeThrough),
+            nets: Placed::new(Look::SeeThrough),
+        }
+    }
 }
 
 #[wasm_bindgen]
@@ -242,7 +270,7 @@ impl Renderer {
         self.goal_width = goal_width;
         let (posts, nets) = ground::goals(goal_width);
         let sh = &self.shapes;
-        let mut placed = Placed::default();
+        let mut placed = Placed::new(Look::Ground);
         placed.add(&sh.square, &ground::grass());
         placed.add_lines(&sh.square, &ground::lines());
         placed.add(&sh.cube, &ground::stands());
@@ -253,45 +281,52 @@ impl Renderer {
     }
 
     fn set_figures(&mut self, scene: &Scene3d) {
-        let mut legs = Batch::default();
-        let mut shorts = Batch::default();
-        let mut torso = Batch::default();
-        let mut arms = Batch::default();
-        let mut head = Batch::default();
-        let mut face = Batch::default();
-        let mut gloves = Batch::default();
-        let mut cards = Batch::default();
-        let mut flashes = Batch::default();
+        let b = &mut self.scratch.batches;
+        for batch in [
+            &mut b.legs,
+            &mut b.shorts,
+            &mut b.torso,
+            &mut b.arms,
+            &mut b.head,
+            &mut b.face,
+            &mut b.gloves,
+            &mut b.cards,
+            &mut b.flashes,
+            &mut b.ball,
+            &mut b.shadow,
+        ] {
+            batch.clear();
+        }
         for f in &scene.figures {
             let kit = Srgba::new(f.kit[0], f.kit[1], f.kit[2], 255);
             let dark = shade(f.kit, 0.3);
             let base = body_frame(f);
             for side in [-1.0f32, 1.0] {
-                legs.push(
+                b.legs.push(
                     base * Mat4::from_translation(vec3(0.0, 0.0, side * 0.11))
                         * Mat4::from_angle_z(degrees(90.0))
                         * Mat4::from_nonuniform_scale(0.86, 0.075, 0.075),
                     shade(f.kit, 0.75),
                 );
-                arms.push(
+                b.arms.push(
                     base * Mat4::from_translation(vec3(0.0, 1.3, side * 0.29))
                         * Mat4::from_nonuniform_scale(0.06, 0.26, 0.06),
                     kit,
                 );
                 if f.goalie {
-                    gloves.push(
+                    b.gloves.push(
                         base * Mat4::from_translation(vec3(0.0, 1.02, side * 0.29))
                             * Mat4::from_scale(0.08),
                         Srgba::WHITE,
                     );
                 }
             }
-            shorts.push(
+            b.shorts.push(
                 base * Mat4::from_translation(vec3(0.0, 0.98, 0.0))
                     * Mat4::from_nonuniform_scale(0.13, 0.13, 0.2),
                 dark,
             );
-            torso.push(
+            b.torso.push(
                 base * Mat4::from_translation(vec3(0.0, 1.34, 0.0))
                     * Mat4::from_nonuniform_scale(0.13, 0.24, 0.23),
                 kit,
@@ -300,8 +335,8 @@ impl Renderer {
             let neck = base
                 * Mat4::from_translation(vec3(0.0, 1.74, 0.0))
                 * Mat4::from_angle_y(degrees(-f.neck as f32));
-            head.push(neck * Mat4::from_scale(0.13), SKIN);
-            face.push(
+            b.head.push(neck * Mat4::from_scale(0.13), SKIN);
+            b.face.push(
                 neck * Mat4::from_translation(vec3(0.11, 0.02, 0.0))
                     * Mat4::from_nonuniform_scale(0.04, 0.035, 0.09),
                 Srgba::new(30, 30, 30, 255),
@@ -311,14 +346,14 @@ impl Renderer {
                     Card::Yellow => Srgba::new(250, 220, 20, 255),
                     Card::Red => Srgba::new(230, 30, 30, 255),
                 };
-                cards.push(
+                b.cards.push(
                     Mat4::from_translation(vec3(f.x as f32, 2.35, f.y as f32))
                         * Mat4::from_nonuniform_scale(0.16, 0.22, 0.03),
                     colour,
                 );
             }
             if f.kick || f.tackle {
-                flashes.push(
+                b.flashes.push(
                     Mat4::from_translation(vec3(f.x as f32, 0.03, f.y as f32))
                         * Mat4::from_angle_x(degrees(-90.0))
                         * Mat4::from_scale(if f.kick { 0.9 } else { 1.3 }),
@@ -330,37 +365,38 @@ impl Renderer {
                 );
             }
         }
-        let b = scene.ball;
-        let lift = b.height as f32;
-        let mut ball = Batch::default();
-        ball.push(
-            Mat4::from_translation(vec3(b.x as f32, BALL_RADIUS + lift, b.y as f32))
+        let ball = scene.ball;
+        let lift = ball.height as f32;
+        b.ball.push(
+            Mat4::from_translation(vec3(ball.x as f32, BALL_RADIUS + lift, ball.y as f32))
                 * Mat4::from_scale(BALL_RADIUS),
             Srgba::WHITE,
         );
-        let mut shadow = Batch::default();
-        shadow.push(
+        b.shadow.push(
             Mat4::from_translation(vec3(
-                b.x as f32 + lift * 0.35,
+                ball.x as f32 + lift * 0.35,
                 0.02,
-                b.y as f32 + lift * 0.45,
+                ball.y as f32 + lift * 0.45,
             )) * Mat4::from_angle_x(degrees(-90.0))
                 * Mat4::from_scale(BALL_RADIUS * (1.1 + lift * 0.05)),
             Srgba::new(0, 0, 0, 110),
         );
         let (sh, sc) = (&self.shapes, &mut self.scratch);
+        let b = &sc.batches;
         sc.figures.clear();
-        sc.figures.add(&sh.cylinder, &legs);
-        for part in [&shorts, &torso, &arms, &face, &cards] {
+        sc.figures.add(&sh.cylinder, &b.legs);
+        for part in [&b.shorts, &b.torso, &b.arms, &b.face] {
             sc.figures.add(&sh.cube, part);
         }
-        for part in [&head, &gloves, &ball] {
+        for part in [&b.head, &b.gloves, &b.ball] {
             sc.figures.add(&sh.sphere, part);
         }
-        // The marks on the grass before the nets over them.
+        // The marks on the grass before the nets over them; the cards in their own colours,
+        // not lit: a card must read as yellow or red from any side.
         sc.see_through.clear();
-        sc.see_through.add(&sh.circle, &shadow);
-        sc.see_through.add(&sh.circle, &flashes);
+        sc.see_through.add(&sh.cube, &b.cards);
+        sc.see_through.add(&sh.circle, &b.shadow);
+        sc.see_through.add(&sh.circle, &b.flashes);
         sc.see_through.append(&sc.nets);
         self.parts.figures.set(&sc.figures);
         self.parts.see_through.set(&sc.see_through);
