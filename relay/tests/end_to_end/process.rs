@@ -73,6 +73,26 @@ async fn a_recording_survives_sigkill_losing_at_most_a_second() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Sends the relay SIGTERM, as a service manager stops it.
+fn sigterm(relay: &RelayProcess) {
+    let status = Command::new("kill")
+        .args(["-TERM", &relay.0.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Waits for the relay to exit, without blocking the runtime; its exit status.
+async fn exit_of(mut relay: RelayProcess) -> std::process::ExitStatus {
+    tokio::task::spawn_blocking(move || {
+        let s = relay.0.wait().unwrap();
+        std::mem::forget(relay);
+        s
+    })
+    .await
+    .unwrap()
+}
+
 /// A fake server that answers every init from a fresh port with a real capture
 /// and keeps what it hears.
 async fn fake_server(heard: Arc<Mutex<Vec<Vec<u8>>>>) -> SocketAddr {
@@ -116,7 +136,7 @@ async fn sigterm_says_goodbye_closes_spectators_and_names_the_recording() {
     let heard = Arc::new(Mutex::new(Vec::new()));
     let server = fake_server(heard.clone()).await;
     let dir = scratch("sigterm");
-    let (mut relay, addr) = spawn(&[
+    let (relay, addr) = spawn(&[
         "--server",
         &format!("field={server}"),
         "--record",
@@ -140,11 +160,7 @@ async fn sigterm_says_goodbye_closes_spectators_and_names_the_recording() {
             other => panic!("the relay stopped sending: {other:?}"),
         }
     }
-    let status = Command::new("kill")
-        .args(["-TERM", &relay.0.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    sigterm(&relay);
     let close = tokio::time::timeout(Duration::from_secs(5), async {
         while let Some(msg) = ws.next().await {
             if let Ok(tokio_tungstenite::tungstenite::Message::Close(f)) = msg {
@@ -156,13 +172,7 @@ async fn sigterm_says_goodbye_closes_spectators_and_names_the_recording() {
     .await
     .expect("a close frame within 5 s");
     assert_eq!(close, Some(1001));
-    let exit = tokio::task::spawn_blocking(move || {
-        let s = relay.0.wait().unwrap();
-        std::mem::forget(relay);
-        s
-    })
-    .await
-    .unwrap();
+    let exit = exit_of(relay).await;
     assert!(exit.success(), "{exit:?}");
     // The goodbye was sent before the relay exited, but the task that records what the fake
     // server hears may not have read it off its socket yet: wait for it, bounded.
@@ -196,7 +206,7 @@ async fn the_2_5d_forks_traffic_is_recorded_as_ulg7_with_its_heights() {
     let heard = Arc::new(Mutex::new(Vec::new()));
     let server = fake_server_of(pitchside_fixtures::FORK_V6_CAPTURE, heard.clone()).await;
     let dir = scratch("fork-ulg7");
-    let (mut relay, addr) = spawn(&[
+    let (relay, addr) = spawn(&[
         "--server",
         &format!("field={server}"),
         "--protocol",
@@ -216,18 +226,8 @@ async fn the_2_5d_forks_traffic_is_recorded_as_ulg7_with_its_heights() {
         heard.lock().unwrap().first().map(Vec::as_slice),
         Some(&b"(dispinit version 6)\0"[..])
     );
-    let status = Command::new("kill")
-        .args(["-TERM", &relay.0.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let exit = tokio::task::spawn_blocking(move || {
-        let s = relay.0.wait().unwrap();
-        std::mem::forget(relay);
-        s
-    })
-    .await
-    .unwrap();
+    sigterm(&relay);
+    let exit = exit_of(relay).await;
     assert!(exit.success(), "{exit:?}");
     let file = std::fs::read_dir(&dir)
         .unwrap()
