@@ -15,6 +15,9 @@
 //! start). It takes the compressed bytes as the caller reads them and stops where it is told,
 //! so a worker can read the file in chunks and answer other requests between them.
 
+use miniz_oxide::deflate::core::{
+    compress, create_comp_flags_from_zip_params, CompressorOxide, TDEFLFlush, TDEFLStatus,
+};
 use miniz_oxide::inflate::core::inflate_flags::{
     TINFL_FLAG_HAS_MORE_INPUT, TINFL_FLAG_STOP_ON_BLOCK_BOUNDARY,
 };
@@ -23,11 +26,13 @@ use miniz_oxide::inflate::TINFLStatus;
 
 /// Bytes of text between two access points, at least. Points can only be at a deflate
 /// block's start: flate2 at gzip's default level makes blocks of 250-370 KB of a debug log's
-/// text (the unit tests' fixtures), so a point comes at every block and reading any range
-/// inflates up to one block before it; a full game's 1.3 GB of text then holds some 4,000
-/// points of 8-10 KB (each window deflated), about 40 MB. A file written as one huge block
-/// (flate2's fastest level does so for a 1 MB log) has no point inside it.
-pub const SPACING: u64 = 256 << 10;
+/// text (the unit tests' fixtures), so a point comes at every second block or so and reading
+/// any range inflates up to about 700 KB before it (a few milliseconds); a full game's 1.3 GB
+/// of text then holds some 1,900 points of 8 KB (each window deflated), 15 MB (at 256 KB,
+/// every block: 3,300 points and 28 MB, in workers whose memory never shrinks). A file
+/// written as one huge block (flate2's fastest level does so for a 1 MB log) has no point
+/// inside it.
+pub const SPACING: u64 = 512 << 10;
 
 /// How far back a deflate stream can refer: the text kept at each access point.
 const WINDOW: usize = 32 << 10;
@@ -151,6 +156,60 @@ pub struct Inflater {
     /// Access points noted, when asked to note them, this far apart.
     spacing: Option<u64>,
     points: Vec<AccessPoint>,
+    /// Packs the points' windows (made with the first point noted).
+    packer: Option<Packer>,
+}
+
+/// Deflates access points' windows with one compressor and one scratch buffer for all of
+/// them. A compressor is some 300 KB: one made and dropped for each window, with the windows
+/// kept between them, left the worker's memory in pieces that later ones did not fit (a
+/// full game's gzipped files grew the page's workers by about 30 MB each).
+struct Packer {
+    compressor: Box<CompressorOxide>,
+    window: Vec<u8>,
+    out: Vec<u8>,
+}
+
+impl Packer {
+    fn new() -> Packer {
+        // The fastest level: text deflates to a fifth or less even so.
+        let flags = create_comp_flags_from_zip_params(1, 0, 0);
+        Packer {
+            compressor: Box::new(CompressorOxide::new(flags)),
+            window: Vec::with_capacity(WINDOW),
+            out: Vec::new(),
+        }
+    }
+
+    /// `self.window` deflated, in a box of its own size.
+    fn pack(&mut self) -> Box<[u8]> {
+        self.compressor.reset();
+        self.out.clear();
+        self.out.resize(self.window.len() / 2 + 64, 0);
+        let (mut input, mut at) = (&self.window[..], 0);
+        loop {
+            let (status, used, made) = compress(
+                &mut self.compressor,
+                input,
+                &mut self.out[at..],
+                TDEFLFlush::Finish,
+            );
+            at += made;
+            input = &input[used.min(input.len())..];
+            match status {
+                TDEFLStatus::Okay => {
+                    if self.out.len() - at < 64 {
+                        let grown = self.out.len() * 2;
+                        self.out.resize(grown, 0);
+                    }
+                }
+                // Done; an error cannot come from a compressor given a whole buffer, but if
+                // one did the window would not inflate and the point would say so when used.
+                _ => break,
+            }
+        }
+        Box::from(&self.out[..at])
+    }
 }
 
 impl Inflater {
@@ -172,6 +231,7 @@ impl Inflater {
             members: 0,
             spacing,
             points: Vec::new(),
+            packer: None,
         };
         if spacing.is_some() {
             me.points.push(AccessPoint::start());
@@ -430,7 +490,9 @@ impl Inflater {
             return;
         };
         let n = self.filled.min(WINDOW);
-        let mut window = Vec::with_capacity(n);
+        let packer = self.packer.get_or_insert_with(Packer::new);
+        let window = &mut packer.window;
+        window.clear();
         let from = (self.pos + RING - n) % RING;
         if from + n <= RING {
             window.extend_from_slice(&self.ring[from..from + n]);
@@ -438,8 +500,7 @@ impl Inflater {
             window.extend_from_slice(&self.ring[from..]);
             window.extend_from_slice(&self.ring[..self.pos]);
         }
-        // Text deflates to a fifth or less even at the fastest level.
-        let window = miniz_oxide::deflate::compress_to_vec(&window, 1).into_boxed_slice();
+        let window = packer.pack();
         self.points.push(AccessPoint {
             text: self.text,
             input: self.input,

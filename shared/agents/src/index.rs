@@ -381,11 +381,30 @@ fn message_time(body: &[u8]) -> Option<Time> {
     Time::parse_prefix(&head[i + 6..]).map(|(t, _)| t)
 }
 
+/// Gives `found` the start of every occurrence in `hay`, overlapping ones included (a find
+/// of `00` in `000` at 0 and at 1: each may start a span of its own), until it says stop;
+/// whether it went through.
+fn each_find(
+    searcher: &memchr::memmem::Finder<'_>,
+    hay: &[u8],
+    found: &mut dyn FnMut(usize) -> bool,
+) -> bool {
+    let mut at = 0;
+    while let Some(i) = hay.get(at..).and_then(|h| searcher.find(h)) {
+        if !found(at + i) {
+            return false;
+        }
+        at += i + 1;
+    }
+    true
+}
+
 /// Finds a text (ASCII letters in any case) in a file fed in chunks of any size: the offsets
 /// where it starts, each once. What a search of the agents' files runs on each file, plain or
 /// inflated, without keeping the file.
 pub struct Finder {
     needle: Vec<u8>,
+    searcher: memchr::memmem::Finder<'static>,
     /// The last `needle.len() - 1` bytes before `offset`, lowered, then the chunk (reused).
     hay: Vec<u8>,
     offset: u64,
@@ -393,8 +412,10 @@ pub struct Finder {
 
 impl Finder {
     pub fn new(needle: &str) -> Finder {
+        let needle = needle.as_bytes().to_ascii_lowercase();
         Finder {
-            needle: needle.as_bytes().to_ascii_lowercase(),
+            searcher: memchr::memmem::Finder::new(&needle).into_owned(),
+            needle,
             hay: Vec::new(),
             offset: 0,
         }
@@ -411,16 +432,67 @@ impl Finder {
         if self.needle.is_empty() {
             return;
         }
+        if self.needle.iter().any(u8::is_ascii_alphabetic) {
+            self.push_lowered(chunk, found);
+        } else {
+            self.push_as_is(chunk, found);
+        }
+    }
+
+    /// A text with letters: the chunk lowered (a copy) after the last bytes before it.
+    fn push_lowered(&mut self, chunk: &[u8], found: &mut dyn FnMut(u64) -> bool) {
         let kept = self.hay.len();
         let hay_start = self.offset - kept as u64;
         self.hay.extend_from_slice(chunk);
         self.hay[kept..].make_ascii_lowercase();
-        for i in memchr::memmem::find_iter(&self.hay, &self.needle) {
-            if !found(hay_start + i as u64) {
-                break;
-            }
-        }
+        each_find(&self.searcher, &self.hay, &mut |i| {
+            found(hay_start + i as u64)
+        });
         self.offset += chunk.len() as u64;
+        self.keep_tail();
+    }
+
+    /// A text without letters is found in the chunk as it is: only a find across the
+    /// chunk's start is looked for in a copy (the last bytes before it and its first ones).
+    /// Searches of numbers read gigabytes: a copy of each chunk cost as much as the search.
+    fn push_as_is(&mut self, chunk: &[u8], found: &mut dyn FnMut(u64) -> bool) {
+        let kept = self.hay.len();
+        let hay_start = self.offset - kept as u64;
+        let head = chunk.len().min(self.needle.len() - 1);
+        self.hay.extend_from_slice(&chunk[..head]);
+        // Those starting in the chunk are found in it.
+        let mut stopped = false;
+        each_find(&self.searcher, &self.hay, &mut |i| {
+            if i >= kept {
+                return false;
+            }
+            stopped = !found(hay_start + i as u64);
+            !stopped
+        });
+        self.hay.truncate(kept);
+        if !stopped {
+            let at = self.offset;
+            each_find(&self.searcher, chunk, &mut |i| found(at + i as u64));
+        }
+        self.skip(chunk);
+    }
+
+    /// Goes past `chunk` (searched, or left), keeping the last bytes before its end.
+    fn skip(&mut self, chunk: &[u8]) {
+        self.offset += chunk.len() as u64;
+        let keep = self.needle.len() - 1;
+        if chunk.len() >= keep {
+            self.hay.clear();
+            self.hay.extend_from_slice(&chunk[chunk.len() - keep..]);
+        } else {
+            self.hay.extend_from_slice(chunk);
+            self.keep_tail();
+        }
+    }
+
+    /// Keeps the last `needle.len() - 1` bytes of `hay`: where a find across the next
+    /// chunk's start begins.
+    fn keep_tail(&mut self) {
         let keep = (self.needle.len() - 1).min(self.hay.len());
         let from = self.hay.len() - keep;
         self.hay.copy_within(from.., 0);
@@ -590,5 +662,58 @@ mod tests {
         let mut s = Search::new(&ix, " m ");
         s.push(LOG);
         assert_eq!(s.finish().len(), 4);
+    }
+
+    /// Texts with letters (found in any case) and without (found as they are, in the chunk
+    /// itself): every chunking of a real debug log finds the offsets one scan of it finds,
+    /// finds across chunk edges and overlapping ones included, and stops when told.
+    #[test]
+    fn the_finder_finds_what_one_scan_finds_however_the_text_comes() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/agents/agents-100/agent-logs/HELIOS_A-7.log.gz");
+        let (text, _) = crate::gz::inflate_all(&std::fs::read(path).unwrap(), None).unwrap();
+        let text = &text[..text.len().min(200_000)];
+        let lower = text.to_ascii_lowercase();
+        for needle in ["0.000", "00", "-0.", ", ", "BALL rpos", "ball", "(u"] {
+            let n = needle.to_ascii_lowercase();
+            let want: Vec<u64> = (0..lower.len().saturating_sub(n.len() - 1))
+                .filter(|&i| lower[i..].starts_with(n.as_bytes()))
+                .map(|i| i as u64)
+                .collect();
+            assert!(want.len() > 3, "{needle:?}: {}", want.len());
+            for chunk in [1, 2, 3, 7, 4096, 65_536, text.len()] {
+                let mut f = Finder::new(needle);
+                let mut got = Vec::new();
+                for c in text.chunks(chunk) {
+                    f.push(c, &mut |o| {
+                        got.push(o);
+                        true
+                    });
+                }
+                let differ = got.iter().zip(&want).position(|(a, b)| a != b);
+                assert!(
+                    got.len() == want.len() && differ.is_none(),
+                    "{needle:?} in chunks of {chunk}: {} finds against {}, first apart at {differ:?}: {:?} against {:?}",
+                    got.len(),
+                    want.len(),
+                    differ.map(|k| &got[k.saturating_sub(2)..(k + 3).min(got.len())]),
+                    differ.map(|k| &want[k.saturating_sub(2)..(k + 3).min(want.len())]),
+                );
+                assert_eq!(f.offset(), text.len() as u64);
+                // Told to stop at the third find: the finds before it, and the next chunks
+                // are searched again from their own start.
+                let mut f = Finder::new(needle);
+                let mut first = Vec::new();
+                for c in text.chunks(chunk) {
+                    let mut n = 0;
+                    f.push(c, &mut |o| {
+                        n += 1;
+                        first.push(o);
+                        n < 3
+                    });
+                }
+                assert!(want.iter().take(3).all(|o| first.contains(o)), "{needle:?}");
+            }
+        }
     }
 }

@@ -56,6 +56,34 @@ pub enum Lookup {
     Unknown,
 }
 
+/// Notes that a word occurs in `span` (later than any noted before). A word found in more
+/// than one span in 32 so far is kept as bits from then on: while a file is indexed its
+/// common words' lists would otherwise grow to 4 bytes a span, doubled by the vectors'
+/// growth (some 15 MB for a player's full game), and a worker's memory, once grown, stays.
+fn add_span(p: &mut Postings, span: u32) {
+    match p {
+        Postings::List(list) => {
+            if list.len() >= 64 && list.len() * 32 > span as usize {
+                let mut bits = vec![0u64; span as usize / 64 + 1];
+                for &s in list.iter() {
+                    bits[s as usize / 64] |= 1 << (s % 64);
+                }
+                bits[span as usize / 64] |= 1 << (span % 64);
+                *p = Postings::Bits(bits);
+            } else {
+                list.push(span);
+            }
+        }
+        Postings::Bits(bits) => {
+            let w = span as usize / 64;
+            if bits.len() <= w {
+                bits.resize(w + 1, 0);
+            }
+            bits[w] |= 1 << (span % 64);
+        }
+    }
+}
+
 /// Builds a [`WordIndex`] from the lines of a file, each with the span it belongs to.
 pub struct WordsBuilder {
     /// Open addressing: word number + 1, or 0.
@@ -66,7 +94,7 @@ pub struct WordsBuilder {
     ends: Vec<u32>,
     /// Per word: the last span it was seen in, plus one (0: none), and its spans.
     last: Vec<u32>,
-    lists: Vec<Vec<u32>>,
+    lists: Vec<Postings>,
     postings: usize,
     /// Given up (too many words or entries, or a line that could not be read).
     spoiled: bool,
@@ -145,7 +173,7 @@ impl WordsBuilder {
         let k = id as usize;
         if self.last[k] != span + 1 {
             self.last[k] = span + 1;
-            self.lists[k].push(span);
+            add_span(&mut self.lists[k], span);
             self.postings += 1;
             if self.postings > MAX_POSTINGS {
                 self.spoil();
@@ -163,7 +191,7 @@ impl WordsBuilder {
             .extend(word.iter().map(|b| b.to_ascii_lowercase()));
         self.ends.push(self.bytes.len() as u32);
         self.last.push(0);
-        self.lists.push(Vec::new());
+        self.lists.push(Postings::List(Vec::new()));
         Some((self.hashes.len() - 1) as u32)
     }
 
@@ -207,9 +235,9 @@ impl WordsBuilder {
         let postings = self
             .lists
             .into_iter()
-            .map(|list| {
+            .map(|p| match p {
                 // A list of u32 costs 32 bits a span it holds, bits one a span of the file.
-                if list.len() * 32 > spans {
+                Postings::List(list) if list.len() * 32 > spans => {
                     let mut bits = vec![0u64; spans.div_ceil(64)];
                     for s in list {
                         if let Some(w) = bits.get_mut(s as usize / 64) {
@@ -217,10 +245,15 @@ impl WordsBuilder {
                         }
                     }
                     Postings::Bits(bits)
-                } else {
-                    let mut list = list;
+                }
+                Postings::List(mut list) => {
                     list.shrink_to_fit();
                     Postings::List(list)
+                }
+                Postings::Bits(mut bits) => {
+                    bits.resize(spans.div_ceil(64), 0);
+                    bits.shrink_to_fit();
+                    Postings::Bits(bits)
                 }
             })
             .collect();

@@ -29,13 +29,15 @@ use std::time::{Duration, Instant};
 
 /// What *Find* looks for: found nowhere, in a few hundred cycles, in nearly every cycle (the
 /// words of each debug log answer these alone); words with punctuation in a few cycles (only
-/// the cycles whose words fit are read again); no letters at all (every debug log read again).
-const NEEDLES: [&str; 5] = [
+/// the cycles whose words fit are read again); no letters at all, found in every cycle and
+/// found nowhere (every debug log read again, but for the cycles already found in another).
+const NEEDLES: [&str; 6] = [
     "no such text anywhere",
     "updateTheirDefenseLine",
     "pass",
     "heard stamina. sender=",
     "0.000000, 0.000000",
+    "9.999999, 9.999999",
 ];
 /// The cycle jumped to, to time reading every agent's lines of a cycle.
 const JUMP_TO: u32 = 4321;

@@ -37,7 +37,7 @@ extern "C" {
     ) -> js_sys::Promise;
     #[wasm_bindgen(js_name = read_range)]
     pub(super) fn read_range_js(text: &JsValue, start: f64, end: f64) -> js_sys::Promise;
-    pub(super) fn search_agent_file(text: &JsValue, needle: &str) -> js_sys::Promise;
+    pub(super) fn search_agent_file(text: &JsValue, needle: &str, serial: u32) -> js_sys::Promise;
     pub(super) fn grep_agent_file(text: &JsValue, needle: &str, limit: u32) -> js_sys::Promise;
     pub(super) fn reset_agent_workers();
     pub(super) fn dropped_files(dt: &web_sys::DataTransfer) -> js_sys::Promise;

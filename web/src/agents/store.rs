@@ -380,10 +380,15 @@ impl Agents {
         });
         me.search.set(Some((text.clone(), None)));
         me.search_ms.set(None);
-        // Every file asked for at once: the workers search theirs side by side.
+        // Every file asked for at once: the workers search theirs side by side, each file
+        // after the other within a worker, so that a cycle found in one file is not looked
+        // for again in the next (the search's number tells the worker which files go
+        // together).
+        static SEARCHES: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let serial = SEARCHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let jobs: Vec<(js_sys::Promise, Index)> = jobs
             .into_iter()
-            .map(|(blob, index)| (search_agent_file(&blob, &text), index))
+            .map(|(blob, index)| (search_agent_file(&blob, &text, serial), index))
             .collect();
         let started = now();
         wasm_bindgen_futures::spawn_local(async move {

@@ -13,6 +13,10 @@ use pitchside_agents::files::Owner;
 use pitchside_agents::index::FileKind;
 use pitchside_agents::{debuglog, level, Time};
 
+/// Message lines listed before a *Show the other lines* button: more than one agent writes in
+/// a cycle (a helios-base player's debug log, about 125), a small part of both teams' lines.
+const FIRST_LINES: usize = 200;
+
 /// One message line of the panel.
 #[derive(Clone, Debug, PartialEq)]
 struct Line {
@@ -254,6 +258,11 @@ pub fn AgentPanel() -> impl IntoView {
                 .set((i + t.stopped as usize).min(m.count.get_untracked().saturating_sub(1)));
         }
     };
+    // Every agent's lines of a cycle run to thousands (two teams' debug logs): all of them
+    // made again at every cycle of playback kept the page busy and its memory high (about
+    // 180 MB more while a full game's files played). The first lines are shown, the rest on
+    // request, from then on.
+    let show_every_line = RwSignal::new(false);
     view! {
         // For the agents bench: how long indexing and the last search took, and what the
         // indexes hold.
@@ -319,7 +328,9 @@ pub fn AgentPanel() -> impl IntoView {
                             return view! { <li class="empty">{text}</li> }.into_any();
                         }
                         let both = m.field.selected.get_untracked().is_none();
-                        s.messages.into_iter().map(|l| view! {
+                        let total = s.messages.len();
+                        let shown = if show_every_line.get() { total } else { total.min(FIRST_LINES) };
+                        let rows = s.messages.into_iter().take(shown).map(|l| view! {
                             <li data-earlier=l.earlier.map(|c| c.to_string())>
                                 {both.then(|| view! { <span class="who">{l.who}</span> })}
                                 {l.earlier.map(|c| view! {
@@ -328,7 +339,15 @@ pub fn AgentPanel() -> impl IntoView {
                                 <span class="cat">{l.category}</span>
                                 <span class="text">{l.text}</span>
                             </li>
-                        }).collect_view().into_any()
+                        }).collect_view();
+                        let more = (shown < total).then(|| view! {
+                            <li class="more">
+                                <button type="button" on:click=move |_| show_every_line.set(true)>
+                                    {format!("Show the other {} lines of this cycle", total - shown)}
+                                </button>
+                            </li>
+                        });
+                        view! { {rows} {more} }.into_any()
                     }}
                 </ul>
                 {move || {

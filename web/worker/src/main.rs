@@ -8,7 +8,7 @@
 //!
 //! Each piece of work takes the bytes as the worker reads them, so the worker answers the
 //! page between chunks, and holds no file: a file costs its spans' ranges and words (a few
-//! hundred KB for a player's whole game) and a gzipped one its access points (about 1/150 of
+//! hundred KB for a player's whole game) and a gzipped one its access points (about 1/85 of
 //! its text) and, while it is being read, one inflater.
 
 use pitchside_agents::gz::{self, AccessPoint, Inflater, Progress, SPACING};
@@ -137,6 +137,8 @@ impl IndexJob {
 struct File {
     /// Each span's bytes of text, in file order.
     ranges: Vec<(u64, u64)>,
+    /// Each span's cycle.
+    cycles: Vec<u32>,
     /// Bytes of text.
     len: u64,
     words: Option<WordIndex>,
@@ -156,6 +158,39 @@ struct File {
 #[derive(Default)]
 pub struct Store {
     files: Vec<Option<File>>,
+    /// The cycles found so far by the search of several files under way here.
+    session: Session,
+}
+
+/// One search of several files, run here file after file: the page wants the cycles where
+/// the text is, one hit each, so a cycle found in one file is not looked for in the next
+/// (a text in most cycles, found in the first file, leaves the others nothing to read).
+#[derive(Default)]
+struct Session {
+    serial: Option<u32>,
+    /// One bit per cycle found.
+    found: Vec<u64>,
+}
+
+impl Session {
+    /// Cycles beyond this are looked for in every file (no real game comes near it).
+    const MAX_CYCLE: u32 = 1 << 20;
+
+    fn has(&self, cycle: u32) -> bool {
+        let (w, b) = ((cycle / 64) as usize, cycle % 64);
+        self.found.get(w).is_some_and(|x| x & (1 << b) != 0)
+    }
+
+    fn add(&mut self, cycle: u32) {
+        if cycle >= Self::MAX_CYCLE {
+            return;
+        }
+        let (w, b) = ((cycle / 64) as usize, cycle % 64);
+        if self.found.len() <= w {
+            self.found.resize(w + 1, 0);
+        }
+        self.found[w] |= 1 << b;
+    }
 }
 
 #[wasm_bindgen]
@@ -167,15 +202,14 @@ impl Store {
 
     /// Keeps what a finished job leaves for reads and searches; the file's number.
     pub fn add(&mut self, job: &mut IndexJob) -> u32 {
-        let ranges = job
-            .index
-            .as_ref()
-            .map(|ix| ix.spans.iter().map(|s| (s.start, s.end)).collect())
-            .unwrap_or_default();
+        let spans = job.index.as_ref().map_or(&[][..], |ix| &ix.spans[..]);
+        let ranges = spans.iter().map(|s| (s.start, s.end)).collect();
+        let cycles = spans.iter().map(|s| s.time.cycle).collect();
         let len = job.index.as_ref().map_or(0, |ix| ix.bytes);
         let points = job.inflater.as_mut().map(|i| i.take_points());
         self.files.push(Some(File {
             ranges,
+            cycles,
             len,
             words: job.words.take(),
             points,
@@ -201,6 +235,7 @@ impl Store {
             .flatten()
             .map(|f| {
                 f.ranges.capacity() * 16
+                    + f.cycles.capacity() * 4
                     + f.words.as_ref().map_or(0, |w| w.heap_bytes())
                     + f.points
                         .iter()
@@ -286,16 +321,49 @@ impl Store {
         Ok(f.reading.take().map(|r| r.2).unwrap_or_default())
     }
 
-    /// Starts searching file `id` for `needle` (ASCII letters in any case): true when its
-    /// words answered ([`Store::search_take`]); else the text of the spans they leave (or the
-    /// whole file) is read: [`Store::search_needed`] says which bytes of the file to give
-    /// [`Store::search_push`] next.
-    pub fn search_start(&mut self, id: u32, needle: &str) -> Result<bool, JsError> {
-        let f = self.file(id)?;
+    /// Starts searching file `id` for `needle` (ASCII letters in any case), as part of search
+    /// `serial` (the page's number for one search of several files): true when the file
+    /// need not be read ([`Store::search_take`]): its words answered, or every cycle they
+    /// leave was found in a file searched before it in the same search. Else the text of the
+    /// spans left (or the whole file) is read: [`Store::search_needed`] says which bytes of
+    /// the file to give [`Store::search_push`] next.
+    pub fn search_start(&mut self, id: u32, needle: &str, serial: u32) -> Result<bool, JsError> {
+        if self.session.serial != Some(serial) {
+            self.session = Session {
+                serial: Some(serial),
+                found: Vec::new(),
+            };
+        }
+        let session = &self.session;
+        let f = self
+            .files
+            .get_mut(id as usize)
+            .and_then(|f| f.as_mut())
+            .ok_or_else(|| JsError::new("no such file"))?;
         f.found.clear();
         f.search = None;
-        match plan(f.words.as_ref(), &f.ranges, f.len, needle) {
+        let cycles = &f.cycles;
+        let left = |p: u32| cycles.get(p as usize).is_none_or(|&c| !session.has(c));
+        let whole_above = if f.points.is_some() {
+            GZ_WHOLE_ABOVE
+        } else {
+            PLAIN_WHOLE_ABOVE
+        };
+        match plan_left(
+            f.words.as_ref(),
+            &f.ranges,
+            f.len,
+            needle,
+            JOIN,
+            &left,
+            whole_above,
+        ) {
             Plan::Found(found) => {
+                for &p in &found {
+                    if let Some(&c) = f.cycles.get(p as usize) {
+                        self.session.add(c);
+                    }
+                }
                 f.found = found;
                 Ok(true)
             }
@@ -304,6 +372,25 @@ impl Store {
                 Ok(false)
             }
         }
+    }
+
+    /// Whether the search under way reads the whole text of a gzip file: the page can then
+    /// inflate it faster than this worker (the browser's own inflater) and give the text to
+    /// [`Store::search_push`], then an empty chunk, without [`Store::search_needed`].
+    pub fn search_reads_all_of_gzip(&mut self, id: u32) -> Result<bool, JsError> {
+        let f = self.file(id)?;
+        Ok(f.points.is_some()
+            && f.search
+                .as_ref()
+                .is_some_and(|s| s.ranges == [(0, f.len)] && s.inflater.is_none()))
+    }
+
+    /// Starts the search of file `id`'s whole text again, its finds so far kept: after the
+    /// page's inflater failed part way, this worker's reads the file.
+    pub fn search_again(&mut self, id: u32, needle: &str) -> Result<(), JsError> {
+        let f = self.file(id)?;
+        f.search = Some(Scan::new(needle, vec![(0, f.len)]));
+        Ok(())
     }
 
     /// `[offset, length]`: the bytes of the file the search wants next; empty when it is done.
@@ -323,14 +410,24 @@ impl Store {
 
     /// The bytes the search asked for (empty: the file ends there).
     pub fn search_push(&mut self, id: u32, chunk: &[u8]) -> Result<(), JsError> {
-        let f = self.file(id)?;
-        let (Some(scan), ranges, found) = (f.search.as_mut(), &f.ranges, &mut f.found) else {
+        let session = &mut self.session;
+        let f = self
+            .files
+            .get_mut(id as usize)
+            .and_then(|f| f.as_mut())
+            .ok_or_else(|| JsError::new("no such file"))?;
+        let (Some(scan), ranges, cycles, found) =
+            (f.search.as_mut(), &f.ranges, &f.cycles, &mut f.found)
+        else {
             return Ok(());
         };
         scan.push(chunk, &mut |at| {
             if let Some(k) = span_at(ranges, at) {
                 if found.last() != Some(&k) {
                     found.push(k);
+                    if let Some(&c) = cycles.get(k as usize) {
+                        session.add(c);
+                    }
                 }
             }
         })
@@ -364,11 +461,13 @@ enum Plan {
     Read(Vec<(u64, u64)>),
 }
 
+#[cfg(test)]
 fn plan(words: Option<&WordIndex>, ranges: &[(u64, u64)], len: u64, needle: &str) -> Plan {
     plan_joined(words, ranges, len, needle, JOIN)
 }
 
 /// [`plan`], with candidate ranges less than `join` bytes apart read as one.
+#[cfg(test)]
 fn plan_joined(
     words: Option<&WordIndex>,
     ranges: &[(u64, u64)],
@@ -376,23 +475,61 @@ fn plan_joined(
     needle: &str,
     join: u64,
 ) -> Plan {
-    let whole = vec![(0, len)];
-    let read = match words.map_or(Lookup::Unknown, |w| w.lookup(needle)) {
+    plan_left(
+        words,
+        ranges,
+        len,
+        needle,
+        join,
+        &|_| true,
+        PLAIN_WHOLE_ABOVE,
+    )
+}
+
+/// Past this share of a plain file's text in the parts to read, the whole file is read
+/// through: a read of each part costs a round trip to the browser.
+const PLAIN_WHOLE_ABOVE: f64 = 1.0 / 3.0;
+/// The same for a gzip file, lower: the whole file is inflated by the browser's own
+/// inflater, several times faster than inflating the parts here from their access points.
+const GZ_WHOLE_ABOVE: f64 = 1.0 / 8.0;
+
+/// How to search a file whose spans `ranges` are those `left` says are still to search (the
+/// others' cycles were found in other files), with candidate ranges less than `join` bytes
+/// apart read as one, and the whole file read when the parts to read hold more than
+/// `whole_above` of its text.
+fn plan_left(
+    words: Option<&WordIndex>,
+    ranges: &[(u64, u64)],
+    len: u64,
+    needle: &str,
+    join: u64,
+    left: &dyn Fn(u32) -> bool,
+    whole_above: f64,
+) -> Plan {
+    let spans: Vec<u32> = match words.map_or(Lookup::Unknown, |w| w.lookup(needle)) {
         Lookup::Exact(found) => return Plan::Found(found),
-        Lookup::Candidates(spans) if spans.is_empty() => return Plan::Found(spans),
-        Lookup::Candidates(spans) => {
-            let parts = merged(ranges, &spans, needle.len() as u64, len, join);
-            // Reading most of the file piece by piece costs more than reading it through.
-            let bytes: u64 = parts.iter().map(|(a, b)| b - a).sum();
-            if bytes > len / 3 {
-                whole
-            } else {
-                parts
+        Lookup::Candidates(spans) => spans.into_iter().filter(|&p| left(p)).collect(),
+        Lookup::Unknown => {
+            let all = (0..ranges.len() as u32)
+                .filter(|&p| left(p))
+                .collect::<Vec<_>>();
+            if all.len() == ranges.len() {
+                // Nothing found elsewhere: the whole file, the text outside spans included.
+                return Plan::Read(vec![(0, len)]);
             }
+            all
         }
-        Lookup::Unknown => whole,
     };
-    Plan::Read(read)
+    if spans.is_empty() {
+        return Plan::Found(spans);
+    }
+    let parts = merged(ranges, &spans, needle.len() as u64, len, join);
+    let bytes: u64 = parts.iter().map(|(a, b)| b - a).sum();
+    Plan::Read(if bytes as f64 > len as f64 * whole_above {
+        vec![(0, len)]
+    } else {
+        parts
+    })
 }
 
 /// The span (position) holding byte `at` of the text: spans are in file order, their starts
@@ -695,6 +832,49 @@ mod tests {
         assert!(
             matches!(plan(words.as_ref(), ranges, len, "defenseline"), Plan::Found(f) if !f.is_empty())
         );
+    }
+
+    /// Spans whose cycles another file of the same search gave are not read: the parts read
+    /// are the other spans', and a file with nothing left is not read at all.
+    #[test]
+    fn spans_found_in_other_files_are_left_out() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/agents/agents-100/agent-logs/HELIOS_A-7.log.gz");
+        let (text, _) = inflate_all(&std::fs::read(path).unwrap(), None).unwrap();
+        let ix = Indexed::of(&text);
+        let (ranges, len) = (&ix.ranges[..], ix.len);
+        assert!(ranges.len() > 20, "{} spans", ranges.len());
+        let needle = "0.0";
+        let even = |p: u32| p % 2 == 0;
+        let Plan::Read(parts) = plan_left(None, ranges, len, needle, 0, &even, 1.0) else {
+            panic!("nothing to read");
+        };
+        let slack = needle.len() as u64;
+        for (k, &(a, b)) in ranges.iter().enumerate() {
+            let read = parts.iter().any(|&(s, e)| s <= a && b <= e);
+            assert_eq!(read, k % 2 == 0, "span {k} ({a}..{b})");
+            if k % 2 == 0 {
+                assert!(parts.contains(&(a, (b + slack).min(len))), "span {k}");
+            }
+        }
+        // Nothing left: answered without reading. Everything left: the whole file.
+        assert_eq!(
+            plan_left(None, ranges, len, needle, 0, &|_| false, 1.0),
+            Plan::Found(Vec::new())
+        );
+        assert_eq!(
+            plan_left(None, ranges, len, needle, 0, &|_| true, 1.0),
+            Plan::Read(vec![(0, len)])
+        );
+        // Parts past the share asked for: the whole file.
+        assert_eq!(
+            plan_left(None, ranges, len, needle, 0, &even, 0.1),
+            Plan::Read(vec![(0, len)])
+        );
+        let mut session = Session::default();
+        session.add(7);
+        session.add(Session::MAX_CYCLE + 1);
+        assert!(session.has(7) && !session.has(8) && !session.has(Session::MAX_CYCLE + 1));
     }
 
     /// A long game's debug log (the fixture's text twelve times over, gzipped as a team
