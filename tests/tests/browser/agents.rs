@@ -99,8 +99,42 @@ async fn a_match_opened_with_its_agents_files_shows_what_each_agent_thought() {
     );
     assert!(problems.contains("1 file problem"), "{problems}");
 
-    // Go to the cycle, paused, and select the left 7.
+    // Go to the cycle, paused. With nobody selected every agent's lines are listed: the first
+    // 200, then a button for the others (all of them made again at every cycle kept a full
+    // game's page busy and its memory high).
     go_to(&b, CYCLE).await;
+    b.wait_js(
+        "const m = document.getElementById('agent-messages'); return m ? m.dataset.pending : ''",
+        "every agent's lines of the cycle read",
+        |v| v.as_str() == Some("false"),
+    )
+    .await;
+    let count =
+        "return document.querySelectorAll('#agent-messages li:not(.more):not(.empty)').length";
+    assert_eq!(b.eval(count).await.as_u64(), Some(200));
+    let more = b
+        .eval("const m = document.querySelector('#agent-messages .more button'); if (m) m.scrollIntoView(); return m ? m.textContent : ''")
+        .await;
+    let others: u64 = more
+        .as_str()
+        .and_then(|t| t.strip_prefix("Show the other "))
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("the button for the other lines: {more:?}"));
+    b.screenshot("agents-more-lines").await;
+    b.click("#agent-messages .more button").await;
+    b.wait_js(count, "every line listed", |v| {
+        v.as_u64() == Some(200 + others)
+    })
+    .await;
+    assert_eq!(
+        b.eval("return document.querySelectorAll('#agent-messages .more').length")
+            .await
+            .as_u64(),
+        Some(0)
+    );
+
+    // The left 7.
     select(&b, "l7").await;
     b.wait_text("#agent-panel h2", "the agent's title", |t| {
         t.starts_with(&format!("Agent l7 at {CYCLE},0"))

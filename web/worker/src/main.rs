@@ -845,7 +845,7 @@ mod tests {
         let (ranges, len) = (&ix.ranges[..], ix.len);
         assert!(ranges.len() > 20, "{} spans", ranges.len());
         let needle = "0.0";
-        let even = |p: u32| p % 2 == 0;
+        let even = |p: u32| p.is_multiple_of(2);
         let Plan::Read(parts) = plan_left(None, ranges, len, needle, 0, &even, 1.0) else {
             panic!("nothing to read");
         };
