@@ -100,7 +100,8 @@ function read(job) {
 // The spans (positions in the file's index) whose text holds \`job.needle\`, ASCII letters in
 // any case: from the file's words when they answer, else reading the bytes the store asks for
 // (the next chunk read while this one is searched). The files of one search (\`job.serial\`)
-// come here one after another: a cycle found in one is not looked for in the next.
+// come here one after another: a cycle found in one is not looked for in the next, nor one
+// another worker found (\`job.share\` messages). The cycles found go back with the spans.
 async function search(job) {
   await ready;
   const f = files.get(job.file_id);
@@ -125,7 +126,8 @@ async function search(job) {
     await readAsAsked(f, id);
   }
   const spans = store.search_take(id);
-  postMessage({ id: job.id, spans }, [spans.buffer]);
+  const cycles = store.cycles_of(id, spans);
+  postMessage({ id: job.id, spans, cycles }, [spans.buffer, cycles.buffer]);
 }
 
 // Gives the search of file \`id\` the bytes it asks for until it is done: a plain file as one
@@ -213,6 +215,11 @@ onmessage = (e) => {
   const fail = (err) => postMessage({ id: job.id, error: message(err) });
   if (job.read) {
     ready.then(() => read(job)).catch(fail);
+    return;
+  }
+  // Another worker's finds for a search: taken between this one's chunks, not after its queue.
+  if (job.share !== undefined) {
+    ready.then(() => store.share_found(job.share, job.cycles)).catch(() => {});
     return;
   }
   const work = job.grep !== undefined ? grep : job.needle !== undefined ? search : index;
@@ -312,8 +319,18 @@ export async function read_range(text, start, end) {
 // case, `{spans: Uint32Array, error}`, from the worker that indexed the file; `serial` numbers
 // one search of several files: a span whose cycle another file of the same search already
 // gave may be left out (the page wants each cycle once).
+//
+// The cycles a file gave go at once to the other workers: those searching their files for the
+// same text then skip them too (a text in most cycles leaves the later files little to read).
 export function search_agent_file(text, needle, serial) {
-  return run(text.worker, { file_id: text.file_id, needle, serial }, text.file.size);
+  return run(text.worker, { file_id: text.file_id, needle, serial }, text.file.size).then((msg) => {
+    if (msg.cycles && msg.cycles.length) {
+      for (let k = 0; k < pool.length; k++) {
+        if (k !== msg.worker && pool[k]) pool[k].worker.postMessage({ share: serial, cycles: msg.cycles });
+      }
+    }
+    return msg;
+  });
 }
 
 // The lines of a file's text that hold `needle` (as written), at most `limit`: `{lines}`.

@@ -164,7 +164,8 @@ pub struct Store {
 
 /// One search of several files, run here file after file: the page wants the cycles where
 /// the text is, one hit each, so a cycle found in one file is not looked for in the next
-/// (a text in most cycles, found in the first file, leaves the others nothing to read).
+/// (a text in most cycles, found in the first file, leaves the others nothing to read). The
+/// other workers' finds come in too ([`Store::share_found`]), between this one's files.
 #[derive(Default)]
 struct Session {
     serial: Option<u32>,
@@ -175,6 +176,22 @@ struct Session {
 impl Session {
     /// Cycles beyond this are looked for in every file (no real game comes near it).
     const MAX_CYCLE: u32 = 1 << 20;
+
+    /// Makes this session search `serial`'s: a later search starts afresh, the same one goes
+    /// on; false for an earlier one (finds of a search the page no longer waits for).
+    fn join(&mut self, serial: u32) -> bool {
+        match self.serial {
+            Some(s) if s == serial => true,
+            Some(s) if s > serial => false,
+            _ => {
+                *self = Session {
+                    serial: Some(serial),
+                    found: Vec::new(),
+                };
+                true
+            }
+        }
+    }
 
     fn has(&self, cycle: u32) -> bool {
         let (w, b) = ((cycle / 64) as usize, cycle % 64);
@@ -328,12 +345,7 @@ impl Store {
     /// spans left (or the whole file) is read: [`Store::search_needed`] says which bytes of
     /// the file to give [`Store::search_push`] next.
     pub fn search_start(&mut self, id: u32, needle: &str, serial: u32) -> Result<bool, JsError> {
-        if self.session.serial != Some(serial) {
-            self.session = Session {
-                serial: Some(serial),
-                found: Vec::new(),
-            };
-        }
+        self.session.join(serial);
         let session = &self.session;
         let f = self
             .files
@@ -444,6 +456,26 @@ impl Store {
         found.sort_unstable();
         found.dedup();
         Ok(found)
+    }
+
+    /// The cycles of spans `spans` of file `id` (what [`Store::search_take`] gave): the page
+    /// hands them to the other workers searching the same text.
+    pub fn cycles_of(&mut self, id: u32, spans: &[u32]) -> Result<Vec<u32>, JsError> {
+        let f = self.file(id)?;
+        Ok(spans
+            .iter()
+            .filter_map(|&p| f.cycles.get(p as usize).copied())
+            .collect())
+    }
+
+    /// Cycles another worker found for search `serial`: this worker's next files of it need
+    /// not look for them (those under way go on as planned).
+    pub fn share_found(&mut self, serial: u32, cycles: &[u32]) {
+        if self.session.join(serial) {
+            for &c in cycles {
+                self.session.add(c);
+            }
+        }
     }
 
     fn file(&mut self, id: u32) -> Result<&mut File, JsError> {
@@ -836,6 +868,26 @@ mod tests {
 
     /// Spans whose cycles another file of the same search gave are not read: the parts read
     /// are the other spans', and a file with nothing left is not read at all.
+    /// Finds shared by the other workers count for the search they belong to only: those of
+    /// an earlier search (arriving late) are dropped, a later search starts afresh.
+    #[test]
+    fn shared_finds_belong_to_their_search() {
+        let mut st = Store::new();
+        st.share_found(7, &[3, 5]);
+        assert!(st.session.has(3) && st.session.has(5) && !st.session.has(4));
+        // Late finds of an earlier search are not taken.
+        st.share_found(6, &[4]);
+        assert!(!st.session.has(4));
+        // More of the same search add up; this worker's own start of it keeps them.
+        st.share_found(7, &[4]);
+        assert!(st.session.join(7));
+        assert!(st.session.has(3) && st.session.has(4));
+        // The next search forgets them.
+        assert!(st.session.join(8));
+        assert!(!st.session.has(3));
+        assert!(!st.session.join(7));
+    }
+
     #[test]
     fn spans_found_in_other_files_are_left_out() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
