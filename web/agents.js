@@ -108,20 +108,15 @@ async function search(job) {
   if (!f) throw new Error('no such file in this worker');
   const id = job.file_id;
   if (!store.search_start(id, job.needle, job.serial)) {
-    if (store.search_reads_all_of_gzip(id) && typeof DecompressionStream === 'function') {
-      // The whole text: inflated by the browser, several times faster than this worker.
-      try {
-        const reader = f.file.stream().pipeThrough(new DecompressionStream('gzip')).getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          store.search_push(id, value);
-        }
-        store.search_push(id, new Uint8Array(0));
-      } catch (e) {
-        // Something the browser's inflater does not take: this worker reads the file.
-        store.search_again(id, job.needle);
+    if (store.search_reads_all_of_gzip(id)) {
+      // The whole gzip file as one stream, inflated here as it comes (this worker's inflater
+      // is about twice as fast as the browser's \`DecompressionStream\`).
+      let more = true;
+      for await (const chunk of streamed(f.file)) {
+        more = store.search_push(id, chunk);
+        if (!more) break;
       }
+      if (more) store.search_push(id, new Uint8Array(0));
     }
     await readAsAsked(f, id);
   }

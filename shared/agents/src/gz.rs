@@ -14,6 +14,10 @@
 //! a point, continuing forward as playback asks for the next cycles), and searching (from the
 //! start). It takes the compressed bytes as the caller reads them and stops where it is told,
 //! so a worker can read the file in chunks and answer other requests between them.
+//! A search that reads a whole file needs no points: [`Gunzip`] inflates it straight through.
+
+mod gunzip;
+pub use gunzip::Gunzip;
 
 use miniz_oxide::deflate::core::{
     compress, create_comp_flags_from_zip_params, CompressorOxide, TDEFLFlush, TDEFLStatus,
@@ -607,7 +611,7 @@ mod tests {
     use super::*;
     use std::io::Write;
 
-    fn gzip(text: &[u8], level: u32) -> Vec<u8> {
+    pub(super) fn gzip(text: &[u8], level: u32) -> Vec<u8> {
         let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(level));
         z.write_all(text).unwrap();
         z.finish().unwrap()
@@ -790,7 +794,7 @@ mod tests {
     }
 
     /// The text of a fixture agent file (they are kept gzipped; flate2 inflates them).
-    fn fixture(name: &str) -> Vec<u8> {
+    pub(super) fn fixture(name: &str) -> Vec<u8> {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../tests/fixtures/agents/agents-100")
             .join(name);
@@ -805,7 +809,7 @@ mod tests {
 
     /// Real agent files of every kind: a player's debug log and world model, a coach's debug
     /// log, the server's message log.
-    const FIXTURES: [&str; 4] = [
+    pub(super) const FIXTURES: [&str; 4] = [
         "agent-logs/HELIOS_A-7.log.gz",
         "agent-logs/HELIOS_A-7.dcl.gz",
         "agent-logs/HELIOS_B-coach.log.gz",

@@ -11,7 +11,7 @@
 //! hundred KB for a player's whole game) and a gzipped one its access points (about 1/85 of
 //! its text) and, while it is being read, one inflater.
 
-use pitchside_agents::gz::{self, AccessPoint, Inflater, Progress, SPACING};
+use pitchside_agents::gz::{self, AccessPoint, Gunzip, Inflater, Progress, SPACING};
 use pitchside_agents::index::{FileKind, Finder, Index, Indexer};
 use pitchside_agents::words::{Lookup, WordIndex};
 use wasm_bindgen::prelude::*;
@@ -380,29 +380,22 @@ impl Store {
                 Ok(true)
             }
             Plan::Read(ranges) => {
-                f.search = Some(Scan::new(needle, ranges));
+                let whole_gz = f.points.is_some() && ranges == [(0, f.len)];
+                f.search = Some(Scan::new(needle, ranges, whole_gz));
                 Ok(false)
             }
         }
     }
 
-    /// Whether the search under way reads the whole text of a gzip file: the page can then
-    /// inflate it faster than this worker (the browser's own inflater) and give the text to
-    /// [`Store::search_push`], then an empty chunk, without [`Store::search_needed`].
+    /// Whether the search under way reads a whole gzip file from its start: the page then
+    /// streams the file's bytes to [`Store::search_push`] (a stream reads a file faster than
+    /// the slices [`Store::search_needed`] asks for), then an empty chunk.
     pub fn search_reads_all_of_gzip(&mut self, id: u32) -> Result<bool, JsError> {
         let f = self.file(id)?;
-        Ok(f.points.is_some()
-            && f.search
-                .as_ref()
-                .is_some_and(|s| s.ranges == [(0, f.len)] && s.inflater.is_none()))
-    }
-
-    /// Starts the search of file `id`'s whole text again, its finds so far kept: after the
-    /// page's inflater failed part way, this worker's reads the file.
-    pub fn search_again(&mut self, id: u32, needle: &str) -> Result<(), JsError> {
-        let f = self.file(id)?;
-        f.search = Some(Scan::new(needle, vec![(0, f.len)]));
-        Ok(())
+        Ok(f.search
+            .as_ref()
+            .and_then(|s| s.gunzip.as_ref())
+            .is_some_and(|g| g.input_needed() == 0))
     }
 
     /// `[offset, length]`: the bytes of the file the search wants next; empty when it is done.
@@ -420,8 +413,10 @@ impl Store {
         Ok(wanted.map_or(Vec::new(), |(at, len)| vec![at as f64, len as f64]))
     }
 
-    /// The bytes the search asked for (empty: the file ends there).
-    pub fn search_push(&mut self, id: u32, chunk: &[u8]) -> Result<(), JsError> {
+    /// The bytes the search asked for (empty: the file ends there); false once it wants no
+    /// more. A damaged gzip file ends the search with what was found before the damage (the
+    /// indexing pass named it).
+    pub fn search_push(&mut self, id: u32, chunk: &[u8]) -> Result<bool, JsError> {
         let session = &mut self.session;
         let f = self
             .files
@@ -431,9 +426,9 @@ impl Store {
         let (Some(scan), ranges, cycles, found) =
             (f.search.as_mut(), &f.ranges, &f.cycles, &mut f.found)
         else {
-            return Ok(());
+            return Ok(false);
         };
-        scan.push(chunk, &mut |at| {
+        let res = scan.push(chunk, &mut |at| {
             if let Some(k) = span_at(ranges, at) {
                 if found.last() != Some(&k) {
                     found.push(k);
@@ -442,11 +437,11 @@ impl Store {
                     }
                 }
             }
-        })
-        .map_err(|e| {
+        });
+        if res.is_err() || scan.done() {
             f.search = None;
-            JsError::new(&e.to_string())
-        })
+        }
+        Ok(f.search.is_some())
     }
 
     /// The spans (positions in the file's index) where the text was found, increasing.
@@ -521,8 +516,10 @@ fn plan_joined(
 /// Past this share of a plain file's text in the parts to read, the whole file is read
 /// through: a read of each part costs a round trip to the browser.
 const PLAIN_WHOLE_ABOVE: f64 = 1.0 / 3.0;
-/// The same for a gzip file, lower: the whole file is inflated by the browser's own
-/// inflater, several times faster than inflating the parts here from their access points.
+/// The same for a gzip file, lower: a whole file is inflated straight through ([`Gunzip`],
+/// zlib-rs) about twice as fast per byte as parts from their access points (miniz_oxide,
+/// which can stop at a block: 188-245 ms against 84-119 ms for a player's 48 MB log in
+/// headless Chromium), and each part also inflates up to [`SPACING`] before it.
 const GZ_WHOLE_ABOVE: f64 = 1.0 / 8.0;
 
 /// How to search a file whose spans `ranges` are those `left` says are still to search (the
@@ -617,6 +614,8 @@ struct Scan {
     inflater: Option<Inflater>,
     /// Gzip: the inflater is inside range `k` (its next bytes go on from where it is).
     inside: bool,
+    /// A whole gzip file, inflated from its start straight through.
+    gunzip: Option<Gunzip>,
 }
 
 /// Compressed bytes read at a time for a search (about 5-8 times as much text), plain ones.
@@ -624,7 +623,9 @@ const SCAN_GZ_CHUNK: u64 = 512 << 10;
 const SCAN_PLAIN_CHUNK: u64 = 4 << 20;
 
 impl Scan {
-    fn new(needle: &str, ranges: Vec<(u64, u64)>) -> Scan {
+    /// A search of `ranges`; `whole_gz` when they are a gzip file's whole text (read then
+    /// by [`Gunzip`], with no access point).
+    fn new(needle: &str, ranges: Vec<(u64, u64)>, whole_gz: bool) -> Scan {
         let at = ranges.first().map_or(0, |r| r.0);
         Scan {
             needle: needle.to_owned(),
@@ -634,7 +635,13 @@ impl Scan {
             at,
             inflater: None,
             inside: false,
+            gunzip: whole_gz.then(Gunzip::new),
         }
+    }
+
+    /// Every range is read.
+    fn done(&self) -> bool {
+        self.k >= self.ranges.len()
     }
 
     /// The file's bytes wanted next (offset, length), or `None` when every range is read.
@@ -645,6 +652,9 @@ impl Scan {
         let Some(&(start, end)) = self.ranges.get(self.k) else {
             return Ok(None);
         };
+        if let Some(g) = &self.gunzip {
+            return Ok(Some((g.input_needed(), SCAN_PLAIN_CHUNK)));
+        }
         let Some(points) = points else {
             let at = self.at.max(start);
             return Ok(Some((at, (end - at).min(SCAN_PLAIN_CHUNK))));
@@ -670,6 +680,20 @@ impl Scan {
 
     /// The bytes [`Scan::needed`] asked for; `found` gets the text offset of each find.
     fn push(&mut self, chunk: &[u8], found: &mut dyn FnMut(u64)) -> Result<(), gz::GzError> {
+        if let Some(g) = self.gunzip.as_mut() {
+            // The whole file: the finder has had its text from the start.
+            let finder = &mut self.finder;
+            let res = g.push(chunk, &mut |_, text| {
+                finder.push(text, &mut |o| {
+                    found(o);
+                    true
+                });
+            });
+            if chunk.is_empty() || res.is_err() {
+                self.next_range();
+            }
+            return res;
+        }
         let Some(inf) = self.inflater.as_mut() else {
             // Plain: the chunk is text from `at` (the start of the range when it begins).
             let Some(&(start, end)) = self.ranges.get(self.k) else {
@@ -762,7 +786,10 @@ mod tests {
         } = *case;
         let mut scan = match plan_joined(words, ranges, len, needle, join) {
             Plan::Found(f) => return f,
-            Plan::Read(r) => Scan::new(needle, r),
+            Plan::Read(r) => {
+                let whole_gz = points.is_some() && r == [(0, len)];
+                Scan::new(needle, r, whole_gz)
+            }
         };
         let mut found = Vec::new();
         while let Some((at, n)) = scan.needed(points).unwrap() {
