@@ -16,8 +16,12 @@
 //! so a worker can read the file in chunks and answer other requests between them.
 //! A search that reads a whole file needs no points: [`Gunzip`] inflates it straight through.
 
+mod error;
 mod gunzip;
+mod member;
+pub use error::GzError;
 pub use gunzip::Gunzip;
+use member::{header_len, Header, Stage, MAX_HEADER};
 
 use miniz_oxide::deflate::core::{
     compress, create_comp_flags_from_zip_params, CompressorOxide, TDEFLFlush, TDEFLStatus,
@@ -44,28 +48,6 @@ const WINDOW: usize = 32 << 10;
 /// The inflater's output ring (a power of two, at least [`WINDOW`]): its last bytes are the
 /// window, and a range read just before is served from it again.
 const RING: usize = 256 << 10;
-
-/// A gzip member header longer than this (file name and comment included) is not one.
-const MAX_HEADER: usize = 64 << 10;
-
-/// What went wrong reading a gzip file, with the byte of the file where it showed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum GzError {
-    #[error("not gzip at byte {offset}")]
-    NotGzip { offset: u64 },
-    #[error("damaged compressed data near byte {offset}")]
-    Damaged { offset: u64 },
-    #[error("the file stops before the end of its compressed data ({offset} bytes)")]
-    Truncated { offset: u64 },
-    #[error("the text of the member at byte {offset} does not match its checksum")]
-    Checksum { offset: u64 },
-    #[error("bytes that are not gzip after the end of the compressed data, at byte {offset}")]
-    Junk { offset: u64 },
-    #[error("the gzip header at byte {offset} is over {MAX_HEADER} bytes")]
-    LongHeader { offset: u64 },
-    #[error("a damaged access point (window {len} bytes)")]
-    BadPoint { len: usize },
-}
 
 /// Where inflating can start again.
 #[derive(Clone, Debug, PartialEq)]
@@ -125,15 +107,6 @@ pub enum Progress {
     Reached,
     /// The end of the file: every member read.
     End,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stage {
-    Header,
-    Deflate,
-    Trailer,
-    /// After a member: another one, or the end.
-    Between,
 }
 
 /// Inflates a gzip file pushed in chunks of any size, from its start or from an access point.
@@ -517,49 +490,6 @@ impl Inflater {
     }
 }
 
-enum Header {
-    Complete(usize),
-    Partial,
-    NotGzip,
-}
-
-/// The length of the gzip member header at the start of `b` (RFC 1952, 2.3).
-fn header_len(b: &[u8]) -> Header {
-    const FHCRC: u8 = 2;
-    const FEXTRA: u8 = 4;
-    const FNAME: u8 = 8;
-    const FCOMMENT: u8 = 16;
-    if b.len() >= 2 && (b[0] != 0x1f || b[1] != 0x8b) || b.len() >= 3 && b[2] != 8 {
-        return Header::NotGzip;
-    }
-    if b.len() < 10 {
-        return Header::Partial;
-    }
-    let flags = b[3];
-    let mut at = 10;
-    if flags & FEXTRA != 0 {
-        let Some(len) = b.get(at..at + 2) else {
-            return Header::Partial;
-        };
-        at += 2 + usize::from(u16::from_le_bytes([len[0], len[1]]));
-    }
-    for flag in [FNAME, FCOMMENT] {
-        if flags & flag != 0 {
-            match b.get(at..).and_then(|r| memchr::memchr(0, r)) {
-                Some(n) => at += n + 1,
-                None => return Header::Partial,
-            }
-        }
-    }
-    if flags & FHCRC != 0 {
-        at += 2;
-    }
-    if b.len() < at {
-        return Header::Partial;
-    }
-    Header::Complete(at)
-}
-
 /// Inflates a whole gzip file held in memory (tests, tools): its text and access points.
 pub fn inflate_all(
     gz: &[u8],
@@ -611,10 +541,133 @@ mod tests {
     use super::*;
     use std::io::Write;
 
-    pub(super) fn gzip(text: &[u8], level: u32) -> Vec<u8> {
+    /// `text` gzipped by flate2 at `level`.
+    fn gzip(text: &[u8], level: u32) -> Vec<u8> {
         let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(level));
         z.write_all(text).unwrap();
         z.finish().unwrap()
+    }
+
+    /// The text of a fixture agent file (they are kept gzipped; flate2 inflates them).
+    fn fixture(name: &str) -> Vec<u8> {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/agents/agents-100")
+            .join(name);
+        let mut text = Vec::new();
+        std::io::Read::read_to_end(
+            &mut flate2::read::GzDecoder::new(std::fs::File::open(&path).unwrap()),
+            &mut text,
+        )
+        .unwrap();
+        text
+    }
+
+    /// Real agent files of every kind: a player's debug log and world model, a coach's debug
+    /// log, the server's message log.
+    const FIXTURES: [&str; 4] = [
+        "agent-logs/HELIOS_A-7.log.gz",
+        "agent-logs/HELIOS_A-7.dcl.gz",
+        "agent-logs/HELIOS_B-coach.log.gz",
+        "20261125140048-HELIOS_A_0-vs-HELIOS_B_0.rcl.gz",
+    ];
+
+    // Gunzip: a whole file straight through, for searches.
+
+    /// Inflates `gz` in chunks of `size` bytes; the text and how it ended.
+    fn gunzip(gz: &[u8], size: usize) -> (Vec<u8>, Result<(), GzError>) {
+        let mut g = Gunzip::new();
+        let mut text = Vec::new();
+        let mut sink = |at: u64, piece: &[u8]| {
+            assert_eq!(at, text.len() as u64, "pieces in order");
+            text.extend_from_slice(piece);
+        };
+        for c in gz.chunks(size.max(1)) {
+            assert_eq!(
+                g.input_needed(),
+                (c.as_ptr() as usize - gz.as_ptr() as usize) as u64
+            );
+            if let Err(e) = g.push(c, &mut sink) {
+                return (text, Err(e));
+            }
+        }
+        let end = g.push(&[], &mut sink);
+        (text, end)
+    }
+
+    #[test]
+    fn real_files_inflate_as_flate2_reads_them_in_chunks_of_any_size() {
+        for name in FIXTURES {
+            let text = fixture(name);
+            let gz = gzip(&text, 6);
+            for size in [1, 7, 4096, 65536, gz.len()] {
+                let (got, end) = gunzip(&gz, size);
+                assert_eq!(end, Ok(()), "{name} in {size}-byte chunks");
+                assert!(got == text, "{name} in {size}-byte chunks");
+            }
+        }
+    }
+
+    #[test]
+    fn several_members_padding_and_header_fields() {
+        let (a, b) = (b"first member\n".repeat(500), b"second\n".repeat(300));
+        let mut gz = gzip(&a, 6);
+        // A member with a name, a comment and a header checksum, as gzip -N and others write.
+        let mut named = flate2::GzBuilder::new()
+            .filename("x.log")
+            .comment("made by a test")
+            .write(Vec::new(), flate2::Compression::new(1));
+        std::io::Write::write_all(&mut named, &b).unwrap();
+        gz.extend(named.finish().unwrap());
+        gz.extend([0u8; 9]);
+        for size in [1, 5, 13, gz.len()] {
+            let (got, end) = gunzip(&gz, size);
+            assert_eq!(end, Ok(()), "{size}");
+            assert!(got == [a.clone(), b.clone()].concat(), "{size}");
+        }
+    }
+
+    #[test]
+    fn damage_truncation_and_junk_are_named_and_keep_the_text_before() {
+        let text = fixture(FIXTURES[0]);
+        let gz = gzip(&text, 6);
+        // Cut short: everything before the cut, then "truncated".
+        let (got, end) = gunzip(&gz[..gz.len() / 2], 4096);
+        assert!(matches!(end, Err(GzError::Truncated { .. })), "{end:?}");
+        assert!(!got.is_empty() && text.starts_with(&got));
+        // Not gzip at all.
+        let (got, end) = gunzip(b"plain text, not gzip", 4);
+        assert_eq!(end, Err(GzError::NotGzip { offset: 0 }));
+        assert!(got.is_empty());
+        // Bytes after the last member that are neither a member nor zeros.
+        let mut junk = gz.clone();
+        junk.extend(b"trailing junk");
+        let (got, end) = gunzip(&junk, 4096);
+        assert_eq!(
+            end,
+            Err(GzError::Junk {
+                offset: gz.len() as u64
+            })
+        );
+        assert!(got == text);
+        // Damage a third of the way in: no panic, the text before it as it was, and after it
+        // an error or other text (checksums are the indexing pass's: deflate data can be
+        // damaged into other valid data).
+        for (k, flip) in [0x5a_u8, 0xff].into_iter().enumerate() {
+            let mut bad = gz.clone();
+            for b in &mut bad[gz.len() / 3..gz.len() / 3 + 64] {
+                *b ^= flip;
+            }
+            let (got, end) = gunzip(&bad, 4096 + k);
+            assert!(
+                end.is_err() || got != text,
+                "damage {flip:#x} changes something"
+            );
+            let same = got.iter().zip(&text).take_while(|(a, b)| a == b).count();
+            assert!(
+                same >= text.len() / 5,
+                "damage {flip:#x}: {same} bytes kept"
+            );
+        }
     }
 
     /// Lines much like a debug log's, with enough variety that deflate makes many blocks.
@@ -792,29 +845,6 @@ mod tests {
         }
         assert!(inflate_all(&mid, None).is_err());
     }
-
-    /// The text of a fixture agent file (they are kept gzipped; flate2 inflates them).
-    pub(super) fn fixture(name: &str) -> Vec<u8> {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../tests/fixtures/agents/agents-100")
-            .join(name);
-        let mut text = Vec::new();
-        std::io::Read::read_to_end(
-            &mut flate2::read::GzDecoder::new(std::fs::File::open(&path).unwrap()),
-            &mut text,
-        )
-        .unwrap();
-        text
-    }
-
-    /// Real agent files of every kind: a player's debug log and world model, a coach's debug
-    /// log, the server's message log.
-    pub(super) const FIXTURES: [&str; 4] = [
-        "agent-logs/HELIOS_A-7.log.gz",
-        "agent-logs/HELIOS_A-7.dcl.gz",
-        "agent-logs/HELIOS_B-coach.log.gz",
-        "20261125140048-HELIOS_A_0-vs-HELIOS_B_0.rcl.gz",
-    ];
 
     /// A small generator of offsets, the same every run.
     fn offsets(seed: u64, n: usize, below: u64) -> Vec<u64> {

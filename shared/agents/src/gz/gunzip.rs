@@ -9,7 +9,8 @@
 //! checksums are not checked again: the indexing pass checked them on the same file, and a
 //! search only needs to find text.
 
-use super::{header_len, GzError, Header, Stage, MAX_HEADER};
+use super::error::GzError;
+use super::member::{header_len, Header, Stage, MAX_HEADER};
 use flate2::{Decompress, FlushDecompress, Status};
 
 /// Text inflated at a time, handed to the sink before the next.
@@ -161,108 +162,5 @@ impl Gunzip {
             }
         }
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::tests::{fixture, gzip, FIXTURES};
-    use super::*;
-
-    /// Inflates `gz` in chunks of `size` bytes; the text and how it ended.
-    fn gunzip(gz: &[u8], size: usize) -> (Vec<u8>, Result<(), GzError>) {
-        let mut g = Gunzip::new();
-        let mut text = Vec::new();
-        let mut sink = |at: u64, piece: &[u8]| {
-            assert_eq!(at, text.len() as u64, "pieces in order");
-            text.extend_from_slice(piece);
-        };
-        for c in gz.chunks(size.max(1)) {
-            assert_eq!(
-                g.input_needed(),
-                (c.as_ptr() as usize - gz.as_ptr() as usize) as u64
-            );
-            if let Err(e) = g.push(c, &mut sink) {
-                return (text, Err(e));
-            }
-        }
-        let end = g.push(&[], &mut sink);
-        (text, end)
-    }
-
-    #[test]
-    fn real_files_inflate_as_flate2_reads_them_in_chunks_of_any_size() {
-        for name in FIXTURES {
-            let text = fixture(name);
-            let gz = gzip(&text, 6);
-            for size in [1, 7, 4096, 65536, gz.len()] {
-                let (got, end) = gunzip(&gz, size);
-                assert_eq!(end, Ok(()), "{name} in {size}-byte chunks");
-                assert!(got == text, "{name} in {size}-byte chunks");
-            }
-        }
-    }
-
-    #[test]
-    fn several_members_padding_and_header_fields() {
-        let (a, b) = (b"first member\n".repeat(500), b"second\n".repeat(300));
-        let mut gz = gzip(&a, 6);
-        // A member with a name, a comment and a header checksum, as gzip -N and others write.
-        let mut named = flate2::GzBuilder::new()
-            .filename("x.log")
-            .comment("made by a test")
-            .write(Vec::new(), flate2::Compression::new(1));
-        std::io::Write::write_all(&mut named, &b).unwrap();
-        gz.extend(named.finish().unwrap());
-        gz.extend([0u8; 9]);
-        for size in [1, 5, 13, gz.len()] {
-            let (got, end) = gunzip(&gz, size);
-            assert_eq!(end, Ok(()), "{size}");
-            assert!(got == [a.clone(), b.clone()].concat(), "{size}");
-        }
-    }
-
-    #[test]
-    fn damage_truncation_and_junk_are_named_and_keep_the_text_before() {
-        let text = fixture(FIXTURES[0]);
-        let gz = gzip(&text, 6);
-        // Cut short: everything before the cut, then "truncated".
-        let (got, end) = gunzip(&gz[..gz.len() / 2], 4096);
-        assert!(matches!(end, Err(GzError::Truncated { .. })), "{end:?}");
-        assert!(!got.is_empty() && text.starts_with(&got));
-        // Not gzip at all.
-        let (got, end) = gunzip(b"plain text, not gzip", 4);
-        assert_eq!(end, Err(GzError::NotGzip { offset: 0 }));
-        assert!(got.is_empty());
-        // Bytes after the last member that are neither a member nor zeros.
-        let mut junk = gz.clone();
-        junk.extend(b"trailing junk");
-        let (got, end) = gunzip(&junk, 4096);
-        assert_eq!(
-            end,
-            Err(GzError::Junk {
-                offset: gz.len() as u64
-            })
-        );
-        assert!(got == text);
-        // Damage a third of the way in: no panic, the text before it as it was, and after it
-        // an error or other text (checksums are the indexing pass's: deflate data can be
-        // damaged into other valid data).
-        for (k, flip) in [0x5a_u8, 0xff].into_iter().enumerate() {
-            let mut bad = gz.clone();
-            for b in &mut bad[gz.len() / 3..gz.len() / 3 + 64] {
-                *b ^= flip;
-            }
-            let (got, end) = gunzip(&bad, 4096 + k);
-            assert!(
-                end.is_err() || got != text,
-                "damage {flip:#x} changes something"
-            );
-            let same = got.iter().zip(&text).take_while(|(a, b)| a == b).count();
-            assert!(
-                same >= text.len() / 5,
-                "damage {flip:#x}: {same} bytes kept"
-            );
-        }
     }
 }
