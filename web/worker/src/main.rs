@@ -853,6 +853,50 @@ mod tests {
         want
     }
 
+    /// The store's whole path for a gzip file as the page drives it: indexed from its bytes,
+    /// then a text with no letters searched by streaming the whole file to the store in the
+    /// browser's chunks (the worker inflates it). A file cut short, indexed up to the cut,
+    /// gives the spans found before the cut, and the search says it wants no more.
+    #[test]
+    fn a_whole_gzip_file_is_searched_as_streamed_and_a_cut_one_up_to_the_cut() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/agents/agents-100/agent-logs/HELIOS_A-7.log.gz");
+        let gz = std::fs::read(path).unwrap();
+        let (text, _) = inflate_all(&gz, None).unwrap();
+        let needle = "0.0";
+        for (serial, cut) in [(1, gz.len()), (2, gz.len() * 2 / 3)] {
+            let file = &gz[..cut];
+            let mut job = IndexJob::new(0, true);
+            for c in file.chunks(65536) {
+                job.push(c);
+            }
+            job.finish();
+            assert_eq!(job.error().is_some(), cut < gz.len(), "cut at {cut}");
+            let mut store = Store::new();
+            let id = store.add(&mut job);
+            let (ranges, len) = {
+                let f = store.file(id).unwrap();
+                (f.ranges.clone(), f.len)
+            };
+            assert!(!store.search_start(id, needle, serial).unwrap());
+            assert!(store.search_reads_all_of_gzip(id).unwrap());
+            let mut more = true;
+            for c in file.chunks(65536) {
+                more = store.search_push(id, c).unwrap();
+                if !more {
+                    break;
+                }
+            }
+            if more {
+                assert!(!store.search_push(id, &[]).unwrap(), "done at the end");
+            }
+            let got = store.search_take(id).unwrap();
+            let want = scanned(&text[..len as usize], &ranges, needle);
+            assert!(!want.is_empty());
+            assert_eq!(got, want, "cut at {cut} of {}", gz.len());
+        }
+    }
+
     /// On a real debug log, plain and gzipped (access points close together, so that reads
     /// start from many of them), every way a search goes finds the spans that reading the
     /// whole text finds.
