@@ -35,6 +35,35 @@ fn swar_digits(chunk: u64) -> (u64, usize) {
     (eight_digits(aligned), n)
 }
 
+/// Byte `k` of `w`, `k` below 8.
+#[inline(always)]
+pub(crate) fn byte(w: u64, k: usize) -> u8 {
+    (w >> (8 * (k & 7))) as u8
+}
+
+/// How many ASCII digits `w` starts with (8 at most), all bytes at once.
+#[inline(always)]
+pub(crate) fn lead_digits(w: u64) -> usize {
+    let sub = w.wrapping_sub(0x3030_3030_3030_3030);
+    // A byte's top bit ends up set unless it was a digit; what a borrow or carry does to the
+    // bytes after the first non-digit does not matter.
+    let non_digit = (sub.wrapping_add(0x7676_7676_7676_7676) | sub) & 0x8080_8080_8080_8080;
+    (non_digit.trailing_zeros() / 8) as usize
+}
+
+/// 8 bytes of `s` from `i` on, little-endian, zeros past its end: a zero is neither a digit
+/// nor any delimiter, so a check that looks at the byte after what it consumed sees the end.
+#[inline(always)]
+pub(crate) fn load8_padded(s: &[u8], i: usize) -> u64 {
+    load8(s, i).unwrap_or_else(|| {
+        let mut a = [0u8; 8];
+        let rest = s.get(i..).unwrap_or_default();
+        let n = rest.len().min(8);
+        a[..n].copy_from_slice(&rest[..n]);
+        u64::from_le_bytes(a)
+    })
+}
+
 /// How many ASCII digits `s` has from `i` on, eight at a time.
 #[inline(always)]
 pub(crate) fn digit_run(s: &[u8], i: usize) -> usize {

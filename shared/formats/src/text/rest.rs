@@ -11,6 +11,8 @@
 //! player (single spaces, short numbers, no exponents) with few branches that depend on the
 //! data; [`scan_rest`] takes what it leaves (several spaces, exponents, long numbers).
 
+use crate::number::{byte, lead_digits};
+
 /// Where the player whose rest starts `b` ends, if the rest is in rcssserver's form.
 #[inline]
 pub(super) fn rest_as_written(b: &[u8]) -> Option<usize> {
@@ -96,22 +98,6 @@ impl<'a> Window<'a> {
             (1..=7).contains(&int) & (int + neg < 8) & frac_ok & ((end == b' ') | (end == b')'));
         (i + len, good)
     }
-}
-
-/// Byte `k` of `w`, `k` below 8.
-#[inline(always)]
-fn byte(w: u64, k: usize) -> u8 {
-    (w >> (8 * (k & 7))) as u8
-}
-
-/// How many ASCII digits `w` starts with (8 at most), all bytes at once.
-#[inline(always)]
-fn lead_digits(w: u64) -> usize {
-    let sub = w.wrapping_sub(0x3030_3030_3030_3030);
-    // A byte's top bit ends up set unless it was a digit; what a borrow or carry does to the
-    // bytes after the first non-digit does not matter.
-    let non_digit = (sub.wrapping_add(0x7676_7676_7676_7676) | sub) & 0x8080_8080_8080_8080;
-    (non_digit.trailing_zeros() / 8) as usize
 }
 
 /// [`scan_rest`] for single spaces and numbers of up to seven digits before and after the
