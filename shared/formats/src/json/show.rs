@@ -532,9 +532,49 @@ impl Quoted {
     }
 }
 
+/// A light reading of a player written as rcssserver writes him, nearly every one: the
+/// keys up to the position in their order, read with the loop's own value readers, then the
+/// rest checked. The loop below takes the same bytes to the same player with no search for a
+/// key and no set of keys seen; anything else goes to it.
+#[inline(always)]
+fn player_in_order(c: &mut Cur<'_>) -> Option<Player> {
+    c.eat(b"{\"side\":")?;
+    let side = c.side()?;
+    c.eat(b",\"unum\":")?;
+    let unum = c.uint()?;
+    if !(1..=11).contains(&unum) {
+        return None;
+    }
+    c.eat(b",\"type\":")?;
+    let player_type = i16::try_from(c.int()?).ok()?;
+    c.eat(b",\"state\":")?;
+    let state = c.u32()?;
+    c.eat(b",\"x\":")?;
+    let x = c.f32()?;
+    c.eat(b",\"y\":")?;
+    let y = c.f32()?;
+    c.i += rest_as_written(c.b.get(c.i..)?)?;
+    Some(Player {
+        side: Some(side),
+        unum: unum as u8,
+        player_type,
+        state,
+        x,
+        y,
+        ..Player::default()
+    })
+}
+
 /// One player; with `check_rest` (light readings), the rest after the position is first
 /// checked by [`rest_as_written`] rather than read.
 fn read_player(c: &mut Cur<'_>, detail: Detail, check_rest: bool) -> Option<Player> {
+    if check_rest {
+        let start = c.i;
+        if let Some(p) = player_in_order(c) {
+            return Some(p);
+        }
+        c.i = start;
+    }
     c.eat(b"{")?;
     let mut p = Player::default();
     let mut seen = 0u64;
@@ -764,7 +804,8 @@ mod tests {
 
     /// The light reading checks a player's rest instead of reading it: on every show of
     /// every JSON fixture nearly every player is taken so, with what the full loop gives;
-    /// and on damaged shows, whatever the check takes the full loop takes as the same frame.
+    /// and on damaged shows (their heads too), whatever the check takes the full loop takes as
+    /// the same frame.
     #[test]
     fn the_checked_rest_is_taken_by_the_full_reading_too() {
         let logs = json_logs();
@@ -789,8 +830,11 @@ mod tests {
         let (mut taken, mut refused) = (0, 0);
         for _ in 0..20_000 {
             let mut body = lines[next() as usize % lines.len()].to_vec();
-            // Damage after a player's position, where only the check looks.
-            let starts: Vec<usize> = memchr::memmem::find_iter(&body, b",\"vx\":").collect();
+            // Damage after a player's position, where only the check looks, or in his head,
+            // which the light reading reads in the server's order before the loop does.
+            let at_head = next() & 1 == 0;
+            let mark: &[u8] = if at_head { b"{\"side\":" } else { b",\"vx\":" };
+            let starts: Vec<usize> = memchr::memmem::find_iter(&body, mark).collect();
             let from = starts[next() as usize % starts.len()];
             for _ in 0..1 + next() % 2 {
                 let at = from + next() as usize % 200;
