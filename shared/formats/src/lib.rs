@@ -91,6 +91,7 @@ pub mod playmode;
 pub mod team_graphic;
 pub mod text;
 pub mod tools;
+mod window;
 pub mod write;
 
 pub use error::{DatagramError, Location, LogError};

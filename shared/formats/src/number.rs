@@ -51,19 +51,6 @@ pub(crate) fn lead_digits(w: u64) -> usize {
     (non_digit.trailing_zeros() / 8) as usize
 }
 
-/// 8 bytes of `s` from `i` on, little-endian, zeros past its end: a zero is neither a digit
-/// nor any delimiter, so a check that looks at the byte after what it consumed sees the end.
-#[inline(always)]
-pub(crate) fn load8_padded(s: &[u8], i: usize) -> u64 {
-    load8(s, i).unwrap_or_else(|| {
-        let mut a = [0u8; 8];
-        let rest = s.get(i..).unwrap_or_default();
-        let n = rest.len().min(8);
-        a[..n].copy_from_slice(&rest[..n]);
-        u64::from_le_bytes(a)
-    })
-}
-
 /// How many ASCII digits `s` has from `i` on, eight at a time.
 #[inline(always)]
 pub(crate) fn digit_run(s: &[u8], i: usize) -> usize {
@@ -207,6 +194,14 @@ const INV_POW10: [f64; 8] = [1e0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7];
 /// `f32_fast_path_is_correctly_rounded` checks this against the standard parser.
 #[inline(always)]
 pub fn parse_f32_prefix(s: &[u8]) -> Option<(f32, usize)> {
+    parse_f32_plain(s).or_else(|| parse_f32_slow(s))
+}
+
+/// [`parse_f32_prefix`]'s fast path alone: `-?D{0,7}(.D{0,7})?`, at least one digit, not
+/// followed by an exponent; `None` for anything else. What it reads has no `+` and no
+/// exponent, which spares a JSON reader looking for them.
+#[inline(always)]
+pub(crate) fn parse_f32_plain(s: &[u8]) -> Option<(f32, usize)> {
     let neg = s.first() == Some(&b'-');
     let i = usize::from(neg);
     if let Some(chunk) = load8(s, i) {
@@ -233,13 +228,13 @@ pub fn parse_f32_prefix(s: &[u8]) -> Option<(f32, usize)> {
             }
         }
     }
-    parse_f32_slow(s)
+    None
 }
 
 /// Everything the fast path leaves: long mantissas, exponents, the end of the buffer.
 #[cold]
 #[inline(never)]
-fn parse_f32_slow(s: &[u8]) -> Option<(f32, usize)> {
+pub(crate) fn parse_f32_slow(s: &[u8]) -> Option<(f32, usize)> {
     parse_f64_prefix(s).map(|(v, n)| (v as f32, n))
 }
 

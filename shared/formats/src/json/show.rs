@@ -16,7 +16,8 @@
 
 use crate::format::Detail;
 use crate::model::{Ball, Counts, Frame, Player, Side, Stamina, ViewQuality};
-use crate::number::{byte, lead_digits, load8_padded, parse_f32_prefix};
+use crate::number::{byte, lead_digits, parse_f32_plain, parse_f32_slow, parse_u64_prefix};
+use crate::window::{padded, Window};
 
 const PLAYERS: usize = 22;
 
@@ -61,7 +62,14 @@ impl<'a> Cur<'a> {
     #[inline(always)]
     fn f32(&mut self) -> Option<f32> {
         let s = self.b.get(self.i..)?;
-        let (v, n) = parse_f32_prefix(s)?;
+        // The fast path never reads an exponent or a `+`: only the slow one needs the search.
+        let (v, n, plain) = match parse_f32_plain(s) {
+            Some((v, n)) => (v, n, true),
+            None => {
+                let (v, n) = parse_f32_slow(s)?;
+                (v, n, false)
+            }
+        };
         // What was read must be a whole JSON number of those forms.
         let neg = usize::from(s[0] == b'-');
         let first = *s.get(neg)?;
@@ -73,7 +81,7 @@ impl<'a> Cur<'a> {
                 s.get(n),
                 Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-')
             )
-            || s[..n].iter().any(|&c| c | 0x20 == b'e' || c == b'+')
+            || (!plain && s[..n].iter().any(|&c| c | 0x20 == b'e' || c == b'+'))
         {
             return None;
         }
@@ -85,17 +93,9 @@ impl<'a> Cur<'a> {
     #[inline(always)]
     fn uint(&mut self) -> Option<u64> {
         let s = self.b.get(self.i..)?;
-        let mut v: u64 = 0;
-        let mut n = 0;
-        while let Some(&c) = s.get(n) {
-            let d = c.wrapping_sub(b'0');
-            if d > 9 {
-                break;
-            }
-            v = v.checked_mul(10)?.checked_add(u64::from(d))?;
-            n += 1;
-        }
-        if n == 0 || (n > 1 && s[0] == b'0') {
+        // Eight digits at a time; `None` for no digit or more than a `u64`.
+        let (v, n) = parse_u64_prefix(s)?;
+        if n > 1 && s[0] == b'0' {
             return None;
         }
         if matches!(s.get(n), Some(b'.' | b'e' | b'E' | b'+' | b'-')) {
@@ -362,68 +362,88 @@ fn rest_as_written(b: &[u8]) -> Option<usize> {
     rest_in_order(b).or_else(|| rest_by_search(b))
 }
 
+/// Bytes of a rest [`rest_in_order`] looks at: a real one is 250 to 350.
+const SEEN: usize = 448;
+
+/// A rest seen through a [`Window`]: [`rest_in_order`] takes a rest only when everything it
+/// consumed lies before the window's `len`, and each of its steps looks only at bytes it
+/// consumes and the one after them.
+type Rest<'a> = Window<'a, 528>;
+
 /// [`rest_by_search`] for the rests rcssserver writes nearly always: every key in
 /// [`KEYS`]'s order, the optional ones in their pairs or not at all, numbers of at most seven
 /// digits either side of the point, counts of at most seven. Each step is one masked
-/// comparison for the key and one or two 8-byte loads for the value, with no search and no
-/// loop over bytes. It takes a subset of what [`rest_by_search`] takes, to the same end (the
-/// test `the_in_order_check_takes_a_subset_of_the_search` mutates real shows to see it).
+/// comparison for the key and one or two 8-byte loads for the value, with no search, no loop
+/// over bytes and no bounds check. It takes a subset of what [`rest_by_search`] takes, to the
+/// same end (the test `the_in_order_check_takes_a_subset_of_the_search` mutates real shows to
+/// see it).
 #[inline]
 fn rest_in_order(b: &[u8]) -> Option<usize> {
+    let pad: [u8; 528];
+    let w = match Rest::direct(b, SEEN) {
+        Some(w) => w,
+        None => {
+            pad = padded(b, SEEN);
+            Rest::over(&pad, b, SEEN)
+        }
+    };
     let mut i = 0;
     for k in 6..=9 {
-        i = number_in_order(b, key_in_order(b, i, k)?)?;
+        i = number_in_order(&w, key_in_order(&w, i, k)?)?;
     }
-    if let Some(v) = key_in_order(b, i, 10) {
-        i = number_in_order(b, v)?;
-        i = number_in_order(b, key_in_order(b, i, 11)?)?;
+    if let Some(v) = key_in_order(&w, i, 10) {
+        i = number_in_order(&w, v)?;
+        i = number_in_order(&w, key_in_order(&w, i, 11)?)?;
     }
-    i = key_in_order(b, i, 12)?;
-    match b.get(i..i + 3)? {
-        b"\"h\"" | b"\"l\"" => i += 3,
+    i = key_in_order(&w, i, 12)?;
+    match (w.load8(i) as u32) & 0xFF_FFFF {
+        HIGH | LOW => i += 3,
         _ => return None,
     }
-    i = number_in_order(b, key_in_order(b, i, 13)?)?;
-    if let Some(v) = key_in_order(b, i, 14) {
-        i = number_in_order(b, v)?;
-        i = number_in_order(b, key_in_order(b, i, 15)?)?;
+    i = number_in_order(&w, key_in_order(&w, i, 13)?)?;
+    if let Some(v) = key_in_order(&w, i, 14) {
+        i = number_in_order(&w, v)?;
+        i = number_in_order(&w, key_in_order(&w, i, 15)?)?;
     }
     for k in 16..=18 {
-        i = number_in_order(b, key_in_order(b, i, k)?)?;
+        i = number_in_order(&w, key_in_order(&w, i, k)?)?;
     }
-    if let Some(v) = key_in_order(b, i, 19) {
-        i = number_in_order(b, v)?;
+    if let Some(v) = key_in_order(&w, i, 19) {
+        i = number_in_order(&w, v)?;
     }
-    if let Some(v) = key_in_order(b, i, 20) {
-        match b.get(v..v + 3)? {
-            b"\"l\"" | b"\"r\"" => i = v + 3,
+    if let Some(v) = key_in_order(&w, i, 20) {
+        match (w.load8(v) as u32) & 0xFF_FFFF {
+            LOW | RIGHT => i = v + 3,
             _ => return None,
         }
-        i = count_in_order(b, key_in_order(b, i, 21)?, 2)?;
+        i = count_in_order(&w, key_in_order(&w, i, 21)?, 2)?;
     }
     for k in K_COUNTS..KEYS.len() {
-        i = count_in_order(b, key_in_order(b, i, k)?, 7)?;
+        i = count_in_order(&w, key_in_order(&w, i, k)?, 7)?;
     }
-    (b.get(i) == Some(&b'}')).then_some(i + 1)
+    (w.at(i) == b'}' && i < w.len()).then_some(i + 1)
 }
+
+/// `"h"`, `"l"` and `"r"` as the low three bytes of a load.
+const HIGH: u32 = u32::from_le_bytes(*b"\"h\"\0");
+const LOW: u32 = u32::from_le_bytes(*b"\"l\"\0");
+const RIGHT: u32 = u32::from_le_bytes(*b"\"r\"\0");
 
 /// Where the value after `,"KEY":` at `i` starts, if key `k` is there.
 #[inline(always)]
-fn key_in_order(b: &[u8], i: usize, k: usize) -> Option<usize> {
-    let rest = b.get(i..)?;
-    COMMA_QUOTED[k]
-        .is_at(rest)
-        .then_some(i + COMMA_QUOTED[k].len)
+fn key_in_order(w: &Rest<'_>, i: usize, k: usize) -> Option<usize> {
+    let q = &COMMA_QUOTED[k];
+    (w.load16(i) & q.mask == q.word).then_some(i + q.len)
 }
 
 /// Where the number at `i`, `-?(0|[1-9][0-9]{0,6})(\.[0-9]{1,7})?`, ends, if it is one and a
 /// comma or a brace follows it. It reads 8 bytes at a time ([`number_as_written`]'s forms, to
 /// the same end, but fewer of them: a negative integer part of seven digits is left to it).
 #[inline(always)]
-fn number_in_order(b: &[u8], i: usize) -> Option<usize> {
-    let w = load8_padded(b, i);
-    let neg = usize::from(w as u8 == b'-');
-    let w1 = w >> (8 * neg);
+fn number_in_order(w: &Rest<'_>, i: usize) -> Option<usize> {
+    let v = w.load8(i);
+    let neg = usize::from(v as u8 == b'-');
+    let w1 = v >> (8 * neg);
     let int = lead_digits(w1);
     // After a sign, the top byte of `w1` is a shifted-in zero: `int` is then at most 7.
     if !(1..=7).contains(&int) || (int > 1 && w1 as u8 == b'0') {
@@ -432,7 +452,7 @@ fn number_in_order(b: &[u8], i: usize) -> Option<usize> {
     let mut end = i + neg + int;
     let mut after = byte(w1, int);
     if after == b'.' {
-        let w2 = load8_padded(b, end + 1);
+        let w2 = w.load8(end + 1);
         let frac = lead_digits(w2);
         if !(1..=7).contains(&frac) {
             return None;
@@ -446,11 +466,11 @@ fn number_in_order(b: &[u8], i: usize) -> Option<usize> {
 /// Where the count at `i`, `0|[1-9][0-9]{0,max-1}` (`max` at most 7), ends, if it is one
 /// and a comma or a brace follows it.
 #[inline(always)]
-fn count_in_order(b: &[u8], i: usize, max: usize) -> Option<usize> {
-    let w = load8_padded(b, i);
-    let n = lead_digits(w);
+fn count_in_order(w: &Rest<'_>, i: usize, max: usize) -> Option<usize> {
+    let v = w.load8(i);
+    let n = lead_digits(v);
     let ok =
-        (1..=max).contains(&n) && (n == 1 || w as u8 != b'0') && matches!(byte(w, n), b',' | b'}');
+        (1..=max).contains(&n) && (n == 1 || v as u8 != b'0') && matches!(byte(v, n), b',' | b'}');
     ok.then_some(i + n)
 }
 
@@ -970,16 +990,28 @@ mod tests {
             (b"1", None),
         ] {
             assert_eq!(
-                number_in_order(text, 0),
+                number_in_order(&Rest::over(&padded(text, SEEN), text, SEEN), 0),
                 end,
                 "{}",
                 String::from_utf8_lossy(text)
             );
         }
-        assert_eq!(count_in_order(b"12}", 0, 2), Some(2));
-        assert_eq!(count_in_order(b"255,", 0, 2), None);
-        assert_eq!(count_in_order(b"0,", 0, 7), Some(1));
-        assert_eq!(count_in_order(b"07,", 0, 7), None);
+        assert_eq!(
+            count_in_order(&Rest::over(&padded(b"12}", SEEN), b"12}", SEEN), 0, 2),
+            Some(2)
+        );
+        assert_eq!(
+            count_in_order(&Rest::over(&padded(b"255,", SEEN), b"255,", SEEN), 0, 2),
+            None
+        );
+        assert_eq!(
+            count_in_order(&Rest::over(&padded(b"0,", SEEN), b"0,", SEEN), 0, 7),
+            Some(1)
+        );
+        assert_eq!(
+            count_in_order(&Rest::over(&padded(b"07,", SEEN), b"07,", SEEN), 0, 7),
+            None
+        );
     }
 
     #[test]

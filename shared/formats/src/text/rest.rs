@@ -12,6 +12,7 @@
 //! data; [`scan_rest`] takes what it leaves (several spaces, exponents, long numbers).
 
 use crate::number::{byte, lead_digits};
+use crate::window::{padded, Window};
 
 /// Where the player whose rest starts `b` ends, if the rest is in rcssserver's form.
 #[inline]
@@ -22,82 +23,32 @@ pub(super) fn rest_as_written(b: &[u8]) -> Option<usize> {
 /// Bytes of a rest [`plain`] looks at: a real one is 80 to 140.
 const SEEN: usize = 192;
 
-/// A rest seen through a fixed window, so that reads need no bounds checks (an index is
-/// masked into the window, which the compiler sees is always in it). Where the log goes on
-/// for the whole window (nearly always: a batch holds many lines) the window is the log
-/// itself; only near a buffer's end is the rest copied, with zeros after it. Bytes past
-/// [`SEEN`] may differ between the two, but [`plain`] takes a rest only when everything it
-/// consumed lies before `len`, and each of its verdicts depends only on bytes it consumed
-/// and the one after them, so it takes the same rests either way.
-/// The first [`SEEN`] bytes of `b`, zeros after them.
+/// A rest seen through a [`Window`]: [`plain`] takes a rest only when everything it consumed
+/// lies before the window's `len`, and each of its verdicts depends only on bytes it consumed
+/// and the one after them.
+type Rest<'a> = Window<'a, 272>;
+
+/// The plain decimal at `i`, `-?D{1,7}(.D{1,7})?`, followed by a space or `)`: where it
+/// ends and whether it is one.
 #[inline(always)]
-fn padded(b: &[u8]) -> [u8; 264] {
-    let mut bytes = [0u8; 264];
-    let len = b.len().min(SEEN);
-    bytes[..len].copy_from_slice(&b[..len]);
-    bytes
-}
-
-struct Window<'a> {
-    bytes: &'a [u8; 264],
-    len: usize,
-}
-
-impl<'a> Window<'a> {
-    /// The log itself, if it goes on for the whole window.
-    #[inline(always)]
-    fn direct(b: &'a [u8]) -> Option<Window<'a>> {
-        let bytes = b.get(..264).and_then(|w| <&[u8; 264]>::try_from(w).ok())?;
-        Some(Window { bytes, len: SEEN })
-    }
-
-    /// `pad`, which holds [`padded`]`(b)`.
-    #[inline(always)]
-    fn over(pad: &'a [u8; 264], b: &[u8]) -> Window<'a> {
-        Window {
-            bytes: pad,
-            len: b.len().min(SEEN),
-        }
-    }
-
-    /// The byte at `i` (0 past the rest: never a byte of the form).
-    #[inline(always)]
-    fn at(&self, i: usize) -> u8 {
-        self.bytes[i & 255]
-    }
-
-    /// 8 bytes from `i`, the first in the lowest byte.
-    #[inline(always)]
-    fn load8(&self, i: usize) -> u64 {
-        let k = i & 255;
-        let mut a = [0u8; 8];
-        a.copy_from_slice(&self.bytes[k..k + 8]);
-        u64::from_le_bytes(a)
-    }
-
-    /// The plain decimal at `i`, `-?D{1,7}(.D{1,7})?`, followed by a space or `)`: where it
-    /// ends and whether it is one.
-    #[inline(always)]
-    fn number(&self, i: usize) -> (usize, bool) {
-        let w = self.load8(i);
-        let neg = usize::from(w as u8 == b'-');
-        let w1 = w >> (8 * neg);
-        // At most 7 digits, so that the byte after them is in `w1` (8 - neg bytes of the log).
-        let int = lead_digits(w1);
-        let after_int = byte(w1, int);
-        let dot = after_int == b'.';
-        let w2 = self.load8(i + neg + int + 1);
-        let frac = lead_digits(w2);
-        let after_frac = byte(w2, frac);
-        let (len, end, frac_ok) = if dot {
-            (neg + int + 1 + frac, after_frac, (1..=7).contains(&frac))
-        } else {
-            (neg + int, after_int, true)
-        };
-        let good =
-            (1..=7).contains(&int) & (int + neg < 8) & frac_ok & ((end == b' ') | (end == b')'));
-        (i + len, good)
-    }
+fn number(w: &Rest<'_>, i: usize) -> (usize, bool) {
+    let v = w.load8(i);
+    let neg = usize::from(v as u8 == b'-');
+    let w1 = v >> (8 * neg);
+    // At most 7 digits, so that the byte after them is in `w1` (8 - neg bytes of the log).
+    let int = lead_digits(w1);
+    let after_int = byte(w1, int);
+    let dot = after_int == b'.';
+    let w2 = w.load8(i + neg + int + 1);
+    let frac = lead_digits(w2);
+    let after_frac = byte(w2, frac);
+    let (len, end, frac_ok) = if dot {
+        (neg + int + 1 + frac, after_frac, (1..=7).contains(&frac))
+    } else {
+        (neg + int, after_int, true)
+    };
+    let good = (1..=7).contains(&int) & (int + neg < 8) & frac_ok & ((end == b' ') | (end == b')'));
+    (i + len, good)
 }
 
 /// [`scan_rest`] for single spaces and numbers of up to seven digits before and after the
@@ -107,12 +58,12 @@ impl<'a> Window<'a> {
 /// stamina capacity, attention), which follows the log's version or is rare.
 #[inline]
 fn plain(b: &[u8]) -> Option<usize> {
-    let pad: [u8; 264];
-    let w = match Window::direct(b) {
+    let pad: [u8; 272];
+    let w = match Rest::direct(b, SEEN) {
         Some(w) => w,
         None => {
-            pad = padded(b);
-            Window::over(&pad, b)
+            pad = padded(b, SEEN);
+            Rest::over(&pad, b, SEEN)
         }
     };
     let mut ok = true;
@@ -120,7 +71,7 @@ fn plain(b: &[u8]) -> Option<usize> {
     // ` VX VY BODY NECK `
     for _ in 0..4 {
         ok &= w.at(i) == b' ';
-        let (end, good) = w.number(i + 1);
+        let (end, good) = number(&w, i + 1);
         ok &= good;
         i = end;
     }
@@ -129,7 +80,7 @@ fn plain(b: &[u8]) -> Option<usize> {
     if w.at(i) != b'(' {
         // Point-to: `PX PY `.
         for _ in 0..2 {
-            let (end, good) = w.number(i);
+            let (end, good) = number(&w, i);
             ok &= good & (w.at(end) == b' ');
             i = end + 1;
         }
@@ -138,14 +89,14 @@ fn plain(b: &[u8]) -> Option<usize> {
     let v = w.load8(i);
     ok &= (v as u32) & 0xFF_FFFF == u32::from_le_bytes(*b"(v \0");
     ok &= matches!(byte(v, 3), b'h' | b'l' | 0 | 1) & (byte(v, 4) == b' ');
-    let (end, good) = w.number(i + 5);
+    let (end, good) = number(&w, i + 5);
     ok &= good & (w.at(end) == b')') & (w.at(end + 1) == b' ');
     i = end + 2;
     // `(fp D A) `
     if w.load8(i) as u32 == u32::from_le_bytes(*b"(fp ") {
-        let (end, good) = w.number(i + 4);
+        let (end, good) = number(&w, i + 4);
         ok &= good & (w.at(end) == b' ');
-        let (end, good) = w.number(end + 1);
+        let (end, good) = number(&w, end + 1);
         ok &= good & (w.at(end) == b')') & (w.at(end + 1) == b' ');
         i = end + 2;
     }
@@ -153,7 +104,7 @@ fn plain(b: &[u8]) -> Option<usize> {
     ok &= (w.load8(i) as u32) & 0xFF_FFFF == u32::from_le_bytes(*b"(s \0");
     i += 3;
     for k in 0..3 {
-        let (end, good) = w.number(i);
+        let (end, good) = number(&w, i);
         ok &= good;
         i = end;
         if k < 2 {
@@ -162,7 +113,7 @@ fn plain(b: &[u8]) -> Option<usize> {
         }
     }
     if w.at(i) == b' ' {
-        let (end, good) = w.number(i + 1);
+        let (end, good) = number(&w, i + 1);
         ok &= good;
         i = end;
     }
@@ -191,7 +142,7 @@ fn plain(b: &[u8]) -> Option<usize> {
     }
     ok &= (w.at(i) == b')') & (w.at(i + 1) == b')');
     // Everything read was the rest's own bytes, never the window's padding.
-    (ok & (i + 2 <= w.len)).then_some(i + 2)
+    (ok & (i + 2 <= w.len())).then_some(i + 2)
 }
 
 /// Checks the rest of a player after his position, ` VX VY BODY NECK [PX PY] (v Q W) [(fp D A)]
@@ -482,7 +433,7 @@ mod tests {
             (b"5x", 1, false),
         ] {
             assert_eq!(
-                Window::over(&padded(s), s).number(0),
+                number(&Rest::over(&padded(s, SEEN), s, SEEN), 0),
                 (len, good),
                 "{}",
                 String::from_utf8_lossy(s)
