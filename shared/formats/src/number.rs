@@ -12,7 +12,7 @@ const POW10: [f64; 23] = [
 
 /// Loads 8 bytes at `i` little-endian, if there are 8.
 #[inline(always)]
-fn load8(s: &[u8], i: usize) -> Option<u64> {
+pub(crate) fn load8(s: &[u8], i: usize) -> Option<u64> {
     let b = s.get(i..i + 8)?;
     let mut a = [0u8; 8];
     a.copy_from_slice(b);
@@ -23,7 +23,7 @@ fn load8(s: &[u8], i: usize) -> Option<u64> {
 /// a digit loop mispredicts its exit on every number, and logs are ~4 million numbers.
 /// Bytes after the first non-digit may be anything.
 #[inline(always)]
-fn swar_digits(chunk: u64) -> (u64, usize) {
+pub(crate) fn swar_digits(chunk: u64) -> (u64, usize) {
     let sub = chunk.wrapping_sub(0x3030_3030_3030_3030);
     let non_digit = (sub.wrapping_add(0x7676_7676_7676_7676) | sub) & 0x8080_8080_8080_8080;
     let n = (non_digit.trailing_zeros() / 8) as usize;

@@ -15,7 +15,9 @@ use crate::number::{parse_f64_prefix, parse_u64_prefix};
 use crate::playmode::PlayMode;
 use crate::team_graphic::parse_team_graphic;
 
+mod head;
 mod rest;
+use head::head_as_written;
 use rest::rest_as_written;
 
 /// Limit on parameters in one params record, so hostile input cannot grow memory unboundedly.
@@ -347,6 +349,25 @@ fn parse_player(c: &mut Cursor<'_>, p: &mut Player) -> R<()> {
 /// anything else is read by [`parse_player`] itself.
 fn parse_player_light(c: &mut Cursor<'_>, p: &mut Player) -> R<()> {
     let start = c.pos;
+    match head_as_written(&c.buf[start..], p) {
+        Some(head) => c.pos = start + head,
+        None => read_head(c, p)?,
+    }
+    if let Some(end) = rest_as_written(&c.buf[c.pos..]) {
+        c.pos += end;
+        return Ok(());
+    }
+    // Something else (damage, or a form rcssserver does not write): the full reading says
+    // what is wrong, or reads it.
+    c.pos = start;
+    let mut full = Player::default();
+    parse_player(c, &mut full)?;
+    Ok(())
+}
+
+/// A player's side, number, type, state and position, in any form [`parse_player`] reads,
+/// for [`parse_player_light`]: what [`head_as_written`] leaves.
+fn read_head(c: &mut Cursor<'_>, p: &mut Player) -> R<()> {
     c.expect(b"((", "((SIDE UNUM) player")?;
     let side = c.side()?;
     let unum = c.u32("uniform number")?;
@@ -366,15 +387,6 @@ fn parse_player_light(c: &mut Cursor<'_>, p: &mut Player) -> R<()> {
     p.state = c.state()?;
     p.x = c.f32("player x")?;
     p.y = c.f32("player y")?;
-    if let Some(end) = rest_as_written(&c.buf[c.pos..]) {
-        c.pos += end;
-        return Ok(());
-    }
-    // Something else (damage, or a form rcssserver does not write): the full reading says
-    // what is wrong, or reads it.
-    c.pos = start;
-    let mut full = Player::default();
-    parse_player(c, &mut full)?;
     Ok(())
 }
 
