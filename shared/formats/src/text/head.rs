@@ -84,8 +84,22 @@ fn position(b: &[u8], i: usize) -> Option<(f32, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::rest::tests::text_fixtures;
     use crate::text::{read_head, Cursor};
+
+    /// Every text log among the fixtures.
+    fn text_fixtures() -> Vec<Vec<u8>> {
+        let logs: Vec<Vec<u8>> = pitchside_fixtures::all_logs()
+            .iter()
+            .map(|rel| pitchside_fixtures::read(rel))
+            .filter(|b| {
+                [&b"ULG4"[..], b"ULG5", b"ULG6"]
+                    .iter()
+                    .any(|h| b.starts_with(h))
+            })
+            .collect();
+        assert!(logs.len() >= 8, "text fixtures: {}", logs.len());
+        logs
+    }
 
     /// The head as the cursor reads it: the fields and where it ends, or nothing.
     fn by_cursor(b: &[u8]) -> Option<(Player, usize)> {

@@ -291,7 +291,7 @@ impl Scan<'_> {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
 
     /// The rest of every player of every show in a text log: what follows his position.
@@ -325,7 +325,7 @@ pub(crate) mod tests {
     }
 
     /// Every text log among the fixtures, inflated.
-    pub(crate) fn text_fixtures() -> Vec<Vec<u8>> {
+    fn text_fixtures() -> Vec<Vec<u8>> {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/logs");
         let mut logs = Vec::new();
         for entry in std::fs::read_dir(dir).unwrap() {
