@@ -67,6 +67,15 @@ impl<'a, const N: usize> Window<'a, N> {
         u64::from_le_bytes(a)
     }
 
+    /// 16 bytes from `i`, as they are.
+    #[inline(always)]
+    pub(crate) fn bytes16(&self, i: usize) -> [u8; 16] {
+        let k = i & Self::MASK;
+        let mut a = [0u8; 16];
+        a.copy_from_slice(&self.bytes[k..k + 16]);
+        a
+    }
+
     /// 16 bytes from `i`, the first in the lowest byte.
     #[inline(always)]
     pub(crate) fn load16(&self, i: usize) -> u128 {
