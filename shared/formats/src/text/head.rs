@@ -18,19 +18,40 @@ pub(super) fn head_as_written(b: &[u8], p: &mut Player) -> Option<usize> {
         return None;
     }
     let side = Side::from_letter(byte(w, 3))?;
-    let (unum, n) = digits(b, 5)?;
-    if !(1..=11).contains(&unum) || b.get(5 + n..7 + n)? != b") " {
+    // The number, one or two digits, and `)`, all in the first eight bytes.
+    let (d1, d2) = (byte(w, 5).wrapping_sub(b'0'), byte(w, 6).wrapping_sub(b'0'));
+    let (unum, n) = if d2 < 10 {
+        (u32::from(d1) * 10 + u32::from(d2), 2)
+    } else {
+        (u32::from(d1), 1)
+    };
+    if d1 >= 10 || !(1..=11).contains(&unum) || byte(w, 5 + n) != b')' || *b.get(6 + n)? != b' ' {
         return None;
     }
     let mut i = 7 + n;
-    let (player_type, n) = digits(b, i)?;
-    i += n;
-    let player_type = i16::try_from(player_type).ok()?;
-    if *b.get(i)? != b' ' {
+    // The type, one or two digits, and a space, in the next eight.
+    let t = load8(b, i)?;
+    let (t1, t2) = (byte(t, 0).wrapping_sub(b'0'), byte(t, 1).wrapping_sub(b'0'));
+    let (player_type, n) = if t2 < 10 {
+        (i16::from(t1) * 10 + i16::from(t2), 2)
+    } else {
+        (i16::from(t1), 1)
+    };
+    if t1 >= 10 || byte(t, n) != b' ' {
         return None;
     }
-    i += 1;
-    let state = if b.get(i..i + 2)? == b"0x" {
+    i += n + 1;
+    let hex = (byte(t, n + 1), byte(t, n + 2)) == (b'0', b'x');
+    // Nearly every state is one hex digit (`0x1`, `0x9`), still inside the eight bytes.
+    let one = match byte(t, n + 3) {
+        c @ b'0'..=b'9' => Some(c - b'0'),
+        c @ b'a'..=b'f' => Some(c - b'a' + 10),
+        _ => None,
+    };
+    let state = if let (true, Some(d), b' ') = (hex, one, byte(t, n + 4)) {
+        i += 3;
+        u32::from(d)
+    } else if hex {
         i += 2;
         let start = i;
         let mut v: u32 = 0;
