@@ -202,7 +202,7 @@ pub(crate) fn parse_show(buf: &[u8]) -> R<(Frame, ShowShape)> {
     parse_show_with(buf, Detail::Full)
 }
 
-/// [`parse_show`], reading players as `detail` says.
+/// Parses `(show T [(pm N)] [(tm …)] ((b) …) PLAYER×22)`, reading players as `detail` says.
 pub(crate) fn parse_show_with(buf: &[u8], detail: Detail) -> R<(Frame, ShowShape)> {
     let mut c = Cursor::new(buf);
     c.expect(b"(show", "(show")?;

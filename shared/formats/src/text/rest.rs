@@ -7,9 +7,11 @@
 //! decide alone that a player is wrong: every text they accept, `parse_player` reads to the
 //! same end.
 //!
-//! Two checks, the first a subset of the second: [`plain`] takes the form of nearly every
-//! player (single spaces, short numbers, no exponents) with few branches that depend on the
-//! data; [`scan_rest`] takes what it leaves (several spaces, exponents, long numbers).
+//! Three checks, each taking a subset of what the next takes, to the same end: [`masks`]
+//! takes nearly every player (single spaces, numbers with no exponent) with its bytes'
+//! classes as bit masks; [`plain_in`] takes the same form number by number, and a few more
+//! (the window's whole span); [`scan_rest`] takes what they leave (several spaces,
+//! exponents, long numbers).
 
 use crate::number::{byte, lead_digits};
 use crate::window::{padded, Window};
@@ -33,10 +35,10 @@ pub(super) fn rest_as_written(b: &[u8]) -> Option<usize> {
         .or_else(|| scan_rest(b))
 }
 
-/// Bytes of a rest [`plain`] looks at: a real one is 80 to 140.
+/// Bytes of a rest the checks look at: a real one is 80 to 160.
 const SEEN: usize = 192;
 
-/// A rest seen through a [`Window`]: [`plain`] takes a rest only when everything it consumed
+/// A rest seen through a [`Window`]: a check takes a rest only when everything it consumed
 /// lies before the window's `len`, and each of its verdicts depends only on bytes it consumed
 /// and the one after them.
 type Rest<'a> = Window<'a, 272>;
@@ -64,17 +66,17 @@ fn number(w: &Rest<'_>, i: usize) -> (usize, bool) {
     (i + len, good)
 }
 
-/// [`scan_rest`] for single spaces and numbers of up to seven digits before and after the
-/// point with no exponent, which is nearly every player: numbers are checked eight bytes at a
-/// time with no branch on their sign, length or digits, and every step adds to one verdict
-/// read at the end. Branches stay only where a player's shape differs (point-to, focus point,
-/// stamina capacity, attention), which follows the log's version or is rare.
+/// [`plain_in`] on `b` alone (zeros after it), for the tests.
 #[cfg(test)]
 fn plain(b: &[u8]) -> Option<usize> {
     plain_in(&Rest::over(&padded(b, SEEN), b, SEEN))
 }
 
-/// [`plain`] on a window of the rest.
+/// [`scan_rest`] for single spaces and numbers of up to seven digits before and after the
+/// point with no exponent, which is nearly every player: numbers are checked eight bytes at a
+/// time with no branch on their sign, length or digits, and every step adds to one verdict
+/// read at the end. Branches stay only where a player's shape differs (point-to, focus point,
+/// stamina capacity, attention), which follows the log's version or is rare.
 #[inline]
 fn plain_in(w: &Rest<'_>) -> Option<usize> {
     let mut ok = true;

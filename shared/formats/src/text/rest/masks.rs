@@ -1,6 +1,6 @@
 //! The rest of a player checked through masks of its bytes' classes, sixteen bytes at a time.
 //!
-//! [`super::plain`] walks a rest number by number, and each number's place depends on where
+//! [`super::plain_in`] walks a rest number by number, and each number's place depends on where
 //! the one before it ended: about 45 steps per number, 950 per player. Here 128 bytes are
 //! sorted at once into classes (space, digit, minus, point), one bit per byte, and the rules
 //! of a number and of the spaces between numbers are checked on all the bits together. Only
@@ -8,13 +8,13 @@
 //! the numbers in them. A rest longer than the masks (v6 logs' players with a focus point
 //! and long counts) gets a second set of masks from its whole-number groups on.
 //!
-//! It takes a subset of what [`super::plain`] and [`super::scan_rest`] take, to the same end
+//! It takes a subset of what [`super::plain_in`] and [`super::scan_rest`] take, to the same end
 //! (the tests in `rest.rs` check it on every fixture player and on damaged ones): single
 //! spaces, numbers `-?D+(.D+)?` with at most nine digits in a row. Anything else is left to
 //! them.
 
-use super::Rest;
 use crate::number::byte;
+use crate::window::Window;
 use wide::u8x16;
 
 /// Bytes classified, as many as fit in one mask.
@@ -35,7 +35,7 @@ struct Masks {
 
 impl Masks {
     #[inline(always)]
-    fn of(w: &Rest<'_>, base: usize) -> Masks {
+    fn of<const N: usize>(w: &Window<'_, N>, base: usize) -> Masks {
         let (mut space, mut digit, mut minus, mut point) = (0u128, 0u128, 0u128, 0u128);
         for k in 0..SPAN / 16 {
             let v = u8x16::from(w.bytes16(base + 16 * k));
@@ -136,8 +136,8 @@ struct Near {
 /// hold the marks `head_marks`: where its `)` is (from `o`), how many numbers it holds and
 /// its masks; `None` if its `)` is not the first mark after the word or is too far.
 #[inline(always)]
-fn group(
-    w: &Rest<'_>,
+fn group<const N: usize>(
+    w: &Window<'_, N>,
     near: &Near,
     o: usize,
     head: usize,
@@ -152,7 +152,7 @@ fn group(
 
 /// Where the player whose rest `w` holds ends, if the rest is in the form this check takes.
 #[inline]
-pub(super) fn by_masks(w: &Rest<'_>) -> Option<usize> {
+pub(super) fn by_masks<const N: usize>(w: &Window<'_, N>) -> Option<usize> {
     let m = Masks::of(w, 0);
     // ` VX VY BODY NECK [PX PY] `, up to the first mark.
     let first = m.near(0);
@@ -209,7 +209,7 @@ fn numbers(g: &Near, head: usize, c: usize) -> bool {
 
 /// The end of a rest from `o` on, ` [(f SIDE N) ](c N…))`, all whole numbers, seen in `m`.
 #[inline(always)]
-fn whole_numbers(w: &Rest<'_>, m: &Masks, mut o: usize) -> Option<usize> {
+fn whole_numbers<const N: usize>(w: &Window<'_, N>, m: &Masks, mut o: usize) -> Option<usize> {
     let from = o;
     let mut ok = true;
     // `(f SIDE N) `, or `(fSIDE N) ` as `rcgverconv` writes it.
