@@ -401,14 +401,28 @@ impl Browser {
         self.click_found(Locator::XPath(xpath), xpath).await;
     }
 
+    /// A page that draws a list again while it is open (a live tournament's fixtures) can do
+    /// so between finding an element and clicking it, which leaves the element found stale;
+    /// a person's click lands on what is there then, so the element is found again, a few
+    /// times at most.
     async fn click_found(&self, locator: Locator<'_>, name: &str) {
-        self.client
-            .find(locator)
-            .await
-            .unwrap_or_else(|e| panic!("{name} is not on the page: {e}"))
-            .click()
-            .await
-            .unwrap_or_else(|e| panic!("cannot click {name}: {e}"));
+        const TRIES: usize = 5;
+        for attempt in 1..=TRIES {
+            let clicked = self
+                .client
+                .find(locator)
+                .await
+                .unwrap_or_else(|e| panic!("{name} is not on the page: {e}"))
+                .click()
+                .await;
+            match clicked {
+                Ok(_) => return,
+                Err(e) if attempt < TRIES && e.to_string().contains("stale element") => {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                Err(e) => panic!("cannot click {name}: {e}"),
+            }
+        }
     }
 
     /// The page's address now.
