@@ -402,26 +402,26 @@ impl Browser {
     }
 
     /// A page that draws a list again while it is open (a live tournament's fixtures) can do
-    /// so between finding an element and clicking it, which leaves the element found stale;
-    /// a person's click lands on what is there then, so the element is found again, a few
-    /// times at most.
+    /// so between finding an element and clicking it, which leaves the element found stale,
+    /// or take it away for a moment (a looped replay between its end and its new kick-off);
+    /// a person's click lands on what is there then, so the element is looked for again for
+    /// up to three seconds.
     async fn click_found(&self, locator: Locator<'_>, name: &str) {
-        const TRIES: usize = 5;
-        for attempt in 1..=TRIES {
-            let clicked = self
-                .client
-                .find(locator)
-                .await
-                .unwrap_or_else(|e| panic!("{name} is not on the page: {e}"))
-                .click()
-                .await;
-            match clicked {
-                Ok(_) => return,
-                Err(e) if attempt < TRIES && e.to_string().contains("stale element") => {
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
-                Err(e) => panic!("cannot click {name}: {e}"),
+        let deadline = std::time::Instant::now() + Duration::from_secs(3);
+        loop {
+            let error = match self.client.find(locator).await {
+                Ok(element) => match element.click().await {
+                    Ok(_) => return,
+                    Err(e) if e.to_string().contains("stale element") => e.to_string(),
+                    Err(e) => panic!("cannot click {name}: {e}"),
+                },
+                Err(e) => format!("{name} is not on the page: {e}"),
+            };
+            if std::time::Instant::now() > deadline {
+                let _ = self.screenshot("failed-click").await;
+                panic!("{error}");
             }
+            tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
 

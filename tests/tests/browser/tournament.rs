@@ -129,9 +129,15 @@ async fn an_organiser_follows_a_round_robin_into_its_knockout() {
         "the tournament page: {violations:#?}"
     );
     b.screenshot("tournament-group-live").await;
-    // Watching it is one click.
+    // Watching it is one click. (The audit and the screenshot take seconds: the replay may
+    // be between its end and its new kick-off by now, its cell not live for a moment.)
     let href = b
-        .eval("return document.querySelector('.t-fixtures a.t-live').getAttribute('href')")
+        .wait_js(
+            "const a = document.querySelector('.t-fixtures a.t-live'); \
+             return a && a.getAttribute('href')",
+            "the live cell's link",
+            |v| !v.is_null(),
+        )
         .await;
     assert_eq!(href, "/m/field-1");
     b.click(".t-fixtures a.t-live").await;
